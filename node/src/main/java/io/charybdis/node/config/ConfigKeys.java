@@ -1,0 +1,274 @@
+package io.charybdis.node.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
+
+/**
+ * Every configuration key: its YAML name, legacy aliases (Cassandra's pre-4.1 {@code *_in_ms} / {@code *_in_mb}
+ * names, in their old units), how a raw value (YAML scalar, list or map; or override text) is parsed, and the
+ * builder setter it feeds. Parsers throw {@link IllegalArgumentException} with what was expected.
+ */
+final class ConfigKeys {
+
+    @FunctionalInterface
+    interface Parser<T> {
+        T parse(Object raw);
+    }
+
+    record Alias<T>(String name, Parser<T> parser) {
+    }
+
+    record Key<T>(String name, BiConsumer<NodeConfig.Builder, T> setter, List<Alias<T>> names) {
+    }
+
+    static final List<Key<?>> ALL = List.of(
+            key("cluster_name", ConfigKeys::string, NodeConfig.Builder::clusterName),
+            key("listen_address", ConfigKeys::string, NodeConfig.Builder::listenAddress),
+            key("broadcast_address", ConfigKeys::string, NodeConfig.Builder::broadcastAddress),
+            key("rpc_address", ConfigKeys::string, NodeConfig.Builder::rpcAddress),
+            key("broadcast_rpc_address", ConfigKeys::string, NodeConfig.Builder::broadcastRpcAddress),
+            key("seed_provider", ConfigKeys::seeds, NodeConfig.Builder::seeds, new Alias<>("seeds", ConfigKeys::seeds)),
+            key("start_native_transport", ConfigKeys::bool, NodeConfig.Builder::startNativeTransport),
+            key("native_transport_port", ConfigKeys::integer, NodeConfig.Builder::nativeTransportPort),
+            key("native_shard_aware_transport_port", ConfigKeys::integer, NodeConfig.Builder::nativeShardAwareTransportPort),
+            key("native_transport_max_frame_size", ConfigKeys::dataSize, NodeConfig.Builder::nativeTransportMaxFrameSize,
+                    legacySize("native_transport_max_frame_size_in_mb", DataSize.MIB)),
+            key("native_transport_max_concurrent_connections", ConfigKeys::longInt,
+                    NodeConfig.Builder::nativeTransportMaxConcurrentConnections),
+            key("native_transport_max_concurrent_connections_per_ip", ConfigKeys::longInt,
+                    NodeConfig.Builder::nativeTransportMaxConcurrentConnectionsPerIp),
+            key("native_transport_max_request_data_in_flight", ConfigKeys::dataSize,
+                    NodeConfig.Builder::nativeTransportMaxRequestDataInFlight,
+                    legacySize("native_transport_max_concurrent_requests_in_bytes", 1)),
+            key("native_transport_max_request_data_in_flight_per_ip", ConfigKeys::dataSize,
+                    NodeConfig.Builder::nativeTransportMaxRequestDataInFlightPerIp,
+                    legacySize("native_transport_max_concurrent_requests_in_bytes_per_ip", 1)),
+            key("native_transport_idle_timeout", ConfigKeys::duration, NodeConfig.Builder::nativeTransportIdleTimeout,
+                    legacyMillis("native_transport_idle_timeout_in_ms")),
+            key("native_transport_allow_older_protocols", ConfigKeys::bool,
+                    NodeConfig.Builder::nativeTransportAllowOlderProtocols),
+            key("storage_port", ConfigKeys::integer, NodeConfig.Builder::storagePort),
+            key("jmx_port", ConfigKeys::integer, NodeConfig.Builder::jmxPort),
+            key("prometheus_port", ConfigKeys::integer, NodeConfig.Builder::prometheusPort),
+            key("data_file_directories", ConfigKeys::pathList, NodeConfig.Builder::dataFileDirectories),
+            key("commitlog_directory", ConfigKeys::path, NodeConfig.Builder::commitlogDirectory),
+            key("saved_caches_directory", ConfigKeys::path, NodeConfig.Builder::savedCachesDirectory),
+            key("hints_directory", ConfigKeys::path, NodeConfig.Builder::hintsDirectory),
+            key("commitlog_sync", raw -> CommitLogSync.parse(string(raw)), NodeConfig.Builder::commitlogSync),
+            key("commitlog_sync_period", ConfigKeys::duration, NodeConfig.Builder::commitlogSyncPeriod,
+                    legacyMillis("commitlog_sync_period_in_ms")),
+            key("commitlog_sync_group_window", ConfigKeys::duration, NodeConfig.Builder::commitlogSyncGroupWindow,
+                    legacyMillis("commitlog_sync_group_window_in_ms")),
+            key("commitlog_segment_size", ConfigKeys::dataSize, NodeConfig.Builder::commitlogSegmentSize,
+                    legacySize("commitlog_segment_size_in_mb", DataSize.MIB)),
+            key("commitlog_total_space", ConfigKeys::dataSize, NodeConfig.Builder::commitlogTotalSpace,
+                    legacySize("commitlog_total_space_in_mb", DataSize.MIB)),
+            key("ignore_commitlog_corruption", ConfigKeys::bool, NodeConfig.Builder::ignoreCommitlogCorruption),
+            key("authenticator", raw -> AuthenticatorType.parse(className(raw)), NodeConfig.Builder::authenticator),
+            key("authorizer", raw -> AuthorizerType.parse(className(raw)), NodeConfig.Builder::authorizer),
+            key("num_tokens", ConfigKeys::integer, NodeConfig.Builder::numTokens),
+            key("partitioner", ConfigKeys::string, NodeConfig.Builder::partitioner),
+            key("endpoint_snitch", ConfigKeys::className, NodeConfig.Builder::endpointSnitch),
+            key("memory_budget", ConfigKeys::dataSize, NodeConfig.Builder::memoryBudget),
+            key("smp", ConfigKeys::integer, NodeConfig.Builder::smp),
+            key("prepared_statements_cache_size", ConfigKeys::dataSize, NodeConfig.Builder::preparedStatementsCacheSize,
+                    legacySize("prepared_statements_cache_size_mb", DataSize.MIB)),
+            key("read_request_timeout", ConfigKeys::duration, NodeConfig.Builder::readRequestTimeout,
+                    legacyMillis("read_request_timeout_in_ms")),
+            key("range_request_timeout", ConfigKeys::duration, NodeConfig.Builder::rangeRequestTimeout,
+                    legacyMillis("range_request_timeout_in_ms")),
+            key("write_request_timeout", ConfigKeys::duration, NodeConfig.Builder::writeRequestTimeout,
+                    legacyMillis("write_request_timeout_in_ms")),
+            key("counter_write_request_timeout", ConfigKeys::duration, NodeConfig.Builder::counterWriteRequestTimeout,
+                    legacyMillis("counter_write_request_timeout_in_ms")),
+            key("cas_contention_timeout", ConfigKeys::duration, NodeConfig.Builder::casContentionTimeout,
+                    legacyMillis("cas_contention_timeout_in_ms")),
+            key("truncate_request_timeout", ConfigKeys::duration, NodeConfig.Builder::truncateRequestTimeout,
+                    legacyMillis("truncate_request_timeout_in_ms")),
+            key("request_timeout", ConfigKeys::duration, NodeConfig.Builder::requestTimeout,
+                    legacyMillis("request_timeout_in_ms")),
+            key("batch_size_warn_threshold", ConfigKeys::dataSize, NodeConfig.Builder::batchSizeWarnThreshold,
+                    legacySize("batch_size_warn_threshold_in_kb", DataSize.KIB)),
+            key("batch_size_fail_threshold", ConfigKeys::dataSize, NodeConfig.Builder::batchSizeFailThreshold,
+                    legacySize("batch_size_fail_threshold_in_kb", DataSize.KIB)),
+            key("tombstone_warn_threshold", ConfigKeys::integer, NodeConfig.Builder::tombstoneWarnThreshold),
+            key("tombstone_failure_threshold", ConfigKeys::integer, NodeConfig.Builder::tombstoneFailureThreshold));
+
+    /**
+     * cassandra.yaml keys accepted without effect: thread pools and heap sizing that thread-per-core and the
+     * memory budget replace, throughput knobs the self-tuning controllers replace, features not built yet.
+     */
+    static final Set<String> IGNORED = Set.of(
+            "concurrent_reads", "concurrent_writes", "concurrent_counter_writes", "concurrent_materialized_view_writes",
+            "concurrent_compactors", "native_transport_max_threads", "memtable_allocation_type",
+            "memtable_heap_space", "memtable_offheap_space", "memtable_heap_space_in_mb", "memtable_offheap_space_in_mb",
+            "memtable_flush_writers", "memtable_cleanup_threshold", "compaction_throughput",
+            "compaction_throughput_mb_per_sec", "stream_throughput_outbound", "key_cache_size", "key_cache_size_in_mb",
+            "row_cache_size", "row_cache_size_in_mb", "counter_cache_size", "counter_cache_size_in_mb",
+            "disk_access_mode", "disk_optimization_strategy", "commitlog_sync_batch_window_in_ms", "commit_failure_policy",
+            "disk_failure_policy", "hinted_handoff_enabled", "max_hint_window", "max_hint_window_in_ms",
+            "auto_snapshot", "incremental_backups", "snapshot_before_compaction", "column_index_size",
+            "column_index_size_in_kb", "role_manager", "network_authorizer", "roles_validity", "permissions_validity",
+            "credentials_validity", "roles_validity_in_ms", "permissions_validity_in_ms", "credentials_validity_in_ms",
+            "client_encryption_options", "server_encryption_options", "internode_compression",
+            "dynamic_snitch", "dynamic_snitch_update_interval", "dynamic_snitch_reset_interval",
+            "dynamic_snitch_badness_threshold", "phi_convict_threshold", "trickle_fsync", "trickle_fsync_interval",
+            "native_transport_port_ssl", "listen_interface", "rpc_interface", "cdc_enabled", "gc_warn_threshold",
+            "gc_log_threshold", "materialized_views_enabled", "sasi_indexes_enabled", "transient_replication_enabled",
+            "user_defined_functions_enabled", "scripted_user_defined_functions_enabled", "storage_compatibility_mode",
+            "default_secondary_index", "default_secondary_index_enabled", "start_rpc", "rpc_port");
+
+    private ConfigKeys() {
+    }
+
+    /** Every name a key can be given under: primary names and legacy aliases. */
+    static Set<String> allNames() {
+        Set<String> names = new LinkedHashSet<>();
+        for (Key<?> k : ALL) {
+            for (Alias<?> a : k.names()) {
+                names.add(a.name());
+            }
+        }
+        return names;
+    }
+
+    private static <T> Key<T> key(String name, Parser<T> parser, BiConsumer<NodeConfig.Builder, T> setter) {
+        return new Key<>(name, setter, List.of(new Alias<>(name, parser)));
+    }
+
+    private static <T> Key<T> key(String name, Parser<T> parser, BiConsumer<NodeConfig.Builder, T> setter, Alias<T> legacy) {
+        return new Key<>(name, setter, List.of(new Alias<>(name, parser), legacy));
+    }
+
+    private static Alias<DataSize> legacySize(String name, long unit) {
+        return new Alias<>(name, raw -> DataSize.ofBytes(Math.multiplyExact(longInt(raw), unit)));
+    }
+
+    private static Alias<Duration> legacyMillis(String name) {
+        return new Alias<>(name, raw -> Duration.ofMillis(longInt(raw)));
+    }
+
+    // ---------------------------------------------------------------- parsers
+
+    static String string(Object raw) {
+        if (raw instanceof String || raw instanceof Number || raw instanceof Boolean) {
+            return raw.toString();
+        }
+        throw new IllegalArgumentException("expected a single value, found " + NodeConfigLoader.typeName(raw));
+    }
+
+    static int integer(Object raw) {
+        return Math.toIntExact(longInt(raw));
+    }
+
+    static long longInt(Object raw) {
+        if (raw instanceof Integer || raw instanceof Long) {
+            return ((Number) raw).longValue();
+        }
+        if (raw instanceof String s) {
+            try {
+                return Long.parseLong(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + s + "' is not a whole number");
+            }
+        }
+        throw new IllegalArgumentException("expected a whole number, found " + NodeConfigLoader.typeName(raw));
+    }
+
+    static boolean bool(Object raw) {
+        if (raw instanceof Boolean b) {
+            return b;
+        }
+        if (raw instanceof String s) {
+            switch (s.trim().toLowerCase(Locale.ROOT)) {
+                case "true":
+                    return true;
+                case "false":
+                    return false;
+                default:
+                    break;
+            }
+        }
+        throw new IllegalArgumentException("expected true or false, found " + NodeConfigLoader.typeName(raw));
+    }
+
+    static DataSize dataSize(Object raw) {
+        if (raw instanceof Number n) {
+            throw new IllegalArgumentException(n + " has no unit; write it with one of B, KiB, MiB, GiB, e.g. " + n + "MiB");
+        }
+        return DataSize.parse(string(raw));
+    }
+
+    static Duration duration(Object raw) {
+        if (raw instanceof Number n) {
+            throw new IllegalArgumentException(n + " has no unit; write it with one of ms, s, m, h, d, e.g. " + n + "ms");
+        }
+        return Durations.parse(string(raw));
+    }
+
+    static Path path(Object raw) {
+        String s = string(raw).trim();
+        if (s.isEmpty()) {
+            throw new IllegalArgumentException("empty path");
+        }
+        return Path.of(s);
+    }
+
+    /** A YAML list of paths, or (from overrides) a comma-separated string. */
+    static List<Path> pathList(Object raw) {
+        Stream<?> items = raw instanceof List<?> list ? list.stream() : Arrays.stream(string(raw).split(","));
+        List<Path> paths = items.map(ConfigKeys::string).map(String::trim).filter(s -> !s.isEmpty()).map(Path::of).toList();
+        if (paths.isEmpty()) {
+            throw new IllegalArgumentException("no directory given");
+        }
+        return paths;
+    }
+
+    /** A class name, or Cassandra 5.0's parameterized form {@code {class_name: X, parameters: {...}}}. */
+    static String className(Object raw) {
+        if (raw instanceof Map<?, ?> map) {
+            Object name = map.get("class_name");
+            if (name == null) {
+                throw new IllegalArgumentException("expected class_name in " + map);
+            }
+            return string(name).trim();
+        }
+        return string(raw).trim();
+    }
+
+    /**
+     * cassandra.yaml's {@code seed_provider: [{class_name: ..., parameters: [{seeds: "a,b:7000"}]}]}, or (from
+     * overrides) just {@code "a,b:7000"}.
+     */
+    static List<String> seeds(Object raw) {
+        String seeds = null;
+        if (raw instanceof String s) {
+            seeds = s;
+        } else if (raw instanceof List<?> providers && !providers.isEmpty() && providers.get(0) instanceof Map<?, ?> provider) {
+            Object params = provider.get("parameters");
+            if (params instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Map<?, ?> p) {
+                params = p;
+            }
+            if (params instanceof Map<?, ?> p && p.get("seeds") != null) {
+                seeds = string(p.get("seeds"));
+            }
+        }
+        if (seeds == null) {
+            throw new IllegalArgumentException("expected [{class_name: ..., parameters: [{seeds: \"host1,host2\"}]}]"
+                    + " or a comma-separated list of hosts");
+        }
+        List<String> hosts = Arrays.stream(seeds.split(",")).map(String::trim).filter(h -> !h.isEmpty()).toList();
+        if (hosts.isEmpty()) {
+            throw new IllegalArgumentException("no seed given");
+        }
+        return hosts;
+    }
+}

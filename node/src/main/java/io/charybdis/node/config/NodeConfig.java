@@ -1,0 +1,496 @@
+package io.charybdis.node.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * The node's configuration: typed, immutable, built once at startup and passed down (never a static
+ * singleton, so tests can run several nodes in one JVM).
+ *
+ * <p>Sources, lowest precedence first (see {@link NodeConfigLoader}):
+ * <ol>
+ *   <li>built-in defaults (those of Cassandra 5.0 where the key exists there),</li>
+ *   <li>the YAML file ({@code conf/charybdis.yaml}, cassandra.yaml key names),</li>
+ *   <li>environment variables {@code CHARYBDIS_<KEY>}, e.g. {@code CHARYBDIS_NATIVE_TRANSPORT_PORT=9043},</li>
+ *   <li>system properties {@code charybdis.<key>}, e.g. {@code -Dcharybdis.native_transport_port=9043},</li>
+ *   <li>command-line flags ({@code --smp N}).</li>
+ * </ol>
+ * Relative directories resolve against the base directory: the {@code charybdis.home} system property, or the
+ * working directory. In-process tests build one directly with {@link #builder()}.
+ */
+public final class NodeConfig {
+
+    public static final String MURMUR3_PARTITIONER = ConfigNames.CASSANDRA_DHT_PACKAGE + "Murmur3Partitioner";
+
+    private final Path baseDirectory;
+    private final String clusterName;
+    private final String listenAddress;
+    private final String broadcastAddress;
+    private final String rpcAddress;
+    private final String broadcastRpcAddress;
+    private final List<String> seeds;
+    private final boolean startNativeTransport;
+    private final int nativeTransportPort;
+    private final int nativeShardAwareTransportPort;
+    private final DataSize nativeTransportMaxFrameSize;
+    private final long nativeTransportMaxConcurrentConnections;
+    private final long nativeTransportMaxConcurrentConnectionsPerIp;
+    private final DataSize nativeTransportMaxRequestDataInFlight;
+    private final DataSize nativeTransportMaxRequestDataInFlightPerIp;
+    private final Duration nativeTransportIdleTimeout;
+    private final boolean nativeTransportAllowOlderProtocols;
+    private final int storagePort;
+    private final int jmxPort;
+    private final int prometheusPort;
+    private final List<Path> dataFileDirectories;
+    private final Path commitlogDirectory;
+    private final Path savedCachesDirectory;
+    private final Path hintsDirectory;
+    private final CommitLogSync commitlogSync;
+    private final Duration commitlogSyncPeriod;
+    private final Duration commitlogSyncGroupWindow;
+    private final DataSize commitlogSegmentSize;
+    private final DataSize commitlogTotalSpace;
+    private final boolean ignoreCommitlogCorruption;
+    private final AuthenticatorType authenticator;
+    private final AuthorizerType authorizer;
+    private final int numTokens;
+    private final String partitioner;
+    private final String endpointSnitch;
+    private final DataSize memoryBudget;
+    private final int smp;
+    private final DataSize preparedStatementsCacheSize;
+    private final Duration readRequestTimeout;
+    private final Duration rangeRequestTimeout;
+    private final Duration writeRequestTimeout;
+    private final Duration counterWriteRequestTimeout;
+    private final Duration casContentionTimeout;
+    private final Duration truncateRequestTimeout;
+    private final Duration requestTimeout;
+    private final DataSize batchSizeWarnThreshold;
+    private final DataSize batchSizeFailThreshold;
+    private final int tombstoneWarnThreshold;
+    private final int tombstoneFailureThreshold;
+
+    private NodeConfig(Builder b, Machine machine) {
+        baseDirectory = b.baseDirectory.toAbsolutePath().normalize();
+        clusterName = b.clusterName;
+        listenAddress = b.listenAddress;
+        broadcastAddress = b.broadcastAddress != null ? b.broadcastAddress : b.listenAddress;
+        rpcAddress = b.rpcAddress;
+        broadcastRpcAddress = b.broadcastRpcAddress != null ? b.broadcastRpcAddress : b.rpcAddress;
+        seeds = List.copyOf(b.seeds != null ? b.seeds : List.of(listenAddress + ":" + b.storagePort));
+        startNativeTransport = b.startNativeTransport;
+        nativeTransportPort = b.nativeTransportPort;
+        nativeShardAwareTransportPort = b.nativeShardAwareTransportPort;
+        nativeTransportMaxFrameSize = b.nativeTransportMaxFrameSize;
+        nativeTransportMaxConcurrentConnections = b.nativeTransportMaxConcurrentConnections;
+        nativeTransportMaxConcurrentConnectionsPerIp = b.nativeTransportMaxConcurrentConnectionsPerIp;
+        nativeTransportMaxRequestDataInFlight = b.nativeTransportMaxRequestDataInFlight != null
+                ? b.nativeTransportMaxRequestDataInFlight : DataSize.ofBytes(machine.maxHeap() / 10);
+        nativeTransportMaxRequestDataInFlightPerIp = b.nativeTransportMaxRequestDataInFlightPerIp != null
+                ? b.nativeTransportMaxRequestDataInFlightPerIp : DataSize.ofBytes(machine.maxHeap() / 40);
+        nativeTransportIdleTimeout = b.nativeTransportIdleTimeout;
+        nativeTransportAllowOlderProtocols = b.nativeTransportAllowOlderProtocols;
+        storagePort = b.storagePort;
+        jmxPort = b.jmxPort;
+        prometheusPort = b.prometheusPort;
+        List<Path> dirs = b.dataFileDirectories != null && !b.dataFileDirectories.isEmpty()
+                ? b.dataFileDirectories : List.of(Path.of("data"));
+        dataFileDirectories = dirs.stream().map(this::resolve).toList();
+        commitlogDirectory = resolve(Objects.requireNonNullElse(b.commitlogDirectory, Path.of("commitlog")));
+        savedCachesDirectory = resolve(Objects.requireNonNullElse(b.savedCachesDirectory, Path.of("saved_caches")));
+        hintsDirectory = resolve(Objects.requireNonNullElse(b.hintsDirectory, Path.of("hints")));
+        commitlogSync = b.commitlogSync;
+        commitlogSyncPeriod = b.commitlogSyncPeriod;
+        commitlogSyncGroupWindow = b.commitlogSyncGroupWindow;
+        commitlogSegmentSize = b.commitlogSegmentSize;
+        commitlogTotalSpace = b.commitlogTotalSpace;
+        ignoreCommitlogCorruption = b.ignoreCommitlogCorruption;
+        authenticator = b.authenticator;
+        authorizer = b.authorizer;
+        numTokens = b.numTokens;
+        partitioner = b.partitioner;
+        endpointSnitch = b.endpointSnitch;
+        memoryBudget = b.memoryBudget != null ? b.memoryBudget : defaultMemoryBudget(machine);
+        smp = b.smp > 0 ? b.smp : machine.processors();
+        preparedStatementsCacheSize = b.preparedStatementsCacheSize != null
+                ? b.preparedStatementsCacheSize
+                : DataSize.ofBytes(Math.max(10 * DataSize.MIB, machine.maxHeap() / 256));
+        readRequestTimeout = b.readRequestTimeout;
+        rangeRequestTimeout = b.rangeRequestTimeout;
+        writeRequestTimeout = b.writeRequestTimeout;
+        counterWriteRequestTimeout = b.counterWriteRequestTimeout;
+        casContentionTimeout = b.casContentionTimeout;
+        truncateRequestTimeout = b.truncateRequestTimeout;
+        requestTimeout = b.requestTimeout;
+        batchSizeWarnThreshold = b.batchSizeWarnThreshold;
+        batchSizeFailThreshold = b.batchSizeFailThreshold;
+        tombstoneWarnThreshold = b.tombstoneWarnThreshold;
+        tombstoneFailureThreshold = b.tombstoneFailureThreshold;
+        validate();
+    }
+
+    /** A quarter of physical memory, but at most three quarters of the JVM's direct memory limit. */
+    static DataSize defaultMemoryBudget(Machine machine) {
+        long budget = Math.min(machine.physicalMemory() / 4, machine.maxDirectMemory() / 4 * 3);
+        return DataSize.ofBytes(Math.max(budget, 64 * DataSize.MIB));
+    }
+
+    private Path resolve(Path p) {
+        return baseDirectory.resolve(p).toAbsolutePath().normalize();
+    }
+
+    private void validate() {
+        requireNonBlank("cluster_name", clusterName);
+        requireNonBlank("listen_address", listenAddress);
+        requireNonBlank("rpc_address", rpcAddress);
+        requirePort("native_transport_port", nativeTransportPort);
+        requirePort("native_shard_aware_transport_port", nativeShardAwareTransportPort);
+        requirePort("storage_port", storagePort);
+        requirePort("jmx_port", jmxPort);
+        requirePort("prometheus_port", prometheusPort);
+        if (nativeTransportPort != 0 && nativeTransportPort == nativeShardAwareTransportPort) {
+            throw new ConfigurationException("native_shard_aware_transport_port=" + nativeShardAwareTransportPort
+                    + " must differ from native_transport_port");
+        }
+        if (nativeTransportMaxFrameSize.bytes() < DataSize.KIB || nativeTransportMaxFrameSize.bytes() > 256 * DataSize.MIB) {
+            throw new ConfigurationException("native_transport_max_frame_size=" + nativeTransportMaxFrameSize
+                    + " must be between 1KiB and 256MiB");
+        }
+        if (commitlogSegmentSize.bytes() < DataSize.MIB || commitlogSegmentSize.bytes() >= 2 * DataSize.GIB) {
+            throw new ConfigurationException("commitlog_segment_size=" + commitlogSegmentSize
+                    + " must be at least 1MiB and less than 2GiB");
+        }
+        if (commitlogSync == CommitLogSync.PERIODIC && !commitlogSyncPeriod.isPositive()) {
+            throw new ConfigurationException("commitlog_sync_period=" + Durations.format(commitlogSyncPeriod)
+                    + " must be positive with commitlog_sync: periodic");
+        }
+        if (commitlogSync == CommitLogSync.GROUP && !commitlogSyncGroupWindow.isPositive()) {
+            throw new ConfigurationException("commitlog_sync_group_window=" + Durations.format(commitlogSyncGroupWindow)
+                    + " must be positive with commitlog_sync: group");
+        }
+        if (numTokens < 1 || numTokens > 1536) {
+            throw new ConfigurationException("num_tokens=" + numTokens + " must be between 1 and 1536");
+        }
+        if (!MURMUR3_PARTITIONER.equals(partitioner)) {
+            throw new ConfigurationException("partitioner=" + partitioner + " is not supported; Charybdis supports only "
+                    + MURMUR3_PARTITIONER);
+        }
+        if (smp < 1 || smp > 1024) {
+            throw new ConfigurationException("smp=" + smp + " must be between 1 and 1024");
+        }
+        if (memoryBudget.bytes() < 16 * DataSize.MIB) {
+            throw new ConfigurationException("memory_budget=" + memoryBudget + " must be at least 16MiB");
+        }
+        if (batchSizeFailThreshold.compareTo(batchSizeWarnThreshold) < 0) {
+            throw new ConfigurationException("batch_size_fail_threshold=" + batchSizeFailThreshold
+                    + " must not be below batch_size_warn_threshold=" + batchSizeWarnThreshold);
+        }
+        if (tombstoneWarnThreshold < 0 || tombstoneFailureThreshold < 0) {
+            throw new ConfigurationException("tombstone_warn_threshold and tombstone_failure_threshold must not be negative");
+        }
+    }
+
+    private static void requireNonBlank(String key, String value) {
+        if (value == null || value.isBlank()) {
+            throw new ConfigurationException(key + " must not be empty");
+        }
+    }
+
+    private static void requirePort(String key, int port) {
+        if (port < 0 || port > 65535) {
+            throw new ConfigurationException(key + "=" + port + " is not a TCP port (0 picks a free one)");
+        }
+    }
+
+    /** A builder with every default set; base directory = {@code charybdis.home} or the working directory. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The defaults alone, without reading any file or override. */
+    public static NodeConfig defaults() {
+        return builder().build();
+    }
+
+    /**
+     * Loads {@code yamlFile} (none if {@code null}) with this process's environment and system properties
+     * applied over it; {@code --smp} and other command-line settings are applied by the caller via
+     * {@link NodeConfigLoader}.
+     */
+    public static NodeConfig load(Path yamlFile) {
+        return new NodeConfigLoader(System.getenv(), System.getProperties()).load(yamlFile, Map.of());
+    }
+
+    /** The base directory from {@code charybdis.home} in {@code properties}, else the working directory. */
+    public static Path defaultBaseDirectory(Properties properties) {
+        String home = properties.getProperty(ConfigNames.HOME_PROPERTY);
+        return Path.of(home != null && !home.isBlank() ? home : properties.getProperty("user.dir", ".")).toAbsolutePath().normalize();
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    /** Where relative directories were resolved ({@code charybdis.home} or the working directory). */
+    public Path baseDirectory() { return baseDirectory; }
+    public String clusterName() { return clusterName; }
+    /** The address internode messaging binds to. */
+    public String listenAddress() { return listenAddress; }
+    /** The address other nodes are told to use; {@link #listenAddress()} unless set. */
+    public String broadcastAddress() { return broadcastAddress; }
+    /** The address the CQL ports bind to. */
+    public String rpcAddress() { return rpcAddress; }
+    /** The address clients are told to use (system.local rpc_address, system.peers); {@link #rpcAddress()} unless set. */
+    public String broadcastRpcAddress() { return broadcastRpcAddress; }
+    /** {@code host[:port]} of the seed nodes, from {@code seed_provider}'s {@code seeds} parameter. */
+    public List<String> seeds() { return seeds; }
+    public boolean startNativeTransport() { return startNativeTransport; }
+    /** 0 means any free port (tests); the node reports the bound one. */
+    public int nativeTransportPort() { return nativeTransportPort; }
+    /** The shard-aware CQL port (ScyllaDB extension); 0 means any free port. */
+    public int nativeShardAwareTransportPort() { return nativeShardAwareTransportPort; }
+    public DataSize nativeTransportMaxFrameSize() { return nativeTransportMaxFrameSize; }
+    /** -1 = unlimited. */
+    public long nativeTransportMaxConcurrentConnections() { return nativeTransportMaxConcurrentConnections; }
+    /** -1 = unlimited. */
+    public long nativeTransportMaxConcurrentConnectionsPerIp() { return nativeTransportMaxConcurrentConnectionsPerIp; }
+    /** Bytes of requests being processed before the server stops reading (Cassandra default: heap / 10). */
+    public DataSize nativeTransportMaxRequestDataInFlight() { return nativeTransportMaxRequestDataInFlight; }
+    public DataSize nativeTransportMaxRequestDataInFlightPerIp() { return nativeTransportMaxRequestDataInFlightPerIp; }
+    /** Zero = idle connections are never closed. */
+    public Duration nativeTransportIdleTimeout() { return nativeTransportIdleTimeout; }
+    public boolean nativeTransportAllowOlderProtocols() { return nativeTransportAllowOlderProtocols; }
+    public int storagePort() { return storagePort; }
+    public int jmxPort() { return jmxPort; }
+    public int prometheusPort() { return prometheusPort; }
+    /** Absolute. */
+    public List<Path> dataFileDirectories() { return dataFileDirectories; }
+    /** Absolute. */
+    public Path commitlogDirectory() { return commitlogDirectory; }
+    public Path savedCachesDirectory() { return savedCachesDirectory; }
+    public Path hintsDirectory() { return hintsDirectory; }
+    public CommitLogSync commitlogSync() { return commitlogSync; }
+    public Duration commitlogSyncPeriod() { return commitlogSyncPeriod; }
+    public Duration commitlogSyncGroupWindow() { return commitlogSyncGroupWindow; }
+    public DataSize commitlogSegmentSize() { return commitlogSegmentSize; }
+    public DataSize commitlogTotalSpace() { return commitlogTotalSpace; }
+    /** Skip (and report) corrupt commit log entries on replay instead of refusing to start. */
+    public boolean ignoreCommitlogCorruption() { return ignoreCommitlogCorruption; }
+    public AuthenticatorType authenticator() { return authenticator; }
+    public AuthorizerType authorizer() { return authorizer; }
+    public int numTokens() { return numTokens; }
+    /** Always {@link #MURMUR3_PARTITIONER} (others are rejected at load). */
+    public String partitioner() { return partitioner; }
+    public String endpointSnitch() { return endpointSnitch; }
+    /** Off-heap bytes for memtables and the row cache together, shared by all shards. */
+    public DataSize memoryBudget() { return memoryBudget; }
+    /** Number of shards (threads), one per core by default. */
+    public int smp() { return smp; }
+    public DataSize preparedStatementsCacheSize() { return preparedStatementsCacheSize; }
+    public Duration readRequestTimeout() { return readRequestTimeout; }
+    public Duration rangeRequestTimeout() { return rangeRequestTimeout; }
+    public Duration writeRequestTimeout() { return writeRequestTimeout; }
+    public Duration counterWriteRequestTimeout() { return counterWriteRequestTimeout; }
+    public Duration casContentionTimeout() { return casContentionTimeout; }
+    public Duration truncateRequestTimeout() { return truncateRequestTimeout; }
+    /** The default timeout for other operations. */
+    public Duration requestTimeout() { return requestTimeout; }
+    public DataSize batchSizeWarnThreshold() { return batchSizeWarnThreshold; }
+    public DataSize batchSizeFailThreshold() { return batchSizeFailThreshold; }
+    public int tombstoneWarnThreshold() { return tombstoneWarnThreshold; }
+    public int tombstoneFailureThreshold() { return tombstoneFailureThreshold; }
+
+    /** Every setting under its YAML key, in the YAML notation; for the startup log and for tests. */
+    public Map<String, String> asMap() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("cluster_name", clusterName);
+        m.put("listen_address", listenAddress);
+        m.put("broadcast_address", broadcastAddress);
+        m.put("rpc_address", rpcAddress);
+        m.put("broadcast_rpc_address", broadcastRpcAddress);
+        m.put("seeds", String.join(",", seeds));
+        m.put("start_native_transport", Boolean.toString(startNativeTransport));
+        m.put("native_transport_port", Integer.toString(nativeTransportPort));
+        m.put("native_shard_aware_transport_port", Integer.toString(nativeShardAwareTransportPort));
+        m.put("native_transport_max_frame_size", nativeTransportMaxFrameSize.toString());
+        m.put("native_transport_max_concurrent_connections", Long.toString(nativeTransportMaxConcurrentConnections));
+        m.put("native_transport_max_concurrent_connections_per_ip", Long.toString(nativeTransportMaxConcurrentConnectionsPerIp));
+        m.put("native_transport_max_request_data_in_flight", nativeTransportMaxRequestDataInFlight.toString());
+        m.put("native_transport_max_request_data_in_flight_per_ip", nativeTransportMaxRequestDataInFlightPerIp.toString());
+        m.put("native_transport_idle_timeout", Durations.format(nativeTransportIdleTimeout));
+        m.put("native_transport_allow_older_protocols", Boolean.toString(nativeTransportAllowOlderProtocols));
+        m.put("storage_port", Integer.toString(storagePort));
+        m.put("jmx_port", Integer.toString(jmxPort));
+        m.put("prometheus_port", Integer.toString(prometheusPort));
+        m.put("data_file_directories", String.join(",", dataFileDirectories.stream().map(Path::toString).toList()));
+        m.put("commitlog_directory", commitlogDirectory.toString());
+        m.put("saved_caches_directory", savedCachesDirectory.toString());
+        m.put("hints_directory", hintsDirectory.toString());
+        m.put("commitlog_sync", commitlogSync.configName());
+        m.put("commitlog_sync_period", Durations.format(commitlogSyncPeriod));
+        m.put("commitlog_sync_group_window", Durations.format(commitlogSyncGroupWindow));
+        m.put("commitlog_segment_size", commitlogSegmentSize.toString());
+        m.put("commitlog_total_space", commitlogTotalSpace.toString());
+        m.put("ignore_commitlog_corruption", Boolean.toString(ignoreCommitlogCorruption));
+        m.put("authenticator", authenticator.className());
+        m.put("authorizer", authorizer.className());
+        m.put("num_tokens", Integer.toString(numTokens));
+        m.put("partitioner", partitioner);
+        m.put("endpoint_snitch", endpointSnitch);
+        m.put("memory_budget", memoryBudget.toString());
+        m.put("smp", Integer.toString(smp));
+        m.put("prepared_statements_cache_size", preparedStatementsCacheSize.toString());
+        m.put("read_request_timeout", Durations.format(readRequestTimeout));
+        m.put("range_request_timeout", Durations.format(rangeRequestTimeout));
+        m.put("write_request_timeout", Durations.format(writeRequestTimeout));
+        m.put("counter_write_request_timeout", Durations.format(counterWriteRequestTimeout));
+        m.put("cas_contention_timeout", Durations.format(casContentionTimeout));
+        m.put("truncate_request_timeout", Durations.format(truncateRequestTimeout));
+        m.put("request_timeout", Durations.format(requestTimeout));
+        m.put("batch_size_warn_threshold", batchSizeWarnThreshold.toString());
+        m.put("batch_size_fail_threshold", batchSizeFailThreshold.toString());
+        m.put("tombstone_warn_threshold", Integer.toString(tombstoneWarnThreshold));
+        m.put("tombstone_failure_threshold", Integer.toString(tombstoneFailureThreshold));
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        List<String> parts = new ArrayList<>();
+        asMap().forEach((k, v) -> parts.add(k + "=" + v));
+        return "NodeConfig{" + String.join(", ", parts) + "}";
+    }
+
+    /**
+     * Mutable, with Cassandra 5.0's defaults; every setter returns {@code this}. Unset optional values
+     * (null, or 0 for smp) get machine-dependent defaults in {@link #build()}; relative paths resolve against
+     * {@link #baseDirectory(Path)}.
+     */
+    public static final class Builder {
+        private Path baseDirectory = defaultBaseDirectory(System.getProperties());
+        private Machine machine;
+        private String clusterName = "Test Cluster";
+        private String listenAddress = "127.0.0.1";
+        private String broadcastAddress;
+        private String rpcAddress = "127.0.0.1";
+        private String broadcastRpcAddress;
+        private List<String> seeds;
+        private boolean startNativeTransport = true;
+        private int nativeTransportPort = 9042;
+        private int nativeShardAwareTransportPort = 19042;
+        private DataSize nativeTransportMaxFrameSize = DataSize.ofMebibytes(16);
+        private long nativeTransportMaxConcurrentConnections = -1;
+        private long nativeTransportMaxConcurrentConnectionsPerIp = -1;
+        private DataSize nativeTransportMaxRequestDataInFlight;
+        private DataSize nativeTransportMaxRequestDataInFlightPerIp;
+        private Duration nativeTransportIdleTimeout = Duration.ZERO;
+        private boolean nativeTransportAllowOlderProtocols = true;
+        private int storagePort = 7000;
+        private int jmxPort = 7199;
+        private int prometheusPort = 9180;
+        private List<Path> dataFileDirectories;
+        private Path commitlogDirectory;
+        private Path savedCachesDirectory;
+        private Path hintsDirectory;
+        private CommitLogSync commitlogSync = CommitLogSync.PERIODIC;
+        private Duration commitlogSyncPeriod = Duration.ofSeconds(10);
+        private Duration commitlogSyncGroupWindow = Duration.ofMillis(15);
+        private DataSize commitlogSegmentSize = DataSize.ofMebibytes(32);
+        private DataSize commitlogTotalSpace = DataSize.ofGibibytes(8);
+        private boolean ignoreCommitlogCorruption;
+        private AuthenticatorType authenticator = AuthenticatorType.ALLOW_ALL;
+        private AuthorizerType authorizer = AuthorizerType.ALLOW_ALL;
+        private int numTokens = 16;
+        private String partitioner = MURMUR3_PARTITIONER;
+        private String endpointSnitch = "SimpleSnitch";
+        private DataSize memoryBudget;
+        private int smp;
+        private DataSize preparedStatementsCacheSize;
+        private Duration readRequestTimeout = Duration.ofMillis(5000);
+        private Duration rangeRequestTimeout = Duration.ofMillis(10000);
+        private Duration writeRequestTimeout = Duration.ofMillis(2000);
+        private Duration counterWriteRequestTimeout = Duration.ofMillis(5000);
+        private Duration casContentionTimeout = Duration.ofMillis(1000);
+        private Duration truncateRequestTimeout = Duration.ofMillis(60000);
+        private Duration requestTimeout = Duration.ofMillis(10000);
+        private DataSize batchSizeWarnThreshold = DataSize.ofKibibytes(5);
+        private DataSize batchSizeFailThreshold = DataSize.ofKibibytes(50);
+        private int tombstoneWarnThreshold = 1000;
+        private int tombstoneFailureThreshold = 100_000;
+
+        private Builder() {
+        }
+
+        /** Validates and fills machine-dependent defaults; throws {@link ConfigurationException} naming the key. */
+        public NodeConfig build() {
+            return new NodeConfig(this, machine != null ? machine : Machine.current());
+        }
+
+        Builder machine(Machine m) { this.machine = m; return this; }
+
+        public Builder baseDirectory(Path v) { this.baseDirectory = Objects.requireNonNull(v); return this; }
+        public Builder clusterName(String v) { this.clusterName = v; return this; }
+        public Builder listenAddress(String v) { this.listenAddress = v; return this; }
+        public Builder broadcastAddress(String v) { this.broadcastAddress = v; return this; }
+        public Builder rpcAddress(String v) { this.rpcAddress = v; return this; }
+        public Builder broadcastRpcAddress(String v) { this.broadcastRpcAddress = v; return this; }
+        public Builder seeds(List<String> v) { this.seeds = v == null ? null : List.copyOf(v); return this; }
+        public Builder startNativeTransport(boolean v) { this.startNativeTransport = v; return this; }
+        public Builder nativeTransportPort(int v) { this.nativeTransportPort = v; return this; }
+        public Builder nativeShardAwareTransportPort(int v) { this.nativeShardAwareTransportPort = v; return this; }
+        public Builder nativeTransportMaxFrameSize(DataSize v) { this.nativeTransportMaxFrameSize = Objects.requireNonNull(v); return this; }
+        public Builder nativeTransportMaxConcurrentConnections(long v) { this.nativeTransportMaxConcurrentConnections = v; return this; }
+        public Builder nativeTransportMaxConcurrentConnectionsPerIp(long v) { this.nativeTransportMaxConcurrentConnectionsPerIp = v; return this; }
+        public Builder nativeTransportMaxRequestDataInFlight(DataSize v) { this.nativeTransportMaxRequestDataInFlight = v; return this; }
+        public Builder nativeTransportMaxRequestDataInFlightPerIp(DataSize v) { this.nativeTransportMaxRequestDataInFlightPerIp = v; return this; }
+        public Builder nativeTransportIdleTimeout(Duration v) { this.nativeTransportIdleTimeout = Objects.requireNonNull(v); return this; }
+        public Builder nativeTransportAllowOlderProtocols(boolean v) { this.nativeTransportAllowOlderProtocols = v; return this; }
+        public Builder storagePort(int v) { this.storagePort = v; return this; }
+        public Builder jmxPort(int v) { this.jmxPort = v; return this; }
+        public Builder prometheusPort(int v) { this.prometheusPort = v; return this; }
+        public Builder dataFileDirectories(List<Path> v) { this.dataFileDirectories = v == null ? null : List.copyOf(v); return this; }
+        public Builder commitlogDirectory(Path v) { this.commitlogDirectory = v; return this; }
+        public Builder savedCachesDirectory(Path v) { this.savedCachesDirectory = v; return this; }
+        public Builder hintsDirectory(Path v) { this.hintsDirectory = v; return this; }
+        public Builder commitlogSync(CommitLogSync v) { this.commitlogSync = Objects.requireNonNull(v); return this; }
+        public Builder commitlogSyncPeriod(Duration v) { this.commitlogSyncPeriod = Objects.requireNonNull(v); return this; }
+        public Builder commitlogSyncGroupWindow(Duration v) { this.commitlogSyncGroupWindow = Objects.requireNonNull(v); return this; }
+        public Builder commitlogSegmentSize(DataSize v) { this.commitlogSegmentSize = Objects.requireNonNull(v); return this; }
+        public Builder commitlogTotalSpace(DataSize v) { this.commitlogTotalSpace = Objects.requireNonNull(v); return this; }
+        public Builder ignoreCommitlogCorruption(boolean v) { this.ignoreCommitlogCorruption = v; return this; }
+        public Builder authenticator(AuthenticatorType v) { this.authenticator = Objects.requireNonNull(v); return this; }
+        public Builder authorizer(AuthorizerType v) { this.authorizer = Objects.requireNonNull(v); return this; }
+        public Builder numTokens(int v) { this.numTokens = v; return this; }
+        /** Short ({@code Murmur3Partitioner}) or qualified name; anything but Murmur3 fails in {@link #build()}. */
+        public Builder partitioner(String v) {
+            String name = Objects.requireNonNull(v).trim();
+            this.partitioner = name.contains(".") ? name : ConfigNames.CASSANDRA_DHT_PACKAGE + name;
+            return this;
+        }
+        public Builder endpointSnitch(String v) {
+            this.endpointSnitch = ConfigNames.stripPackage(Objects.requireNonNull(v).trim(), ConfigNames.CASSANDRA_LOCATOR_PACKAGE);
+            return this;
+        }
+        public Builder memoryBudget(DataSize v) { this.memoryBudget = v; return this; }
+        /** 0 = one shard per available processor. */
+        public Builder smp(int v) { this.smp = v; return this; }
+        public Builder preparedStatementsCacheSize(DataSize v) { this.preparedStatementsCacheSize = v; return this; }
+        public Builder readRequestTimeout(Duration v) { this.readRequestTimeout = Objects.requireNonNull(v); return this; }
+        public Builder rangeRequestTimeout(Duration v) { this.rangeRequestTimeout = Objects.requireNonNull(v); return this; }
+        public Builder writeRequestTimeout(Duration v) { this.writeRequestTimeout = Objects.requireNonNull(v); return this; }
+        public Builder counterWriteRequestTimeout(Duration v) { this.counterWriteRequestTimeout = Objects.requireNonNull(v); return this; }
+        public Builder casContentionTimeout(Duration v) { this.casContentionTimeout = Objects.requireNonNull(v); return this; }
+        public Builder truncateRequestTimeout(Duration v) { this.truncateRequestTimeout = Objects.requireNonNull(v); return this; }
+        public Builder requestTimeout(Duration v) { this.requestTimeout = Objects.requireNonNull(v); return this; }
+        public Builder batchSizeWarnThreshold(DataSize v) { this.batchSizeWarnThreshold = Objects.requireNonNull(v); return this; }
+        public Builder batchSizeFailThreshold(DataSize v) { this.batchSizeFailThreshold = Objects.requireNonNull(v); return this; }
+        public Builder tombstoneWarnThreshold(int v) { this.tombstoneWarnThreshold = v; return this; }
+        public Builder tombstoneFailureThreshold(int v) { this.tombstoneFailureThreshold = v; return this; }
+    }
+}

@@ -1,0 +1,346 @@
+package io.charybdis.node.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class NodeConfigLoaderTest {
+
+    @TempDir
+    Path home;
+
+    private final Map<String, String> env = new HashMap<>();
+    private final Properties props = new Properties();
+
+    private NodeConfigLoader loader() {
+        props.setProperty("charybdis.home", home.toString());
+        return new NodeConfigLoader(env, props);
+    }
+
+    private NodeConfig load(String yaml) {
+        return loader().loadYaml(yaml, "test.yaml", Map.of());
+    }
+
+    @Test
+    void shouldUseCassandraDefaultsWithoutAnyFile() {
+        NodeConfig c = loader().load(null, Map.of());
+
+        assertThat(c.clusterName()).isEqualTo("Test Cluster");
+        assertThat(c.listenAddress()).isEqualTo("127.0.0.1");
+        assertThat(c.rpcAddress()).isEqualTo("127.0.0.1");
+        assertThat(c.broadcastRpcAddress()).isEqualTo("127.0.0.1");
+        assertThat(c.nativeTransportPort()).isEqualTo(9042);
+        assertThat(c.nativeShardAwareTransportPort()).isEqualTo(19042);
+        assertThat(c.nativeTransportMaxFrameSize()).isEqualTo(DataSize.ofMebibytes(16));
+        assertThat(c.storagePort()).isEqualTo(7000);
+        assertThat(c.jmxPort()).isEqualTo(7199);
+        assertThat(c.prometheusPort()).isEqualTo(9180);
+        assertThat(c.dataFileDirectories()).containsExactly(home.resolve("data"));
+        assertThat(c.commitlogDirectory()).isEqualTo(home.resolve("commitlog"));
+        assertThat(c.savedCachesDirectory()).isEqualTo(home.resolve("saved_caches"));
+        assertThat(c.hintsDirectory()).isEqualTo(home.resolve("hints"));
+        assertThat(c.commitlogSync()).isEqualTo(CommitLogSync.PERIODIC);
+        assertThat(c.commitlogSyncPeriod()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.commitlogSegmentSize()).isEqualTo(DataSize.ofMebibytes(32));
+        assertThat(c.authenticator()).isEqualTo(AuthenticatorType.ALLOW_ALL);
+        assertThat(c.authorizer()).isEqualTo(AuthorizerType.ALLOW_ALL);
+        assertThat(c.numTokens()).isEqualTo(16);
+        assertThat(c.partitioner()).isEqualTo("org.apache.cassandra.dht.Murmur3Partitioner");
+        assertThat(c.endpointSnitch()).isEqualTo("SimpleSnitch");
+        assertThat(c.smp()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(c.ignoreCommitlogCorruption()).isFalse();
+        assertThat(c.seeds()).containsExactly("127.0.0.1:7000");
+        assertThat(c.baseDirectory()).isEqualTo(home.toAbsolutePath().normalize());
+    }
+
+    @Test
+    void shouldReadCassandraYamlKeys() {
+        NodeConfig c = load("""
+                cluster_name: 'Prod'
+                listen_address: 10.0.0.1
+                rpc_address: 0.0.0.0
+                broadcast_rpc_address: 10.0.0.1
+                native_transport_port: 9043
+                native_shard_aware_transport_port: 19043
+                native_transport_max_frame_size: 32MiB
+                data_file_directories:
+                    - /var/lib/a
+                    - rel/b
+                commitlog_directory: /var/lib/commitlog
+                commitlog_sync: group
+                commitlog_sync_group_window: 2ms
+                commitlog_segment_size: 64MiB
+                authenticator: org.apache.cassandra.auth.PasswordAuthenticator
+                authorizer: CassandraAuthorizer
+                num_tokens: 256
+                partitioner: Murmur3Partitioner
+                endpoint_snitch: org.apache.cassandra.locator.GossipingPropertyFileSnitch
+                memory_budget: 512MiB
+                smp: 3
+                ignore_commitlog_corruption: true
+                seed_provider:
+                  - class_name: org.apache.cassandra.locator.SimpleSeedProvider
+                    parameters:
+                      - seeds: "10.0.0.1:7000, 10.0.0.2"
+                """);
+
+        assertThat(c.clusterName()).isEqualTo("Prod");
+        assertThat(c.listenAddress()).isEqualTo("10.0.0.1");
+        assertThat(c.broadcastAddress()).isEqualTo("10.0.0.1");
+        assertThat(c.rpcAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.broadcastRpcAddress()).isEqualTo("10.0.0.1");
+        assertThat(c.nativeTransportPort()).isEqualTo(9043);
+        assertThat(c.nativeShardAwareTransportPort()).isEqualTo(19043);
+        assertThat(c.nativeTransportMaxFrameSize().bytes()).isEqualTo(32L << 20);
+        assertThat(c.dataFileDirectories()).containsExactly(Path.of("/var/lib/a"), home.resolve("rel/b"));
+        assertThat(c.commitlogDirectory()).isEqualTo(Path.of("/var/lib/commitlog"));
+        assertThat(c.commitlogSync()).isEqualTo(CommitLogSync.GROUP);
+        assertThat(c.commitlogSyncGroupWindow()).isEqualTo(Duration.ofMillis(2));
+        assertThat(c.commitlogSegmentSize()).isEqualTo(DataSize.ofMebibytes(64));
+        assertThat(c.authenticator()).isEqualTo(AuthenticatorType.PASSWORD);
+        assertThat(c.authenticator().qualifiedClassName()).isEqualTo("org.apache.cassandra.auth.PasswordAuthenticator");
+        assertThat(c.authorizer()).isEqualTo(AuthorizerType.CASSANDRA);
+        assertThat(c.numTokens()).isEqualTo(256);
+        assertThat(c.partitioner()).isEqualTo(NodeConfig.MURMUR3_PARTITIONER);
+        assertThat(c.endpointSnitch()).isEqualTo("GossipingPropertyFileSnitch");
+        assertThat(c.memoryBudget()).isEqualTo(DataSize.ofMebibytes(512));
+        assertThat(c.smp()).isEqualTo(3);
+        assertThat(c.ignoreCommitlogCorruption()).isTrue();
+        assertThat(c.seeds()).containsExactly("10.0.0.1:7000", "10.0.0.2");
+    }
+
+    @Test
+    void shouldAcceptLegacyKeysInTheirOldUnits() {
+        NodeConfig c = load("""
+                native_transport_max_frame_size_in_mb: 8
+                commitlog_sync_period_in_ms: 2500
+                commitlog_segment_size_in_mb: 16
+                read_request_timeout_in_ms: 700
+                batch_size_warn_threshold_in_kb: 10
+                prepared_statements_cache_size_mb: 20
+                """);
+
+        assertThat(c.nativeTransportMaxFrameSize()).isEqualTo(DataSize.ofMebibytes(8));
+        assertThat(c.commitlogSyncPeriod()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(c.commitlogSegmentSize()).isEqualTo(DataSize.ofMebibytes(16));
+        assertThat(c.readRequestTimeout()).isEqualTo(Duration.ofMillis(700));
+        assertThat(c.batchSizeWarnThreshold()).isEqualTo(DataSize.ofKibibytes(10));
+        assertThat(c.preparedStatementsCacheSize()).isEqualTo(DataSize.ofMebibytes(20));
+    }
+
+    @Test
+    void shouldAcceptAuthenticatorInParameterizedClassForm() {
+        NodeConfig c = load("""
+                authenticator:
+                  class_name: org.apache.cassandra.auth.PasswordAuthenticator
+                  parameters: {}
+                """);
+
+        assertThat(c.authenticator()).isEqualTo(AuthenticatorType.PASSWORD);
+    }
+
+    @Test
+    void shouldRejectNameAndLegacyAliasInTheSameSource() {
+        assertThatThrownBy(() -> load("""
+                commitlog_sync_period: 10s
+                commitlog_sync_period_in_ms: 10000
+                """))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("commitlog_sync_period in test.yaml")
+                .hasMessageContaining("commitlog_sync_period_in_ms in test.yaml");
+    }
+
+    @Test
+    void shouldApplyOverridesInOrderYamlEnvironmentSystemPropertyCommandLine() {
+        String yaml = """
+                native_transport_port: 1001
+                storage_port: 1001
+                jmx_port: 1001
+                smp: 1
+                """;
+        env.put("CHARYBDIS_STORAGE_PORT", "2002");
+        env.put("CHARYBDIS_JMX_PORT", "2002");
+        env.put("CHARYBDIS_SMP", "2");
+        props.setProperty("charybdis.jmx_port", "3003");
+        props.setProperty("charybdis.smp", "3");
+
+        NodeConfig c = loader().loadYaml(yaml, "test.yaml", Map.of("smp", "4"));
+
+        assertThat(c.nativeTransportPort()).isEqualTo(1001);
+        assertThat(c.storagePort()).isEqualTo(2002);
+        assertThat(c.jmxPort()).isEqualTo(3003);
+        assertThat(c.smp()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldLetANewNameOverrideALegacyNameFromALowerSource() {
+        props.setProperty("charybdis.commitlog_sync_period", "1s");
+
+        NodeConfig c = load("commitlog_sync_period_in_ms: 5000\n");
+
+        assertThat(c.commitlogSyncPeriod()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void shouldParseListsAndSeedsFromOverrideText() {
+        env.put("CHARYBDIS_DATA_FILE_DIRECTORIES", "d1, /abs/d2");
+        props.setProperty("charybdis.seeds", "10.0.0.5,10.0.0.6:7001");
+
+        NodeConfig c = load("");
+
+        assertThat(c.dataFileDirectories()).containsExactly(home.resolve("d1"), Path.of("/abs/d2"));
+        assertThat(c.seeds()).containsExactly("10.0.0.5", "10.0.0.6:7001");
+    }
+
+    @Test
+    void shouldTreatBlankOverridesAsUnset() {
+        env.put("CHARYBDIS_CLUSTER_NAME", " ");
+        props.setProperty("charybdis.native_transport_port", "");
+
+        NodeConfig c = load("cluster_name: yaml\n");
+
+        assertThat(c.clusterName()).isEqualTo("yaml");
+        assertThat(c.nativeTransportPort()).isEqualTo(9042);
+    }
+
+    @Test
+    void shouldWarnAboutUnknownKeysAndIgnoreInapplicableOnes() {
+        props.setProperty("charybdis.native_port", "1");
+        props.setProperty("charybdis.logdir", "/tmp/logs");
+        env.put("CHARYBDIS_HEAP", "4G");
+        NodeConfigLoader loader = loader();
+
+        NodeConfig c = loader.loadYaml("""
+                native_transport_prot: 9043
+                concurrent_reads: 32
+                memtable_heap_space: 2048MiB
+                """, "test.yaml", Map.of());
+
+        assertThat(c.nativeTransportPort()).isEqualTo(9042);
+        assertThat(loader.warnings()).containsExactlyInAnyOrder(
+                "Ignoring unknown configuration keys [native_transport_prot] in test.yaml",
+                "Ignoring unknown system properties [charybdis.native_port] (not configuration keys)");
+    }
+
+    @Test
+    void shouldNameTheKeyAndSourceOfAnInvalidValue() {
+        assertThatThrownBy(() -> load("native_transport_max_frame_size: 16\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("invalid native_transport_max_frame_size in test.yaml: 16 has no unit;"
+                        + " write it with one of B, KiB, MiB, GiB, e.g. 16MiB");
+
+        env.put("CHARYBDIS_COMMITLOG_SYNC_PERIOD", "10 seconds");
+        assertThatThrownBy(() -> load(""))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("invalid environment variable CHARYBDIS_COMMITLOG_SYNC_PERIOD: '10 seconds'");
+        env.clear();
+
+        props.setProperty("charybdis.native_transport_port", "90x");
+        assertThatThrownBy(() -> load(""))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("invalid system property charybdis.native_transport_port: '90x' is not a whole number");
+    }
+
+    @Test
+    void shouldRejectUnsupportedSettingsClearly() {
+        assertThatThrownBy(() -> load("partitioner: org.apache.cassandra.dht.RandomPartitioner\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("partitioner=org.apache.cassandra.dht.RandomPartitioner is not supported")
+                .hasMessageContaining("Murmur3Partitioner");
+        assertThatThrownBy(() -> load("partitioner: ByteOrderedPartitioner\n"))
+                .hasMessageContaining("org.apache.cassandra.dht.ByteOrderedPartitioner is not supported");
+        assertThatThrownBy(() -> load("authenticator: LdapAuthenticator\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("unsupported authenticator 'LdapAuthenticator'");
+        assertThatThrownBy(() -> load("commitlog_sync: sometimes\n"))
+                .hasMessageContaining("expected periodic, batch or group");
+        assertThatThrownBy(() -> load("native_transport_port: 70000\n"))
+                .hasMessageContaining("native_transport_port=70000 is not a TCP port");
+        assertThatThrownBy(() -> load("native_transport_port: 9042\nnative_shard_aware_transport_port: 9042\n"))
+                .hasMessageContaining("must differ");
+        assertThatThrownBy(() -> load("num_tokens: 0\n")).hasMessageContaining("num_tokens=0");
+        assertThatThrownBy(() -> load("start_native_transport: yes please\n")).hasMessageContaining("expected true or false");
+        assertThatThrownBy(() -> load("cluster_name: [a, b]\n")).hasMessageContaining("expected a single value, found a list");
+    }
+
+    @Test
+    void shouldRejectMalformedYaml() {
+        assertThatThrownBy(() -> load("cluster_name: a\ncluster_name: b\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("cannot parse test.yaml")
+                .hasMessageContaining("duplicate key");
+        assertThatThrownBy(() -> load("- just\n- a list\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("must be a YAML mapping");
+        assertThatThrownBy(() -> load("cluster_name: 'unterminated\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("cannot parse test.yaml");
+    }
+
+    @Test
+    void shouldTreatAnEmptyFileAndEmptyValuesAsDefaults() {
+        NodeConfig c = load("# nothing\nhints_directory:\n");
+
+        assertThat(c.hintsDirectory()).isEqualTo(home.resolve("hints"));
+    }
+
+    @Test
+    void shouldLoadAFileAndReportAMissingOne() throws IOException {
+        Path file = Files.writeString(home.resolve("c.yaml"), "cluster_name: fromfile\n");
+
+        assertThat(loader().load(file, Map.of()).clusterName()).isEqualTo("fromfile");
+        assertThatThrownBy(() -> loader().load(home.resolve("missing.yaml"), Map.of()))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("missing.yaml does not exist");
+    }
+
+    @Test
+    void shouldLoadTheShippedConfigurationWithoutWarnings() {
+        Path shipped = Path.of("..", "conf", "charybdis.yaml");
+        if (!Files.exists(shipped)) {
+            shipped = Path.of("conf", "charybdis.yaml");
+        }
+        NodeConfigLoader loader = loader();
+
+        NodeConfig c = loader.load(shipped, Map.of());
+
+        assertThat(loader.warnings()).isEmpty();
+        NodeConfig defaults = loader().load(null, Map.of());
+        assertThat(c.asMap()).isEqualTo(defaults.asMap());
+    }
+
+    @Test
+    void shouldKnowEveryKeyItPrints() {
+        NodeConfig c = loader().load(null, Map.of());
+        List<String> printed = List.copyOf(c.asMap().keySet());
+
+        for (String key : printed) {
+            assertThat(ConfigKeys.allNames()).as("key %s", key).contains(key.equals("seeds") ? "seed_provider" : key);
+        }
+    }
+
+    @Test
+    void shouldRoundTripThroughItsOwnPrintedValues() {
+        NodeConfig original = load("""
+                commitlog_sync: batch
+                native_transport_idle_timeout: 90s
+                memory_budget: 300MiB
+                smp: 2
+                """);
+        original.asMap().forEach((k, v) -> props.setProperty("charybdis." + k, v));
+
+        NodeConfig reloaded = load("");
+
+        assertThat(reloaded.asMap()).isEqualTo(original.asMap());
+    }
+}
