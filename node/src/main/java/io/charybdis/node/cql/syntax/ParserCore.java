@@ -1,0 +1,312 @@
+package io.charybdis.node.cql.syntax;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Token cursor, error reporting, speculation and names, shared by the layers of the recursive-descent parser
+ * ({@link ExpressionParser} &lt; {@link DmlParser} &lt; {@link DdlParser} &lt; {@link StatementParser}).
+ *
+ * <p>Implementation notes: errors read like ANTLR's as Cassandra reports them: {@code line L:C message (snippet)},
+ * where the snippet shows up to ten tokens before the offending one, the offending token in brackets, and one token
+ * after. Where Cassandra's grammar uses syntactic predicates ({@code (x)=>}), the parser speculates with
+ * {@link #attempt}: it saves the cursor, the bind markers and the nesting depth, runs an alternative, and restores
+ * all three if the alternative throws. Speculated alternatives never recurse into another speculation at the same
+ * position, so parsing stays linear. Nesting (terms, selectors, types, relations) is bounded by {@link #MAX_DEPTH}
+ * so that hostile input fails with a syntax error rather than a StackOverflowError.
+ */
+abstract class ParserCore {
+    static final int MAX_DEPTH = 100;
+
+    final String source;
+    final List<Token> tokens;
+    int pos;
+    int depth;
+    final List<Term.BindMarker> markers = new ArrayList<>();
+
+    ParserCore(String source) {
+        this.source = source;
+        this.tokens = CqlLexer.tokenize(source);
+    }
+
+    // ---- cursor -------------------------------------------------------------------------------------------------
+
+    final Token peek() {
+        return tokens.get(pos);
+    }
+
+    final Token peek(int k) {
+        return tokens.get(Math.min(pos + k, tokens.size() - 1));
+    }
+
+    final TokenType la(int k) {
+        return peek(k).type();
+    }
+
+    final boolean at(TokenType type) {
+        return tokens.get(pos).type() == type;
+    }
+
+    final boolean at(TokenType a, TokenType b) {
+        return la(0) == a && la(1) == b;
+    }
+
+    final boolean accept(TokenType type) {
+        if (at(type)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    final Token next() {
+        Token t = tokens.get(pos);
+        if (t.type() != TokenType.EOF) {
+            pos++;
+        }
+        return t;
+    }
+
+    final Token expect(TokenType type) {
+        if (!at(type)) {
+            throw mismatched(type);
+        }
+        return next();
+    }
+
+    /** {@code IF NOT EXISTS} when present. */
+    final boolean ifNotExists() {
+        if (at(TokenType.K_IF)) {
+            next();
+            expect(TokenType.K_NOT);
+            expect(TokenType.K_EXISTS);
+            return true;
+        }
+        return false;
+    }
+
+    /** {@code IF EXISTS} when present. */
+    final boolean ifExists() {
+        if (at(TokenType.K_IF)) {
+            next();
+            expect(TokenType.K_EXISTS);
+            return true;
+        }
+        return false;
+    }
+
+    // ---- nesting and speculation --------------------------------------------------------------------------------
+
+    final void enter() {
+        if (++depth > MAX_DEPTH) {
+            throw errorAt(peek(), "too deeply nested (more than " + MAX_DEPTH + " levels) at input '"
+                    + peek().displayText() + "'");
+        }
+    }
+
+    final void leave() {
+        depth--;
+    }
+
+    /** Runs {@code alternative}; if it fails, restores the parser and returns null. */
+    final <T> T attempt(Supplier<T> alternative) {
+        int savedPos = pos;
+        int savedMarkers = markers.size();
+        int savedDepth = depth;
+        try {
+            return alternative.get();
+        } catch (CqlSyntaxException e) {
+            pos = savedPos;
+            markers.subList(savedMarkers, markers.size()).clear();
+            depth = savedDepth;
+            return null;
+        }
+    }
+
+    final Term.BindMarker newMarker(String name) {
+        Term.BindMarker m = new Term.BindMarker(markers.size(), name);
+        markers.add(m);
+        return m;
+    }
+
+    // ---- errors -------------------------------------------------------------------------------------------------
+
+    final CqlSyntaxException mismatched(TokenType expected) {
+        Token t = peek();
+        return errorAt(t, "mismatched input '" + t.displayText() + "' expecting " + expected.displayName());
+    }
+
+    final CqlSyntaxException noViableAlternative() {
+        Token t = peek();
+        return errorAt(t, "no viable alternative at input '" + t.displayText() + "'");
+    }
+
+    /** An ANTLR-style error at {@code t}: position prefix and query snippet. */
+    final CqlSyntaxException errorAt(Token t, String message) {
+        return new CqlSyntaxException("line " + t.line() + ":" + t.column() + " " + message + snippet(t), t.line(),
+                t.column());
+    }
+
+    /** A grammar-level check failing at {@code t} (Cassandra's addRecognitionError): the message as is. */
+    final CqlSyntaxException invalid(Token t, String message) {
+        return new CqlSyntaxException(message, t.line(), t.column());
+    }
+
+    private String snippet(Token offending) {
+        int index = tokens.indexOf(offending);
+        if (index < 0 || offending.type() == TokenType.EOF) {
+            return "";
+        }
+        Token first = tokens.get(Math.max(0, index - 10));
+        int lastIndex = Math.min(index + 1, tokens.size() - 2);
+        StringBuilder sb = new StringBuilder(" (");
+        sb.append(source, first.start(), offending.start());
+        sb.append('[').append(source, offending.start(), offending.end()).append(']');
+        if (lastIndex > index) {
+            sb.append(source, offending.end(), tokens.get(lastIndex).end());
+        }
+        if (lastIndex < tokens.size() - 2) {
+            sb.append("...");
+        }
+        return sb.append(')').toString();
+    }
+
+    // ---- names --------------------------------------------------------------------------------------------------
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    /** IDENT, QUOTED_NAME or an unreserved keyword at offset {@code k}. */
+    final boolean isIdent(int k) {
+        TokenType t = la(k);
+        return t == TokenType.IDENT || t == TokenType.QUOTED_NAME || t.isUnreservedKeyword();
+    }
+
+    /** {@code ident}: a name, lower-cased unless quoted. */
+    final String ident() {
+        Token t = peek();
+        if (t.type() == TokenType.QUOTED_NAME) {
+            next();
+            return t.text();
+        }
+        if (t.type() == TokenType.IDENT || t.type().isUnreservedKeyword()) {
+            next();
+            return lower(t.text());
+        }
+        if (t.type() == TokenType.QMARK) {
+            throw invalid(t, "Bind variables cannot be used for names");
+        }
+        throw noViableAlternative();
+    }
+
+    /** {@code cident}: like {@link #ident} but also the empty quoted name {@code ""}. */
+    final String cident() {
+        if (at(TokenType.EMPTY_QUOTED_NAME)) {
+            next();
+            return "";
+        }
+        return ident();
+    }
+
+    final boolean isCident(int k) {
+        return la(k) == TokenType.EMPTY_QUOTED_NAME || isIdent(k);
+    }
+
+    /** {@code columnFamilyName}, {@code indexName}: {@code [ks.]name}. */
+    final QualifiedName qualifiedName() {
+        String first = ident();
+        if (accept(TokenType.DOT)) {
+            return new QualifiedName(first, ident());
+        }
+        return QualifiedName.of(first);
+    }
+
+    /** A function name's last part (allowedFunctionName). */
+    final boolean isFunctionNamePart(int k) {
+        TokenType t = la(k);
+        return t == TokenType.IDENT || t == TokenType.QUOTED_NAME || t.isFunctionKeyword()
+                || t == TokenType.K_TOKEN || t == TokenType.K_COUNT;
+    }
+
+    final String allowedFunctionName() {
+        Token t = peek();
+        if (!isFunctionNamePart(0)) {
+            throw noViableAlternative();
+        }
+        next();
+        return t.type() == TokenType.QUOTED_NAME ? t.text() : lower(t.text());
+    }
+
+    /** Whether a function call {@code [ks.]fn(} starts at offset {@code k}. */
+    final boolean isFunctionCallStart(int k) {
+        if (isFunctionNamePart(k) && la(k + 1) == TokenType.LPAREN) {
+            return true;
+        }
+        return isIdent(k) && la(k + 1) == TokenType.DOT && isFunctionNamePart(k + 2)
+                && la(k + 3) == TokenType.LPAREN;
+    }
+
+    final QualifiedName functionName() {
+        if (isIdent(0) && la(1) == TokenType.DOT) {
+            String ks = ident();
+            next();
+            return new QualifiedName(ks, allowedFunctionName());
+        }
+        return QualifiedName.of(allowedFunctionName());
+    }
+
+    private static final List<String> RESERVED_TYPE_NAMES =
+            List.of("byte", "complex", "enum", "date", "interval", "macaddr", "bitstring");
+
+    /** {@code non_type_ident}: a user type's own name. */
+    final String nonTypeIdent() {
+        Token t = peek();
+        if (t.type() == TokenType.QUOTED_NAME) {
+            next();
+            return t.text();
+        }
+        if (t.type() == TokenType.IDENT) {
+            next();
+            String name = lower(t.text());
+            if (RESERVED_TYPE_NAMES.contains(name)) {
+                throw invalid(t, "Invalid (reserved) user type name " + name);
+            }
+            return name;
+        }
+        if (t.type().isBasicUnreserved() || t.type() == TokenType.K_KEY) {
+            next();
+            return lower(t.text());
+        }
+        throw noViableAlternative();
+    }
+
+    /** {@code userTypeName}: {@code [ks.]type}. */
+    final QualifiedName userTypeName() {
+        if (isIdent(0) && la(1) == TokenType.DOT) {
+            String ks = ident();
+            next();
+            return new QualifiedName(ks, nonTypeIdent());
+        }
+        return QualifiedName.of(nonTypeIdent());
+    }
+
+    /** {@code roleName}: IDENT or keyword lower-cased; STRING_LITERAL and QUOTED_NAME keep case. */
+    final String roleName() {
+        Token t = peek();
+        if (t.type() == TokenType.STRING_LITERAL || t.type() == TokenType.QUOTED_NAME) {
+            next();
+            return t.text();
+        }
+        if (t.type() == TokenType.QMARK) {
+            throw invalid(t, "Bind variables cannot be used for role names");
+        }
+        return ident();
+    }
+
+    final boolean isRoleName(int k) {
+        return la(k) == TokenType.STRING_LITERAL || isIdent(k);
+    }
+}
