@@ -394,7 +394,9 @@ final class StatementParser extends DdlParser {
             };
             next();
             set.add(p);
-            accept(TokenType.K_PERMISSION);
+            if (!accept(TokenType.K_PERMISSION)) {
+                accept(TokenType.K_PERMISSIONS);
+            }
         } while (accept(TokenType.COMMA));
         return new Permissions(set, false);
     }
