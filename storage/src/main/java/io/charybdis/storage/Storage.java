@@ -1,0 +1,491 @@
+package io.charybdis.storage;
+
+import io.charybdis.storage.commitlog.CommitLogLayout;
+import io.charybdis.storage.commitlog.CommitLogReplayer;
+import io.charybdis.storage.mutation.Mutation;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+import io.charybdis.storage.read.ResultWriter;
+import io.charybdis.storage.shard.Shard;
+import io.charybdis.storage.shard.ShardContext;
+import io.charybdis.storage.shard.ShardRouting;
+import io.charybdis.storage.shard.TableEntry;
+import io.charybdis.storage.sstable.SSTableFormat;
+import io.charybdis.storage.sstable.SSTableReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The local storage engine of a node: N shards, one per executor handed in by the node (each a single thread,
+ * in production a Netty event loop). Thread-safe: every method may be called from any thread; work runs on the
+ * owning shard and futures complete on a shard thread (or an engine thread for multi-shard operations).
+ * {@link #close()} must not be called from a shard thread.
+ *
+ * <p>Lifecycle: {@link #open}, {@link #registerTable} for every known table, {@link #replayCommitLog}, then
+ * serve; {@link #drain} before a clean shutdown, {@link #close} last.
+ */
+public final class Storage implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Storage.class);
+
+    private final StorageConfig config;
+    private final Shard[] shards;
+    private final Map<TableId, TableEntry> tables = new ConcurrentHashMap<>();
+    private final ExecutorService io;
+    private final ScheduledExecutorService timer;
+    private final List<Path> segmentsToReplay;
+    private volatile boolean closed;
+
+    private Storage(StorageConfig config, List<? extends Executor> executors) throws IOException {
+        this.config = config;
+        Files.createDirectories(config.dataDirectory());
+        Files.createDirectories(config.commitLogDirectory());
+        cleanLeftovers(config.dataDirectory());
+        this.segmentsToReplay = CommitLogReplayer.segments(config.commitLogDirectory());
+        long maxSegment = 0;
+        for (Path p : segmentsToReplay) {
+            maxSegment = Math.max(maxSegment, CommitLogLayout.segmentId(p.getFileName().toString()));
+        }
+        AtomicInteger ioThreads = new AtomicInteger();
+        this.io = Executors.newFixedThreadPool(Math.max(2, Math.min(8, executors.size())), r -> {
+            Thread t = new Thread(r, "storage-io-" + ioThreads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "storage-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        ShardContext ctx = new ShardContext(config, executors.size(), tables, io, new AtomicLong(maxSegment));
+        this.shards = new Shard[executors.size()];
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = new Shard(i, executors.get(i), ctx);
+        }
+        if (config.commitLogSync() == CommitLogSync.PERIODIC) {
+            long period = Math.max(1, config.commitLogSyncPeriodMillis());
+            timer.scheduleAtFixedRate(this::periodicSync, period, period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Creates directories and removes leftovers of interrupted writes; does not replay the commit log. */
+    public static Storage open(StorageConfig config, List<? extends Executor> shardExecutors) {
+        if (shardExecutors.isEmpty()) {
+            throw new IllegalArgumentException("at least one shard executor is required");
+        }
+        try {
+            return new Storage(config, shardExecutors);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open storage dataDirectory=" + config.dataDirectory(), e);
+        }
+    }
+
+    private void periodicSync() {
+        for (Shard s : shards) {
+            s.execute(() -> s.syncCommitLog());
+        }
+    }
+
+    public int shardCount() {
+        return shards.length;
+    }
+
+    public int shardOf(long token) {
+        return ShardRouting.shardOf(token, shards.length);
+    }
+
+    /** Off-heap bytes currently allocated by all shards (memtables, cache); zero after {@link #close()}. */
+    public long allocatedOffHeapBytes() {
+        long n = 0;
+        for (Shard s : shards) {
+            n += s.allocator().allocatedBytes();
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ schema
+
+    public Path tableDirectory(TableDescriptor t) {
+        return config.dataDirectory().resolve(t.keyspace()).resolve(t.name() + "-" + t.id().toHexString());
+    }
+
+    /** Registers a table (idempotent: a known id only has its descriptor updated) and loads its SSTables. */
+    public void registerTable(TableDescriptor t) {
+        checkOpen();
+        TableEntry existing = tables.get(t.id());
+        if (existing != null) {
+            existing.descriptor(t);
+            return;
+        }
+        Path dir = tableDirectory(t);
+        try {
+            Files.createDirectories(dir);
+            cleanTableDirectory(dir);
+            List<Long> generations = new ArrayList<>();
+            long maxGen = 0;
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    long g = generationOf(p.getFileName().toString());
+                    if (g >= 0) {
+                        maxGen = Math.max(maxGen, g);
+                        if (p.getFileName().toString().endsWith("-TOC.txt")) {
+                            generations.add(g);
+                        }
+                    }
+                }
+            }
+            generations.sort(Comparator.naturalOrder());
+            TableEntry entry = new TableEntry(t, dir, maxGen, shards.length);
+            List<List<SSTableReader>> perShard = new ArrayList<>();
+            for (int i = 0; i < shards.length; i++) {
+                perShard.add(new ArrayList<>());
+            }
+            for (long g : generations) {
+                SSTableReader r = SSTableReader.open(dir, g);
+                int owner = -1;
+                for (int i = 0; i < shards.length; i++) {
+                    if (r.ownedBy(i, shards.length)) {
+                        owner = i;
+                    }
+                }
+                if (owner >= 0) {
+                    perShard.get(owner).add(r);
+                } else {
+                    // written with another shard count (or unreadable): every shard reads it, filtered by token
+                    for (int i = 0; i < shards.length; i++) {
+                        if (i > 0) {
+                            r.acquire();
+                        }
+                        perShard.get(i).add(r);
+                    }
+                }
+            }
+            for (int i = 0; i < shards.length; i++) {
+                entry.setInitial(i, perShard.get(i));
+            }
+            if (tables.putIfAbsent(t.id(), entry) != null) {
+                perShard.forEach(l -> l.forEach(SSTableReader::release));
+                tables.get(t.id()).descriptor(t);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot register table=" + t.keyspace() + "." + t.name() + " dir=" + dir, e);
+        }
+    }
+
+    public void alterTable(TableDescriptor t) {
+        TableEntry e = tables.get(t.id());
+        if (e == null) {
+            registerTable(t);
+        } else {
+            e.descriptor(t);
+        }
+    }
+
+    /** Drops a table: its memtables and SSTables are discarded and its directory deleted. */
+    public CompletableFuture<Void> dropTable(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return onAllShards(s -> s.truncate(id, true)).thenRunAsync(() -> {
+            tables.remove(id);
+            deleteRecursively(e.directory());
+        }, io);
+    }
+
+    public CompletableFuture<Void> truncate(TableId id) {
+        return onAllShards(s -> s.truncate(id, false));
+    }
+
+    // ------------------------------------------------------------------ data
+
+    /** Applies a mutation on the shard owning its token: commit log, then memtable; completes when durable. */
+    public CompletableFuture<Void> apply(Mutation m) {
+        Shard s = shards[shardOf(m.token())];
+        return s.submit(() -> s.apply(m, true));
+    }
+
+    public CompletableFuture<ReadResult> read(ReadCommand c) {
+        if (c.isSinglePartition()) {
+            Shard s = shards[shardOf(c.token())];
+            return s.submit(() -> s.read(c));
+        }
+        List<CompletableFuture<ReadResult>> parts = new ArrayList<>();
+        for (Shard s : shards) {
+            parts.add(s.submit(() -> s.read(c)));
+        }
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            List<ReadResult> rs = new ArrayList<>();
+            for (CompletableFuture<ReadResult> f : parts) {
+                rs.add(f.join());
+            }
+            return shards.length == 1 ? rs.get(0) : ResultWriter.mergeRange(c, rs);
+        });
+    }
+
+    /**
+     * Reads {@code current} (a single-partition read of (token, key)) and applies what {@code decide} returns
+     * (null = nothing), with no other write to that partition in between. {@code decide} runs on the shard thread.
+     */
+    public CompletableFuture<CasResult> atomically(TableId table, long token, byte[] key, ReadCommand current,
+                                                   Function<ReadResult, Mutation> decide) {
+        Shard s = shards[shardOf(token)];
+        return s.submit(() -> s.atomically(table, token, key, current, decide));
+    }
+
+    public CompletableFuture<CasResult> atomically(TableId table, long token, ByteBuffer key, ReadCommand current,
+                                                   Function<ReadResult, Mutation> decide) {
+        byte[] k = new byte[key.remaining()];
+        key.duplicate().get(k);
+        return atomically(table, token, k, current, decide);
+    }
+
+    // ------------------------------------------------------------------ maintenance
+
+    public CompletableFuture<Void> flush(TableId id) {
+        return onAllShards(s -> s.flush(id));
+    }
+
+    public CompletableFuture<Void> flushAll() {
+        return onAllShards(Shard::flushAll);
+    }
+
+    /** Flushes everything, syncs the commit log and stops accepting writes. */
+    public CompletableFuture<Void> drain() {
+        return onAllShards(Shard::stopWrites)
+                .thenCompose(v -> flushAll())
+                .thenCompose(v -> onAllShards(Shard::syncCommitLog));
+    }
+
+    /** Flushes the table, then hard-links its SSTable files under {@code <table dir>/snapshots/<tag>}. */
+    public CompletableFuture<List<Path>> snapshot(TableId id, String tag) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        if (tag.isEmpty() || tag.contains("/") || tag.contains("..")) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("bad snapshot tag=" + tag));
+        }
+        return flush(id).thenCompose(v -> {
+            List<CompletableFuture<List<SSTableReader>>> fs = new ArrayList<>();
+            for (Shard s : shards) {
+                fs.add(s.submit(() -> s.acquireSSTables(id)));
+            }
+            return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)).thenApplyAsync(x -> {
+                Set<SSTableReader> all = new HashSet<>();
+                for (CompletableFuture<List<SSTableReader>> f : fs) {
+                    all.addAll(f.join());
+                }
+                List<Path> links = new ArrayList<>();
+                Path target = e.directory().resolve("snapshots").resolve(tag);
+                try {
+                    Files.createDirectories(target);
+                    for (SSTableReader r : all) {
+                        for (Path p : r.files()) {
+                            Path link = target.resolve(p.getFileName());
+                            if (!Files.exists(link)) {
+                                Files.createLink(link, p);
+                            }
+                            links.add(link);
+                        }
+                    }
+                } catch (IOException ex) {
+                    throw new UncheckedIOException("snapshot failed table=" + id + " tag=" + tag, ex);
+                } finally {
+                    // one release per acquire
+                    for (CompletableFuture<List<SSTableReader>> f : fs) {
+                        f.join().forEach(SSTableReader::release);
+                    }
+                }
+                return links;
+            }, io);
+        });
+    }
+
+    /** Replays the commit log segments found at open into the registered tables' memtables, flushes, deletes them. */
+    public CompletableFuture<Void> replayCommitLog() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                replay();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, "commitlog-replay");
+        t.setDaemon(true);
+        t.start();
+        return done;
+    }
+
+    private void replay() throws IOException {
+        Map<TableId, Long> skipped = new HashMap<>();
+        long replayed = 0;
+        for (Path segment : segmentsToReplay) {
+            List<CompletableFuture<Void>> applied = new ArrayList<>();
+            CommitLogReplayer.replay(segment, config.ignoreCommitLogCorruption(), m -> {
+                if (!tables.containsKey(m.table())) {
+                    skipped.merge(m.table(), 1L, Long::sum);
+                    return;
+                }
+                Shard s = shards[shardOf(m.token())];
+                applied.add(s.submit(() -> s.apply(m, false)));
+            });
+            CompletableFuture.allOf(applied.toArray(CompletableFuture[]::new)).join();
+            replayed += applied.size();
+        }
+        skipped.forEach((table, n) -> LOG.info("commit log replay skipped mutations of unknown table id={} count={}", table, n));
+        flushAll().join();
+        for (Path segment : segmentsToReplay) {
+            Files.deleteIfExists(segment);
+        }
+        LOG.info("commit log replay done segments={} mutations={}", segmentsToReplay.size(), replayed);
+        segmentsToReplay.clear();
+    }
+
+    public TableStats stats(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.stats();
+    }
+
+    /** Syncs the commit log and stops; releases all off-heap memory. Do not call from a shard thread. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        onAllShards(Shard::stopWrites).join();
+        closed = true;
+        timer.shutdownNow();
+        io.shutdown();
+        try {
+            if (!io.awaitTermination(60, TimeUnit.SECONDS)) {
+                LOG.warn("storage I/O tasks still running at close");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        onAllShards(Shard::close).join();
+        for (TableEntry e : tables.values()) {
+            for (int i = 0; i < shards.length; i++) {
+                e.takeInitialForClose(i).forEach(SSTableReader::release);
+            }
+        }
+    }
+
+    private CompletableFuture<Void> onAllShards(Function<Shard, CompletableFuture<?>> op) {
+        CompletableFuture<?>[] fs = new CompletableFuture<?>[shards.length];
+        for (int i = 0; i < shards.length; i++) {
+            Shard s = shards[i];
+            fs[i] = s.submit(() -> op.apply(s).thenApply(x -> null));
+        }
+        return CompletableFuture.allOf(fs);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new StorageException("storage is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------ files
+
+    static long generationOf(String fileName) {
+        if (!fileName.startsWith(SSTableFormat.PREFIX)) {
+            return -1;
+        }
+        int dash = fileName.indexOf('-', SSTableFormat.PREFIX.length());
+        if (dash < 0) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(fileName.substring(SSTableFormat.PREFIX.length(), dash));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void cleanLeftovers(Path dataDir) throws IOException {
+        try (Stream<Path> ks = Files.list(dataDir)) {
+            for (Path k : (Iterable<Path>) ks::iterator) {
+                if (!Files.isDirectory(k)) {
+                    continue;
+                }
+                try (Stream<Path> ts = Files.list(k)) {
+                    for (Path t : (Iterable<Path>) ts::iterator) {
+                        if (Files.isDirectory(t)) {
+                            cleanTableDirectory(t);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Removes temporary files and the components of SSTables that never got their TOC. */
+    private static void cleanTableDirectory(Path dir) throws IOException {
+        Set<Long> complete = new HashSet<>();
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            s.forEach(files::add);
+        }
+        for (Path p : files) {
+            String n = p.getFileName().toString();
+            if (n.endsWith("-TOC.txt") && generationOf(n) >= 0) {
+                complete.add(generationOf(n));
+            }
+        }
+        for (Path p : files) {
+            String n = p.getFileName().toString();
+            if (n.startsWith(SSTableFormat.TMP_PREFIX)) {
+                LOG.info("removing leftover temporary file={}", p);
+                Files.deleteIfExists(p);
+            } else if (generationOf(n) >= 0 && !complete.contains(generationOf(n))) {
+                LOG.info("removing component of incomplete sstable file={}", p);
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    LOG.warn("could not delete file={}: {}", p, e.toString());
+                }
+            });
+        } catch (IOException e) {
+            LOG.warn("could not delete dir={}: {}", dir, e.toString());
+        }
+    }
+}

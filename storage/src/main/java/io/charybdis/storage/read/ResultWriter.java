@@ -1,0 +1,284 @@
+package io.charybdis.storage.read;
+
+import static io.charybdis.storage.mutation.MutationLayout.*;
+
+import io.charybdis.storage.mutation.Cells;
+import io.charybdis.storage.mutation.Rows;
+import io.charybdis.storage.mutation.SerializedPartition;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Turns reconciled partitions (tombstones already applied, see
+ * {@link io.charybdis.storage.mutation.PartitionMerger}) into a {@link ReadResult}, keeping only live data and
+ * applying slices, order, the resume point, the column filter and the limits of a {@link ReadCommand}.
+ */
+public final class ResultWriter {
+    private final ReadCommand cmd;
+    private final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
+    private final UnsafeBuffer bound = new UnsafeBuffer(new byte[0]);
+    private int pos;
+    private int rows;
+    private int partitions;
+    private boolean limitReached;
+    private long lastToken;
+    private byte[] lastKey;
+    private byte[] lastClustering;
+    private boolean headerWritten;
+    private int partitionStart;
+    private int partitionRows;
+    private DirectBuffer curKeyBuf;
+    private int curKeyOff;
+    private int curKeyLen;
+    private long curToken;
+
+    public ResultWriter(ReadCommand cmd) {
+        this.cmd = cmd;
+    }
+
+    public boolean isFull() {
+        return limitReached;
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    /** Emits the live content of one reconciled partition. */
+    public void addPartition(SerializedPartition p) {
+        if (limitReached) {
+            return;
+        }
+        int now = cmd.nowInSeconds();
+        boolean resumeHere = cmd.resumesIn(p.token(), p.keyBuffer(), p.keyOffset(), p.keyLength());
+        byte[] resume = resumeHere ? cmd.startAfter().clustering() : null;
+        int n = p.rowCount();
+        int staticIdx = (n > 0 && Rows.isStatic(p.rowBuffer(0), p.rowOffset(0))) ? 0 : -1;
+        boolean staticLive = staticIdx == 0 && isLive(p.buffer(), p.rowOffset(0), now);
+        int first = staticIdx + 1;
+        beginPartition(p);
+        int perPartition = cmd.perPartitionLimit();
+        java.util.List<ReadCommand.Slice> slices = cmd.slices().isEmpty() ? java.util.List.of(ReadCommand.Slice.ALL) : cmd.slices();
+        int sliceCount = slices.size();
+        outer:
+        for (int s = 0; s < sliceCount; s++) {
+            ReadCommand.Slice slice = slices.get(cmd.reversed() ? sliceCount - 1 - s : s);
+            int lo = slice.start() == null ? first : Math.max(first, lowerBound(p, slice.start()));
+            int hi = slice.end() == null ? n : lowerBound(p, slice.end());
+            if (resume != null) {
+                int r = lowerBound(p, resume);
+                if (cmd.reversed()) {
+                    hi = Math.min(hi, r);
+                } else {
+                    boolean exact = r < n && Rows.compareClustering(p.buffer(), p.rowOffset(r), bound, 0, resume.length) == 0;
+                    lo = Math.max(lo, exact ? r + 1 : r);
+                }
+            }
+            for (int k = 0; k < hi - lo; k++) {
+                int i = cmd.reversed() ? hi - 1 - k : lo + k;
+                int ro = p.rowOffset(i);
+                if (!isLive(p.buffer(), ro, now)) {
+                    continue;
+                }
+                if (!headerWritten) {
+                    writeHeader();
+                    if (staticLive) {
+                        writeRow(p.buffer(), p.rowOffset(0), now);
+                    }
+                }
+                writeRow(p.buffer(), ro, now);
+                partitionRows++;
+                rows++;
+                lastClustering = new byte[Rows.clusteringLength(p.buffer(), ro)];
+                p.buffer().getBytes(Rows.clusteringOffset(ro), lastClustering);
+                if (rows >= cmd.rowLimit()) {
+                    limitReached = true;
+                    break outer;
+                }
+                if (partitionRows >= perPartition) {
+                    break outer;
+                }
+            }
+        }
+        if (!headerWritten && staticLive && resume == null) {
+            writeHeader();
+            writeRow(p.buffer(), p.rowOffset(0), now);
+            rows++;
+            lastClustering = null;
+            if (rows >= cmd.rowLimit()) {
+                limitReached = true;
+            }
+        }
+        if (headerWritten) {
+            partitions++;
+            if (partitions >= cmd.partitionLimit()) {
+                limitReached = true;
+            }
+        }
+    }
+
+    private void beginPartition(SerializedPartition p) {
+        headerWritten = false;
+        partitionRows = 0;
+        curKeyBuf = p.keyBuffer();
+        curKeyOff = p.keyOffset();
+        curKeyLen = p.keyLength();
+        curToken = p.token();
+    }
+
+    private void writeHeader() {
+        headerWritten = true;
+        partitionStart = pos;
+        out.putByte(pos, ReadResult.PARTITION);
+        out.putLong(pos + 1, curToken);
+        out.putInt(pos + 9, curKeyLen);
+        out.putBytes(pos + 13, curKeyBuf, curKeyOff, curKeyLen);
+        pos += 13 + curKeyLen;
+        lastToken = curToken;
+        lastKey = new byte[curKeyLen];
+        curKeyBuf.getBytes(curKeyOff, lastKey);
+    }
+
+    private int lowerBound(SerializedPartition p, byte[] clustering) {
+        bound.wrap(clustering);
+        return p.lowerBound(bound, 0, clustering.length);
+    }
+
+    static boolean isLive(DirectBuffer b, int ro, int now) {
+        if (Rows.isMarkerLive(b, ro, now)) {
+            return true;
+        }
+        int c = Rows.firstCellOffset(b, ro);
+        for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
+            if (Cells.isLive(b, c, now)) {
+                return true;
+            }
+            c += Cells.length(b, c);
+        }
+        return false;
+    }
+
+    private void writeRow(DirectBuffer b, int ro, int now) {
+        int start = pos;
+        out.putByte(pos, ReadResult.ROW);
+        int r = pos + 1;
+        int cl = Rows.clusteringLength(b, ro);
+        boolean marker = Rows.isMarkerLive(b, ro, now);
+        out.putInt(r + R_CLUSTERING_LENGTH, cl);
+        out.putLong(r + R_MARKER_TS, marker ? b.getLong(ro + R_MARKER_TS) : NO_TIMESTAMP);
+        out.putInt(r + R_MARKER_TTL, marker ? b.getInt(ro + R_MARKER_TTL) : 0);
+        out.putInt(r + R_MARKER_LET, marker ? b.getInt(ro + R_MARKER_LET) : NO_DELETION_TIME);
+        out.putLong(r + R_DELETION_TS, NO_TIMESTAMP);
+        out.putInt(r + R_DELETION_LDT, NO_DELETION_TIME);
+        out.putBytes(r + R_CLUSTERING, b, Rows.clusteringOffset(ro), cl);
+        int q = r + R_CLUSTERING + cl;
+        int cells = 0;
+        int c = Rows.firstCellOffset(b, ro);
+        for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
+            int len = Cells.length(b, c);
+            if (Cells.isLive(b, c, now) && cmd.selectsColumn(Cells.column(b, c))) {
+                out.putBytes(q, b, c, len);
+                q += len;
+                cells++;
+            }
+            c += len;
+        }
+        out.putInt(r + R_CELL_COUNT, cells);
+        out.putInt(r + R_LENGTH, q - r);
+        pos = q;
+        assert start < pos;
+    }
+
+    public ReadResult build() {
+        out.putByte(pos, ReadResult.END);
+        byte[] bytes = new byte[pos + 1];
+        out.getBytes(0, bytes);
+        return new ReadResult(bytes, partitions, rows, limitReached, lastToken, lastKey, lastClustering);
+    }
+
+    /**
+     * Merges per-shard results of a range read in (token, key) order, re-applying the row and partition limits.
+     * Shards own disjoint partitions, so partitions are copied whole or cut at the row limit.
+     */
+    public static ReadResult mergeRange(ReadCommand cmd, java.util.List<ReadResult> parts) {
+        int k = parts.size();
+        ReadResult.Cursor[] cursors = new ReadResult.Cursor[k];
+        boolean[] has = new boolean[k];
+        boolean anyLimited = false;
+        for (int i = 0; i < k; i++) {
+            cursors[i] = parts.get(i).cursor();
+            has[i] = cursors[i].nextPartition();
+            anyLimited |= parts.get(i).limitReached();
+        }
+        ResultWriter w = new ResultWriter(cmd);
+        boolean truncated = false;
+        while (true) {
+            int min = -1;
+            for (int i = 0; i < k; i++) {
+                if (has[i] && (min < 0 || comparePartition(cursors[i], cursors[min]) < 0)) {
+                    min = i;
+                }
+            }
+            if (min < 0) {
+                break;
+            }
+            if (w.limitReached) {
+                truncated = true;
+                break;
+            }
+            w.copyPartition(cursors[min]);
+            has[min] = cursors[min].nextPartition();
+        }
+        if (anyLimited || truncated) {
+            w.limitReached = true;
+        }
+        return w.build();
+    }
+
+    private static int comparePartition(ReadResult.Cursor a, ReadResult.Cursor b) {
+        int c = Long.compare(a.token(), b.token());
+        return c != 0 ? c : io.charybdis.storage.util.ByteComparables.compare(
+                a.keyBuffer(), a.keyOffset(), a.keyLength(), b.keyBuffer(), b.keyOffset(), b.keyLength());
+    }
+
+    private void copyPartition(ReadResult.Cursor c) {
+        curKeyBuf = c.keyBuffer();
+        curKeyOff = c.keyOffset();
+        curKeyLen = c.keyLength();
+        curToken = c.token();
+        writeHeader();
+        int regular = 0;
+        boolean staticOnly = true;
+        while (c.nextRow()) {
+            int ro = c.clusteringOffset() - R_CLUSTERING;
+            DirectBuffer b = c.clusteringBuffer();
+            int len = Rows.length(b, ro);
+            out.putByte(pos, ReadResult.ROW);
+            out.putBytes(pos + 1, b, ro, len);
+            pos += 1 + len;
+            if (!c.isStatic()) {
+                staticOnly = false;
+                regular++;
+                rows++;
+                lastClustering = c.clusteringBytes();
+                if (rows >= cmd.rowLimit()) {
+                    limitReached = true;
+                    break;
+                }
+            }
+        }
+        if (staticOnly) {
+            rows++;
+            lastClustering = null;
+            if (rows >= cmd.rowLimit()) {
+                limitReached = true;
+            }
+        }
+        partitions++;
+        if (partitions >= cmd.partitionLimit()) {
+            limitReached = true;
+        }
+        assert regular >= 0 && partitionStart >= 0;
+    }
+}

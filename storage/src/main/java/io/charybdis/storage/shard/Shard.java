@@ -1,0 +1,865 @@
+package io.charybdis.storage.shard;
+
+import io.charybdis.storage.StorageException;
+import io.charybdis.storage.TableDescriptor;
+import io.charybdis.storage.TableId;
+import io.charybdis.storage.commitlog.CommitLogShard;
+import io.charybdis.storage.memtable.Memtable;
+import io.charybdis.storage.memtable.ShardAllocator;
+import io.charybdis.storage.mutation.DecoratedKey;
+import io.charybdis.storage.mutation.Mutation;
+import io.charybdis.storage.mutation.PartitionMerger;
+import io.charybdis.storage.mutation.PartitionView;
+import io.charybdis.storage.mutation.PurgePolicy;
+import io.charybdis.storage.mutation.RowMerger;
+import io.charybdis.storage.mutation.SerializedPartition;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+import io.charybdis.storage.read.ResultWriter;
+import io.charybdis.storage.sstable.Compression;
+import io.charybdis.storage.sstable.SSTableReader;
+import io.charybdis.storage.sstable.SSTableWriter;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One shard: owns, for its slice of the token range, every table's memtables, SSTables and commit log.
+ *
+ * <p>Implementation notes: every field is touched only on {@link #executor} (one thread). Public entry points
+ * are called on that thread by {@code Storage}, which submits to the executor. Blocking work (SSTable reads,
+ * flush and compaction writes) runs on the shared I/O pool and hops back with {@link #execute}; commit log
+ * writes and fsyncs run on the shard's commit log thread. Memtables and SSTables handed to I/O work are
+ * reference counted so a flush or compaction completing meanwhile cannot free them under a reader.
+ * A partition under {@link #atomically} is locked: writes to it queue until the read-decide-apply is over.
+ */
+public final class Shard {
+    private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
+    private static final int RANGE_BATCH = 64;
+
+    final int id;
+    private final Executor executor;
+    private final ShardContext ctx;
+    private final ShardAllocator allocator;
+    private final CommitLogShard commitLog;
+    private final Map<TableId, TableShard> tables = new HashMap<>();
+    private final RowMerger rowMerger = new RowMerger();
+    private final ExpandableArrayBuffer scratch = new ExpandableArrayBuffer(1024);
+    private final PartitionMerger merger = new PartitionMerger();
+    private final ExpandableArrayBuffer mergeOut = new ExpandableArrayBuffer(4096);
+    private final HashMap<DecoratedKey, ArrayDeque<Runnable>> locks = new HashMap<>();
+    private final long memtableShare;
+    private final int maxSegments;
+    private boolean acceptingWrites = true;
+    private boolean closed;
+
+    public Shard(int id, Executor executor, ShardContext ctx) {
+        this.id = id;
+        this.executor = executor;
+        this.ctx = ctx;
+        this.allocator = new ShardAllocator(id);
+        this.commitLog = new CommitLogShard(ctx.config().commitLogDirectory(), id, ctx.config().commitLogSync(),
+                ctx.config().commitLogGroupWindowMillis(), ctx.config().commitLogSegmentSizeBytes(),
+                ctx.segmentIds(), executor);
+        this.memtableShare = Math.max(256 * 1024, ctx.config().memoryBudgetBytes() / ctx.shardCount() / 2);
+        this.maxSegments = Math.max(4, 256 / ctx.shardCount());
+    }
+
+    public ShardAllocator allocator() {
+        return allocator;
+    }
+
+    /** Runs a task on this shard's thread. */
+    public void execute(Runnable task) {
+        executor.execute(() -> {
+            try {
+                task.run();
+            } catch (Throwable t) {
+                LOG.error("unexpected error on shard={}", id, t);
+            }
+        });
+    }
+
+    /** Runs {@code body} on the shard and completes the returned future with its result future. */
+    public <T> CompletableFuture<T> submit(Supplier<CompletableFuture<T>> body) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        try {
+            executor.execute(() -> {
+                try {
+                    body.get().whenComplete((v, t) -> {
+                        if (t != null) {
+                            f.completeExceptionally(t);
+                        } else {
+                            f.complete(v);
+                        }
+                    });
+                } catch (Throwable t) {
+                    f.completeExceptionally(t);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            f.completeExceptionally(new StorageException("shard=" + id + " is not running", e));
+        }
+        return f;
+    }
+
+    private void io(Runnable task, CompletableFuture<?> onReject) {
+        try {
+            ctx.io().execute(task);
+        } catch (RejectedExecutionException e) {
+            onReject.completeExceptionally(new StorageException("storage is closing", e));
+        }
+    }
+
+    private TableShard table(TableId tid) {
+        TableShard ts = tables.get(tid);
+        if (ts == null) {
+            TableEntry e = ctx.tables().get(tid);
+            if (e == null) {
+                throw new StorageException("unknown table id=" + tid);
+            }
+            ts = new TableShard(e, newMemtable());
+            ts.sstables.addAll(e.takeInitial(id));
+            ts.publishStats();
+            e.publish(id, ts);
+            tables.put(tid, ts);
+        }
+        return ts;
+    }
+
+    private Memtable newMemtable() {
+        return new Memtable(allocator, rowMerger, scratch);
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    public CompletableFuture<Void> apply(Mutation m, boolean log) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (!acceptingWrites) {
+            done.completeExceptionally(new StorageException("storage is drained or closed: writes are not accepted"));
+            return done;
+        }
+        TableShard ts = table(m.table());
+        if (!locks.isEmpty()) {
+            DecoratedKey dk = new DecoratedKey(m.token(), m.partitionKey());
+            ArrayDeque<Runnable> waiters = locks.get(dk);
+            if (waiters != null) {
+                waiters.add(() -> applyNow(ts, m, log, done));
+                return done;
+            }
+        }
+        applyNow(ts, m, log, done);
+        return done;
+    }
+
+    private void applyNow(TableShard ts, Mutation m, boolean log, CompletableFuture<Void> done) {
+        if (ts.dropped) {
+            done.completeExceptionally(new StorageException("table dropped id=" + m.table()));
+            return;
+        }
+        long segment = log ? commitLog.append(m, done) : -1;
+        ts.memtable.apply(m, segment);
+        if (!log) {
+            done.complete(null);
+        }
+        maybeFlush();
+    }
+
+    private void maybeFlush() {
+        long total = 0;
+        TableShard largest = null;
+        for (TableShard ts : tables.values()) {
+            long b = ts.memtable.allocatedBytes();
+            total += b;
+            for (Memtable f : ts.flushing) {
+                total += f.allocatedBytes();
+            }
+            if (largest == null || b > largest.memtable.allocatedBytes()) {
+                largest = ts;
+            }
+        }
+        if (total > memtableShare && largest != null && !largest.memtable.isEmpty() && largest.flushing.size() < 2) {
+            flush(largest);
+        }
+        if (commitLog.segmentCount() > maxSegments) {
+            long oldest = commitLog.oldestSegment();
+            for (TableId t : List.copyOf(commitLog.tablesDirtyIn(oldest))) {
+                TableShard ts = tables.get(t);
+                if (ts != null && ts.memtable.firstSegment() >= 0 && ts.memtable.firstSegment() <= oldest) {
+                    flush(ts);
+                }
+            }
+        }
+        for (TableShard ts : tables.values()) {
+            ts.publishStats();
+        }
+    }
+
+    // ------------------------------------------------------------------ flush
+
+    public CompletableFuture<Void> flush(TableId tid) {
+        TableShard ts = tables.get(tid);
+        if (ts == null) {
+            if (!ctx.tables().containsKey(tid)) {
+                return CompletableFuture.failedFuture(new StorageException("unknown table id=" + tid));
+            }
+            return CompletableFuture.completedFuture(null);
+        }
+        return flush(ts);
+    }
+
+    public CompletableFuture<Void> flushAll() {
+        List<CompletableFuture<Void>> fs = new ArrayList<>();
+        for (TableShard ts : tables.values()) {
+            fs.add(flush(ts));
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<Void> flush(TableShard ts) {
+        Memtable m = ts.memtable;
+        if (m.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ts.memtable = newMemtable();
+        ts.flushing.add(m);
+        m.retain(); // for the I/O task
+        int epoch = ts.epoch;
+        TableDescriptor d = ts.entry.descriptor();
+        Path dir = ts.entry.directory();
+        long generation = ts.entry.nextGeneration();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        ts.publishStats();
+        io(() -> {
+            SSTableReader reader = null;
+            Throwable error = null;
+            SSTableWriter w = null;
+            try {
+                w = new SSTableWriter(dir, generation, Compression.fromOptions(d.compression()), id,
+                        ctx.shardCount(), m.partitionCount());
+                PartitionMerger pm = new PartitionMerger();
+                ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
+                PartitionView[] one = new PartitionView[1];
+                for (PartitionView p : m.partitions()) {
+                    one[0] = p;
+                    if (pm.merge(one, 1, null, null, PurgePolicy.NONE, out, 0) > 0) {
+                        w.append(out, 0);
+                    }
+                }
+                w.finish();
+                reader = SSTableReader.open(dir, generation);
+            } catch (Throwable t) {
+                error = t;
+                if (w != null) {
+                    w.abort();
+                }
+            }
+            SSTableReader r = reader;
+            Throwable err = error;
+            execute(() -> flushDone(ts, m, epoch, r, err, done));
+        }, done);
+        return done;
+    }
+
+    private void flushDone(TableShard ts, Memtable m, int epoch, SSTableReader reader, Throwable error,
+                           CompletableFuture<Void> done) {
+        m.release(); // the I/O task's reference
+        if (error != null) {
+            LOG.error("flush failed shard={} table={}.{}: {}", id, ts.entry.descriptor().keyspace(),
+                    ts.entry.descriptor().name(), error.toString());
+            done.completeExceptionally(new StorageException("flush failed table=" + ts.entry.descriptor().name(), error));
+            return;
+        }
+        if (ts.epoch != epoch || ts.dropped || closed) {
+            reader.markObsolete();
+            reader.release();
+        } else {
+            ts.sstables.add(reader);
+            ts.statFlushes = ts.statFlushes + 1;
+            if (ts.flushing.remove(m)) {
+                m.release();
+            }
+            TableId tid = ts.entry.descriptor().id();
+            commitLog.markClean(tid, m.firstSegment(), m.lastSegment(), seg -> covers(ts, seg));
+        }
+        ts.publishStats();
+        done.complete(null);
+        maybeCompact(ts);
+    }
+
+    private static boolean covers(TableShard ts, long seg) {
+        if (ts.memtable.firstSegment() >= 0 && ts.memtable.firstSegment() <= seg) {
+            return true;
+        }
+        for (Memtable f : ts.flushing) {
+            if (f.firstSegment() >= 0 && f.firstSegment() <= seg && seg <= f.lastSegment()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ compaction
+
+    private void maybeCompact(TableShard ts) {
+        if (ts.compacting || ts.dropped || closed) {
+            return;
+        }
+        Map<String, String> opts = ts.entry.descriptor().compaction();
+        int min = Integer.parseInt(opts.getOrDefault("min_threshold", "4"));
+        int max = Integer.parseInt(opts.getOrDefault("max_threshold", "32"));
+        if (opts.getOrDefault("enabled", "true").equalsIgnoreCase("false")) {
+            return;
+        }
+        List<SSTableReader> candidates = new ArrayList<>();
+        for (SSTableReader r : ts.sstables) {
+            if (!r.isCorrupt() && r.ownedBy(id, ctx.shardCount())) {
+                candidates.add(r);
+            }
+        }
+        List<SSTableReader> bucket = SizeTiered.pick(candidates, Math.max(2, min), Math.max(min, max));
+        if (bucket.isEmpty()) {
+            return;
+        }
+        for (SSTableReader r : bucket) {
+            r.acquire();
+        }
+        long maxPurgeable = ts.memtable.minTimestamp();
+        for (Memtable f : ts.flushing) {
+            maxPurgeable = Math.min(maxPurgeable, f.minTimestamp());
+        }
+        for (SSTableReader r : ts.sstables) {
+            if (!bucket.contains(r)) {
+                maxPurgeable = Math.min(maxPurgeable, r.minTimestamp());
+            }
+        }
+        int now = (int) (System.currentTimeMillis() / 1000);
+        PurgePolicy purge = new PurgePolicy(now, now - ts.entry.descriptor().gcGraceSeconds(), maxPurgeable);
+        ts.compacting = true;
+        int epoch = ts.epoch;
+        TableDescriptor d = ts.entry.descriptor();
+        Path dir = ts.entry.directory();
+        long generation = ts.entry.nextGeneration();
+        CompletableFuture<Void> failed = new CompletableFuture<>();
+        failed.whenComplete((v, t) -> execute(() -> {
+            ts.compacting = false;
+            bucket.forEach(SSTableReader::release);
+        }));
+        io(() -> {
+            SSTableReader out = null;
+            Throwable error = null;
+            try {
+                out = Compactor.compact(bucket, dir, generation, Compression.fromOptions(d.compression()), id,
+                        ctx.shardCount(), purge);
+            } catch (Throwable t) {
+                error = t;
+            }
+            SSTableReader o = out;
+            Throwable err = error;
+            execute(() -> compactionDone(ts, bucket, o, epoch, err));
+        }, failed);
+    }
+
+    private void compactionDone(TableShard ts, List<SSTableReader> inputs, SSTableReader output, int epoch, Throwable error) {
+        ts.compacting = false;
+        if (error != null) {
+            LOG.error("compaction failed shard={} table={}: {}", id, ts.entry.descriptor().name(), error.toString());
+            inputs.forEach(SSTableReader::release);
+            return;
+        }
+        if (ts.epoch != epoch || ts.dropped || closed) {
+            if (output != null) {
+                output.markObsolete();
+                output.release();
+            }
+            inputs.forEach(SSTableReader::release);
+            return;
+        }
+        for (SSTableReader r : inputs) {
+            if (ts.sstables.remove(r)) {
+                r.markObsolete();
+                r.release();
+            }
+            r.release();
+        }
+        if (output != null) {
+            ts.sstables.add(output);
+        }
+        ts.statCompactions = ts.statCompactions + 1;
+        ts.publishStats();
+        maybeCompact(ts);
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    /** Memtables and SSTables of a table at one instant, with references held until {@link #release}. */
+    private record Sources(List<Memtable> memtables, List<SSTableReader> sstables) {
+        void release() {
+            memtables.forEach(Memtable::release);
+            sstables.forEach(SSTableReader::release);
+        }
+    }
+
+    private Sources capture(TableShard ts, java.util.function.Predicate<SSTableReader> filter) {
+        List<Memtable> ms = new ArrayList<>(1 + ts.flushing.size());
+        ms.add(ts.memtable);
+        ms.addAll(ts.flushing);
+        ms.forEach(Memtable::retain);
+        List<SSTableReader> ss = new ArrayList<>();
+        for (SSTableReader r : ts.sstables) {
+            if (filter.test(r) && r.acquire()) {
+                ss.add(r);
+            }
+        }
+        return new Sources(ms, ss);
+    }
+
+    public CompletableFuture<ReadResult> read(ReadCommand c) {
+        return c.isSinglePartition() ? readPartition(c) : readRange(c);
+    }
+
+    private CompletableFuture<ReadResult> readPartition(ReadCommand c) {
+        TableShard ts = table(c.table());
+        CompletableFuture<ReadResult> f = new CompletableFuture<>();
+        Sources src = capture(ts, r -> r.mayContain(c.token(), c.key()));
+        if (src.sstables.isEmpty()) {
+            finishPartitionRead(c, src, List.of(), f);
+            return f;
+        }
+        io(() -> {
+            List<byte[]> parts = new ArrayList<>();
+            Throwable error = null;
+            try {
+                for (SSTableReader r : src.sstables) {
+                    byte[] p = r.readPartition(c.token(), c.key());
+                    if (p != null) {
+                        parts.add(p);
+                    }
+                }
+            } catch (Throwable t) {
+                error = t;
+            }
+            Throwable err = error;
+            execute(() -> {
+                if (err != null) {
+                    src.release();
+                    f.completeExceptionally(err);
+                } else {
+                    finishPartitionRead(c, src, parts, f);
+                }
+            });
+        }, f);
+        return f;
+    }
+
+    private void finishPartitionRead(ReadCommand c, Sources src, List<byte[]> parts, CompletableFuture<ReadResult> f) {
+        try {
+            DecoratedKey dk = new DecoratedKey(c.token(), c.key());
+            List<PartitionView> views = new ArrayList<>();
+            for (Memtable m : src.memtables) {
+                PartitionView v = m.get(dk);
+                if (v != null) {
+                    views.add(v);
+                }
+            }
+            for (byte[] p : parts) {
+                views.add(new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false));
+            }
+            ResultWriter w = new ResultWriter(c);
+            emit(c, views, w);
+            f.complete(w.build());
+        } catch (Throwable t) {
+            f.completeExceptionally(t);
+        } finally {
+            src.release();
+        }
+    }
+
+    private final SerializedPartition mergedView = new SerializedPartition();
+
+    private void emit(ReadCommand c, List<PartitionView> views, ResultWriter w) {
+        if (views.isEmpty()) {
+            return;
+        }
+        byte[] lo = null;
+        byte[] hi = null;
+        if (!c.slices().isEmpty()) {
+            lo = c.slices().get(0).start();
+            hi = c.slices().get(c.slices().size() - 1).end();
+        }
+        int len = merger.merge(views.toArray(PartitionView[]::new), views.size(), lo, hi, PurgePolicy.NONE, mergeOut, 0);
+        if (len > 0) {
+            w.addPartition(mergedView.wrap(mergeOut, 0, false));
+        }
+    }
+
+    private CompletableFuture<ReadResult> readRange(ReadCommand c) {
+        TableShard ts = table(c.table());
+        CompletableFuture<ReadResult> f = new CompletableFuture<>();
+        Sources src = capture(ts, r -> true);
+        RangeRead rr = new RangeRead(c, src, new ResultWriter(c), f);
+        rangeStep(rr);
+        return f;
+    }
+
+    private final class RangeRead {
+        final ReadCommand cmd;
+        final Sources src;
+        final ResultWriter writer;
+        final CompletableFuture<ReadResult> future;
+        DecoratedKey from; // next position to consider, inclusive
+        boolean fromExclusive;
+        final boolean[] sstableDone;
+
+        RangeRead(ReadCommand cmd, Sources src, ResultWriter writer, CompletableFuture<ReadResult> future) {
+            this.cmd = cmd;
+            this.src = src;
+            this.writer = writer;
+            this.future = future;
+            this.from = new DecoratedKey(cmd.lowestToken(), new byte[0]);
+            this.sstableDone = new boolean[src.sstables.size()];
+        }
+
+        boolean accepts(long token, byte[] key) {
+            UnsafeBuffer kb = new UnsafeBuffer(key);
+            return cmd.afterStart(token, kb, 0, key.length) && owned(token);
+        }
+
+        boolean beyondEnd(long token, byte[] key) {
+            return !cmd.beforeEnd(token, new UnsafeBuffer(key), 0, key.length);
+        }
+    }
+
+    private boolean owned(long token) {
+        return ShardRouting.shardOf(token, ctx.shardCount()) == id;
+    }
+
+    private void rangeStep(RangeRead rr) {
+        boolean anySSTable = false;
+        for (boolean d : rr.sstableDone) {
+            anySSTable |= !d;
+        }
+        if (!anySSTable) {
+            rangeProcess(rr, new ArrayList<>(), null);
+            return;
+        }
+        DecoratedKey from = rr.from;
+        boolean exclusive = rr.fromExclusive;
+        io(() -> {
+            List<List<byte[]>> batches = new ArrayList<>();
+            DecoratedKey upper = null;
+            Throwable error = null;
+            try {
+                for (int i = 0; i < rr.src.sstables.size(); i++) {
+                    List<byte[]> batch = new ArrayList<>();
+                    batches.add(batch);
+                    if (rr.sstableDone[i]) {
+                        continue;
+                    }
+                    SSTableReader.Scanner s = rr.src.sstables.get(i).scanner(from.token(), from.key());
+                    boolean more = false;
+                    DecoratedKey last = null;
+                    while (s.advance()) {
+                        if (rr.beyondEnd(s.token(), s.key())) {
+                            break;
+                        }
+                        if (exclusive && s.token() == from.token() && java.util.Arrays.equals(s.key(), from.key())) {
+                            continue;
+                        }
+                        if (!rr.accepts(s.token(), s.key())) {
+                            continue;
+                        }
+                        batch.add(s.partition());
+                        last = new DecoratedKey(s.token(), s.key());
+                        if (batch.size() >= RANGE_BATCH) {
+                            more = true;
+                            break;
+                        }
+                    }
+                    if (!more) {
+                        rr.sstableDone[i] = true;
+                    } else if (upper == null || last.compareTo(upper) < 0) {
+                        upper = last;
+                    }
+                }
+            } catch (Throwable t) {
+                error = t;
+            }
+            Throwable err = error;
+            DecoratedKey up = upper;
+            execute(() -> {
+                if (err != null) {
+                    rr.src.release();
+                    rr.future.completeExceptionally(err);
+                } else {
+                    rangeProcess(rr, batches, up);
+                }
+            });
+        }, rr.future);
+    }
+
+    /** Merges memtable partitions and the SSTable batch up to {@code upper} (inclusive; null = to the end). */
+    private void rangeProcess(RangeRead rr, List<List<byte[]>> batches, DecoratedKey upper) {
+        try {
+            List<java.util.Iterator<? extends PartitionView>> its = new ArrayList<>();
+            for (Memtable m : rr.src.memtables) {
+                its.add(m.from(rr.from).iterator());
+            }
+            for (List<byte[]> b : batches) {
+                List<PartitionView> vs = new ArrayList<>();
+                for (byte[] p : b) {
+                    SerializedPartition sp = new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false);
+                    if (upper == null || compare(sp, upper) <= 0) {
+                        vs.add(sp);
+                    }
+                }
+                its.add(vs.iterator());
+            }
+            int k = its.size();
+            PartitionView[] heads = new PartitionView[k];
+            for (int i = 0; i < k; i++) {
+                heads[i] = nextAccepted(rr, its.get(i), upper);
+            }
+            List<PartitionView> group = new ArrayList<>();
+            while (!rr.writer.isFull()) {
+                int min = -1;
+                for (int i = 0; i < k; i++) {
+                    if (heads[i] != null && (min < 0 || compare(heads[i], heads[min]) < 0)) {
+                        min = i;
+                    }
+                }
+                if (min < 0) {
+                    break;
+                }
+                PartitionView first = heads[min];
+                group.clear();
+                for (int i = 0; i < k; i++) {
+                    if (heads[i] != null && (i == min || compare(heads[i], first) == 0)) {
+                        group.add(heads[i]);
+                    }
+                }
+                emit(rr.cmd, group, rr.writer);
+                for (int i = 0; i < k; i++) {
+                    if (heads[i] != null && (i == min || compare(heads[i], first) == 0)) {
+                        if (i != min) {
+                            heads[i] = nextAccepted(rr, its.get(i), upper);
+                        }
+                    }
+                }
+                heads[min] = nextAccepted(rr, its.get(min), upper);
+            }
+            if (rr.writer.isFull() || upper == null) {
+                rr.src.release();
+                rr.future.complete(rr.writer.build());
+                return;
+            }
+            rr.from = upper;
+            rr.fromExclusive = true;
+            rangeStep(rr);
+        } catch (Throwable t) {
+            rr.src.release();
+            rr.future.completeExceptionally(t);
+        }
+    }
+
+    private PartitionView nextAccepted(RangeRead rr, java.util.Iterator<? extends PartitionView> it, DecoratedKey upper) {
+        while (it.hasNext()) {
+            PartitionView v = it.next();
+            if (upper != null && compare(v, upper) > 0) {
+                return null;
+            }
+            if (rr.fromExclusive && compare(v, rr.from) <= 0) {
+                continue;
+            }
+            if (!rr.cmd.beforeEnd(v.token(), v.keyBuffer(), v.keyOffset(), v.keyLength())) {
+                return null;
+            }
+            if (rr.cmd.afterStart(v.token(), v.keyBuffer(), v.keyOffset(), v.keyLength()) && owned(v.token())) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private static int compare(PartitionView a, PartitionView b) {
+        int c = Long.compare(a.token(), b.token());
+        return c != 0 ? c : io.charybdis.storage.util.ByteComparables.compare(
+                a.keyBuffer(), a.keyOffset(), a.keyLength(), b.keyBuffer(), b.keyOffset(), b.keyLength());
+    }
+
+    private static int compare(PartitionView a, DecoratedKey k) {
+        int c = Long.compare(a.token(), k.token());
+        return c != 0 ? c : io.charybdis.storage.util.ByteComparables.compare(a.keyBuffer(), a.keyOffset(), a.keyLength(), k.key());
+    }
+
+    // ------------------------------------------------------------------ LWT
+
+    public CompletableFuture<io.charybdis.storage.CasResult> atomically(TableId tid, long token, byte[] key,
+                                                                        ReadCommand current,
+                                                                        Function<ReadResult, Mutation> decide) {
+        CompletableFuture<io.charybdis.storage.CasResult> f = new CompletableFuture<>();
+        DecoratedKey dk = new DecoratedKey(token, key);
+        ArrayDeque<Runnable> waiters = locks.get(dk);
+        if (waiters != null) {
+            waiters.add(() -> startAtomic(tid, dk, current, decide, f));
+        } else {
+            startAtomic(tid, dk, current, decide, f);
+        }
+        return f;
+    }
+
+    private void startAtomic(TableId tid, DecoratedKey dk, ReadCommand current, Function<ReadResult, Mutation> decide,
+                             CompletableFuture<io.charybdis.storage.CasResult> f) {
+        locks.put(dk, new ArrayDeque<>());
+        CompletableFuture<ReadResult> read;
+        try {
+            TableShard ts = table(tid);
+            read = readPartition(current);
+            read.whenComplete((rr, t) -> {
+                // runs on this shard: the read completes on it
+                if (t != null) {
+                    unlock(dk);
+                    f.completeExceptionally(t);
+                    return;
+                }
+                Mutation m;
+                try {
+                    m = decide.apply(rr);
+                } catch (Throwable e) {
+                    unlock(dk);
+                    f.completeExceptionally(e);
+                    return;
+                }
+                if (m == null) {
+                    unlock(dk);
+                    f.complete(new io.charybdis.storage.CasResult(rr, false));
+                    return;
+                }
+                if (!acceptingWrites) {
+                    unlock(dk);
+                    f.completeExceptionally(new StorageException("storage is drained or closed: writes are not accepted"));
+                    return;
+                }
+                CompletableFuture<Void> applied = new CompletableFuture<>();
+                applyNow(ts, m, true, applied);
+                unlock(dk);
+                applied.whenComplete((v, e) -> {
+                    if (e != null) {
+                        f.completeExceptionally(e);
+                    } else {
+                        f.complete(new io.charybdis.storage.CasResult(rr, true));
+                    }
+                });
+            });
+        } catch (Throwable t) {
+            unlock(dk);
+            f.completeExceptionally(t);
+        }
+    }
+
+    private void unlock(DecoratedKey dk) {
+        ArrayDeque<Runnable> waiters = locks.remove(dk);
+        if (waiters == null) {
+            return;
+        }
+        while (!waiters.isEmpty() && !locks.containsKey(dk)) {
+            waiters.poll().run();
+        }
+        if (!waiters.isEmpty()) {
+            ArrayDeque<Runnable> now = locks.get(dk);
+            if (now != null) {
+                now.addAll(waiters);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ truncate, drop, snapshot
+
+    public CompletableFuture<Void> truncate(TableId tid, boolean drop) {
+        TableShard ts = tables.get(tid);
+        if (ts == null) {
+            if (!drop) {
+                table(tid);
+            }
+            return CompletableFuture.completedFuture(null);
+        }
+        ts.epoch++;
+        ts.memtable.release();
+        ts.memtable = newMemtable();
+        for (Memtable m : ts.flushing) {
+            m.release();
+        }
+        ts.flushing.clear();
+        for (SSTableReader r : ts.sstables) {
+            r.markObsolete();
+            r.release();
+        }
+        ts.sstables.clear();
+        commitLog.forget(tid);
+        if (drop) {
+            ts.dropped = true;
+            ts.memtable.release();
+            tables.remove(tid);
+        }
+        ts.publishStats();
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** Acquired references to the table's SSTables; the caller releases them. */
+    public CompletableFuture<List<SSTableReader>> acquireSSTables(TableId tid) {
+        TableShard ts = table(tid);
+        List<SSTableReader> l = new ArrayList<>();
+        for (SSTableReader r : ts.sstables) {
+            if (r.acquire()) {
+                l.add(r);
+            }
+        }
+        return CompletableFuture.completedFuture(l);
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    public CompletableFuture<Void> stopWrites() {
+        acceptingWrites = false;
+        return CompletableFuture.completedFuture(null);
+    }
+
+    public CompletableFuture<Void> syncCommitLog() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        commitLog.sync(() -> f.complete(null));
+        return f;
+    }
+
+    /** Frees every memtable and releases every SSTable; syncs and stops the commit log. */
+    public CompletableFuture<Void> close() {
+        closed = true;
+        acceptingWrites = false;
+        for (TableShard ts : tables.values()) {
+            ts.memtable.release();
+            for (Memtable m : ts.flushing) {
+                m.release();
+            }
+            ts.flushing.clear();
+            for (SSTableReader r : ts.sstables) {
+                r.release();
+            }
+            ts.sstables.clear();
+        }
+        tables.clear();
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        commitLog.close(() -> f.complete(null));
+        return f;
+    }
+}

@@ -1,0 +1,12 @@
+package io.charybdis.storage.shard;
+
+import io.charybdis.storage.StorageConfig;
+import io.charybdis.storage.TableId;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What shards share (all thread-safe): configuration, the table registry, the I/O pool, segment ids. */
+public record ShardContext(StorageConfig config, int shardCount, Map<TableId, TableEntry> tables,
+                           ExecutorService io, AtomicLong segmentIds) {
+}

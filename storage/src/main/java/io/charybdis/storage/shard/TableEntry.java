@@ -1,0 +1,93 @@
+package io.charybdis.storage.shard;
+
+import io.charybdis.storage.TableDescriptor;
+import io.charybdis.storage.sstable.SSTableReader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Node-wide registration of a table: descriptor (replaced by ALTER), its directory, the generation counter of
+ * its SSTables and the SSTables found at registration, handed to each shard when it first touches the table.
+ */
+public final class TableEntry {
+    private volatile TableDescriptor descriptor;
+    private final Path directory;
+    private final AtomicLong generation;
+    /** per shard: SSTables loaded at registration, taken (set to null) by the shard on first use. */
+    final List<SSTableReader>[] initial;
+    private final java.util.concurrent.atomic.AtomicReferenceArray<TableShard> perShard;
+
+    @SuppressWarnings("unchecked")
+    public TableEntry(TableDescriptor descriptor, Path directory, long maxGeneration, int shards) {
+        this.descriptor = descriptor;
+        this.directory = directory;
+        this.generation = new AtomicLong(maxGeneration);
+        this.initial = new List[shards];
+        this.perShard = new java.util.concurrent.atomic.AtomicReferenceArray<>(shards);
+    }
+
+    void publish(int shard, TableShard ts) {
+        perShard.set(shard, ts);
+    }
+
+    /** Sums the figures each shard last published; safe from any thread. */
+    public io.charybdis.storage.TableStats stats() {
+        int sstables = 0;
+        long disk = 0, mem = 0, memParts = 0, sstParts = 0, flushes = 0, compactions = 0, pending = 0;
+        for (int i = 0; i < perShard.length(); i++) {
+            TableShard ts = perShard.get(i);
+            if (ts == null) {
+                List<SSTableReader> init = initial[i];
+                if (init != null) {
+                    for (SSTableReader r : init) {
+                        sstables++;
+                        disk += r.onDiskBytes();
+                        sstParts += r.partitionCount();
+                    }
+                }
+                continue;
+            }
+            sstables += ts.statSSTables;
+            disk += ts.statDiskBytes;
+            mem += ts.statMemtableBytes;
+            memParts += ts.statMemtablePartitions;
+            sstParts += ts.statSSTablePartitions;
+            flushes += ts.statFlushes;
+            compactions += ts.statCompactions;
+            pending += ts.statPendingFlushes;
+        }
+        return new io.charybdis.storage.TableStats(sstables, disk, mem, memParts, sstParts, flushes, compactions, pending);
+    }
+
+    public TableDescriptor descriptor() {
+        return descriptor;
+    }
+
+    public void descriptor(TableDescriptor d) {
+        descriptor = d;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    public long nextGeneration() {
+        return generation.incrementAndGet();
+    }
+
+    public synchronized void setInitial(int shard, List<SSTableReader> readers) {
+        initial[shard] = readers;
+    }
+
+    /** SSTables never handed to their shard (table untouched since registration); for close. */
+    public synchronized List<SSTableReader> takeInitialForClose(int shard) {
+        return takeInitial(shard);
+    }
+
+    synchronized List<SSTableReader> takeInitial(int shard) {
+        List<SSTableReader> r = initial[shard];
+        initial[shard] = null;
+        return r == null ? List.of() : r;
+    }
+}

@@ -1,0 +1,543 @@
+package io.charybdis.storage.sstable;
+
+import static io.charybdis.storage.sstable.SSTableFormat.*;
+
+import io.charybdis.storage.mutation.DecoratedKey;
+import io.charybdis.storage.mutation.SerializedPartition;
+import io.charybdis.storage.util.ByteComparables;
+import io.charybdis.storage.util.Crc;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Read access to one SSTable; thread-safe (positional reads), used from I/O threads. Opening verifies the
+ * checksums of the small components (statistics, filter, index summary, chunk offsets); index blocks and data
+ * chunks are verified on every read. A reader whose files failed to open stays registered "corrupt": reads
+ * that may touch it (key in its range when known, otherwise any) fail with {@link CorruptSSTableException}.
+ *
+ * <p>Lifetime: reference counted. The owning shard holds one reference; readers and compactions acquire more.
+ * When the count drops to zero the files are closed, and deleted if the SSTable was marked obsolete.
+ */
+public final class SSTableReader {
+    private static final Logger LOG = LoggerFactory.getLogger(SSTableReader.class);
+
+    private final Path dir;
+    private final long generation;
+    private final AtomicInteger refs = new AtomicInteger(1);
+    private volatile boolean obsolete;
+    private CorruptSSTableException failure;
+    private SSTableStats stats;
+    private BloomFilter filter;
+    private FileChannel dataChannel;
+    private FileChannel indexChannel;
+    private long[] chunkOffsets;
+    private long offsetsPosition;
+    private int chunkLength;
+    private byte compressor;
+    private long[] blockOffsets;
+    private int[] blockLengths;
+    private long[] blockTokens;
+    private byte[][] blockKeys;
+    private long onDiskBytes;
+
+    private SSTableReader(Path dir, long generation) {
+        this.dir = dir;
+        this.generation = generation;
+    }
+
+    /** Opens an SSTable; never throws for corruption (see class notes), only for plain I/O failures. */
+    public static SSTableReader open(Path dir, long generation) {
+        SSTableReader r = new SSTableReader(dir, generation);
+        try {
+            r.load();
+        } catch (CorruptSSTableException e) {
+            LOG.error("sstable unreadable, reads touching it will fail: {}", e.getMessage());
+            r.failure = e;
+            r.closeChannels();
+        } catch (IOException | RuntimeException e) {
+            r.failure = new CorruptSSTableException(r.path(COMPONENTS[0]), "open failed: " + e, e);
+            LOG.error("sstable unreadable, reads touching it will fail: {}", r.failure.getMessage());
+            r.closeChannels();
+        }
+        return r;
+    }
+
+    public Path path(String component) {
+        return dir.resolve(fileName(generation, component));
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    public List<Path> files() {
+        List<Path> l = new ArrayList<>();
+        for (String c : COMPONENTS) {
+            l.add(path(c));
+        }
+        return l;
+    }
+
+    private static ByteBuffer readAll(FileChannel ch, long pos, int len, Path p) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
+        while (b.hasRemaining()) {
+            int n = ch.read(b, pos + b.position());
+            if (n < 0) {
+                throw new CorruptSSTableException(p, "unexpected end of file at " + (pos + b.position()));
+            }
+        }
+        b.flip();
+        return b;
+    }
+
+    private void checkHeader(ByteBuffer b, Path p, int component) {
+        if (b.remaining() < HEADER_SIZE || b.getInt(0) != MAGIC) {
+            throw new CorruptSSTableException(p, "bad magic");
+        }
+        if (b.getInt(4) != VERSION) {
+            throw new CorruptSSTableException(p, "unsupported format version=" + b.getInt(4));
+        }
+        if (b.getInt(8) != component || b.getLong(12) != generation) {
+            throw new CorruptSSTableException(p, "header names component=" + b.getInt(8) + " generation=" + b.getLong(12));
+        }
+    }
+
+    /** Reads a small file whole and checks header and the whole-file CRC footer. */
+    private ByteBuffer readChecked(Path p, int component) throws IOException {
+        byte[] all = Files.readAllBytes(p);
+        ByteBuffer b = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
+        checkHeader(b, p, component);
+        int n = all.length;
+        if (n < HEADER_SIZE + 8 || b.getInt(n - 4) != FOOTER_MAGIC || b.getInt(n - 8) != Crc.crc32(all, 0, n - 8)) {
+            throw new CorruptSSTableException(p, "footer checksum mismatch");
+        }
+        b.position(HEADER_SIZE);
+        b.limit(n - 8);
+        return b;
+    }
+
+    private void load() throws IOException {
+        ByteBuffer s = readChecked(path(COMPONENTS[3]), COMPONENT_STATS);
+        long partitions = s.getLong();
+        long rows = s.getLong();
+        long minTs = s.getLong();
+        long maxTs = s.getLong();
+        long tombstones = s.getLong();
+        long minToken = s.getLong();
+        byte[] minKey = new byte[s.getInt()];
+        s.get(minKey);
+        long maxToken = s.getLong();
+        byte[] maxKey = new byte[s.getInt()];
+        s.get(maxKey);
+        stats = new SSTableStats(partitions, rows, minTs, maxTs, tombstones, minToken, minKey, maxToken, maxKey,
+                s.getInt(), s.getInt(), s.getLong(), s.getInt());
+
+        ByteBuffer f = readChecked(path(COMPONENTS[2]), COMPONENT_FILTER);
+        int hashCount = f.getInt();
+        long[] words = new long[f.getInt()];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = f.getLong();
+        }
+        filter = new BloomFilter(words, hashCount);
+
+        Path dataPath = path(COMPONENTS[0]);
+        dataChannel = FileChannel.open(dataPath, StandardOpenOption.READ);
+        long dataSize = dataChannel.size();
+        if (dataSize < HEADER_SIZE + DATA_TRAILER) {
+            throw new CorruptSSTableException(dataPath, "file too short size=" + dataSize);
+        }
+        checkHeader(readAll(dataChannel, 0, HEADER_SIZE, dataPath), dataPath, COMPONENT_DATA);
+        ByteBuffer tr = readAll(dataChannel, dataSize - DATA_TRAILER, DATA_TRAILER, dataPath);
+        offsetsPosition = tr.getLong(0);
+        int chunkCount = tr.getInt(8);
+        chunkLength = tr.getInt(12);
+        compressor = tr.get(16);
+        if (tr.getInt(29) != FOOTER_MAGIC || offsetsPosition != dataSize - DATA_TRAILER - 8L * chunkCount || chunkCount < 0) {
+            throw new CorruptSSTableException(dataPath, "bad trailer");
+        }
+        ByteBuffer offs = readAll(dataChannel, offsetsPosition, 8 * chunkCount + DATA_TRAILER - 8, dataPath);
+        if (Crc.crc32(offs.array(), 0, offs.limit() - 8) != offs.getInt(offs.limit() - 8)) {
+            throw new CorruptSSTableException(dataPath, "chunk offsets checksum mismatch");
+        }
+        chunkOffsets = new long[chunkCount];
+        for (int i = 0; i < chunkCount; i++) {
+            chunkOffsets[i] = offs.getLong(i * 8);
+        }
+
+        Path indexPath = path(COMPONENTS[1]);
+        indexChannel = FileChannel.open(indexPath, StandardOpenOption.READ);
+        long indexSize = indexChannel.size();
+        if (indexSize < HEADER_SIZE + INDEX_TRAILER) {
+            throw new CorruptSSTableException(indexPath, "file too short size=" + indexSize);
+        }
+        checkHeader(readAll(indexChannel, 0, HEADER_SIZE, indexPath), indexPath, COMPONENT_INDEX);
+        ByteBuffer it = readAll(indexChannel, indexSize - INDEX_TRAILER, INDEX_TRAILER, indexPath);
+        long summaryPosition = it.getLong(0);
+        int summaryLength = it.getInt(8);
+        if (it.getInt(16) != FOOTER_MAGIC || summaryPosition + summaryLength != indexSize - INDEX_TRAILER || summaryLength < 4) {
+            throw new CorruptSSTableException(indexPath, "bad trailer");
+        }
+        ByteBuffer sum = readAll(indexChannel, summaryPosition, summaryLength, indexPath);
+        if (Crc.crc32(sum.array(), 0, summaryLength) != it.getInt(12)) {
+            throw new CorruptSSTableException(indexPath, "summary checksum mismatch");
+        }
+        int blocks = sum.getInt();
+        blockOffsets = new long[blocks];
+        blockLengths = new int[blocks];
+        blockTokens = new long[blocks];
+        blockKeys = new byte[blocks][];
+        for (int i = 0; i < blocks; i++) {
+            blockOffsets[i] = sum.getLong();
+            blockLengths[i] = sum.getInt();
+            blockTokens[i] = sum.getLong();
+            blockKeys[i] = new byte[sum.getInt()];
+            sum.get(blockKeys[i]);
+        }
+        onDiskBytes = dataSize + indexSize + Files.size(path(COMPONENTS[2])) + Files.size(path(COMPONENTS[3]));
+    }
+
+    public boolean isCorrupt() {
+        return failure != null;
+    }
+
+    public SSTableStats stats() {
+        return stats;
+    }
+
+    public long partitionCount() {
+        return stats == null ? 0 : stats.partitionCount();
+    }
+
+    public long onDiskBytes() {
+        return onDiskBytes;
+    }
+
+    public long minTimestamp() {
+        return stats == null ? Long.MIN_VALUE : stats.minTimestamp();
+    }
+
+    /** Whether the shard that wrote this SSTable matches the current layout (else every shard reads it filtered). */
+    public boolean ownedBy(int shard, int shardCount) {
+        return stats != null && stats.shardCount() == shardCount && stats.shardId() == shard;
+    }
+
+    /** Cheap in-memory check (key range and Bloom filter); corrupt readers answer true within their range. */
+    public boolean mayContain(long token, byte[] key) {
+        if (stats == null) {
+            return true;
+        }
+        if (stats.partitionCount() == 0
+                || DecoratedKey.compare(token, key, stats.minToken(), stats.minKey()) < 0
+                || DecoratedKey.compare(token, key, stats.maxToken(), stats.maxKey()) > 0) {
+            return false;
+        }
+        return failure != null || filter.mightContain(token);
+    }
+
+    /** Whether the SSTable may hold keys in [from, to] (null = unbounded). */
+    public boolean overlaps(long fromToken, long toToken) {
+        if (stats == null) {
+            return true;
+        }
+        return stats.partitionCount() > 0 && stats.maxToken() >= fromToken && stats.minToken() <= toToken;
+    }
+
+    private void checkUsable() {
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** The partition record of (token, key), or null if absent. I/O thread only. */
+    public byte[] readPartition(long token, byte[] key) {
+        checkUsable();
+        int b = findBlock(token, key);
+        if (b < 0) {
+            return null;
+        }
+        ByteBuffer block = readBlock(b);
+        int n = block.getInt(0);
+        int p = 8;
+        for (int i = 0; i < n; i++) {
+            long t = block.getLong(p);
+            int kl = block.getInt(p + 8);
+            int c = Long.compare(t, token);
+            if (c == 0) {
+                c = java.util.Arrays.compareUnsigned(block.array(), p + 12, p + 12 + kl, key, 0, key.length);
+            }
+            if (c == 0) {
+                long pos = block.getLong(p + 12 + kl);
+                int len = block.getInt(p + 20 + kl);
+                return readData(pos, len, new ChunkCache(), token, key);
+            }
+            if (c > 0) {
+                return null;
+            }
+            p += 24 + kl;
+        }
+        return null;
+    }
+
+    /** Index of the last block whose first key is <= (token, key), -1 if none. */
+    private int findBlock(long token, byte[] key) {
+        int lo = 0;
+        int hi = blockOffsets.length - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (DecoratedKey.compare(blockTokens[mid], blockKeys[mid], token, key) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    private ByteBuffer readBlock(int b) {
+        Path p = path(COMPONENTS[1]);
+        try {
+            ByteBuffer block = readAll(indexChannel, blockOffsets[b], blockLengths[b], p);
+            int len = blockLengths[b];
+            int payload = block.getInt(4);
+            if (len < 12 || payload != len - 12 || Crc.crc32(block.array(), 0, len - 4) != block.getInt(len - 4)) {
+                throw new CorruptSSTableException(p, "index block checksum mismatch block=" + b + " offset=" + blockOffsets[b]);
+            }
+            return block;
+        } catch (IOException e) {
+            throw new CorruptSSTableException(p, "read failed: " + e, e);
+        }
+    }
+
+    /** The last decompressed chunk, reused by sequential reads. */
+    static final class ChunkCache {
+        int index = -1;
+        byte[] bytes;
+        int length;
+    }
+
+    private byte[] readData(long pos, int len, ChunkCache cache, long token, byte[] key) {
+        Path p = path(COMPONENTS[0]);
+        if (len < 0 || pos < 0 || pos + len > stats.uncompressedLength()) {
+            throw new CorruptSSTableException(p, "index entry out of range position=" + pos + " length=" + len);
+        }
+        byte[] out = new byte[len];
+        int done = 0;
+        while (done < len) {
+            long at = pos + done;
+            int ci = (int) (at / chunkLength);
+            loadChunk(ci, cache, p);
+            int within = (int) (at - (long) ci * chunkLength);
+            int n = Math.min(len - done, cache.length - within);
+            if (n <= 0) {
+                throw new CorruptSSTableException(p, "chunk " + ci + " shorter than expected");
+            }
+            System.arraycopy(cache.bytes, within, out, done, n);
+            done += n;
+        }
+        try {
+            SerializedPartition sp = new SerializedPartition().wrap(new UnsafeBuffer(out), 0, true);
+            if (sp.length() != len || (key != null && (sp.token() != token
+                    || ByteComparables.compare(sp.keyBuffer(), sp.keyOffset(), sp.keyLength(), key) != 0))) {
+                throw new IllegalArgumentException("partition at position=" + pos + " is not the indexed one");
+            }
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw new CorruptSSTableException(p, e.getMessage(), e);
+        }
+        return out;
+    }
+
+    private void loadChunk(int ci, ChunkCache cache, Path p) {
+        if (cache.index == ci) {
+            return;
+        }
+        if (ci >= chunkOffsets.length) {
+            throw new CorruptSSTableException(p, "chunk index out of range chunk=" + ci);
+        }
+        long start = chunkOffsets[ci];
+        long end = ci + 1 < chunkOffsets.length ? chunkOffsets[ci + 1] : offsetsPosition;
+        try {
+            if (end - start < CHUNK_HEADER || end - start > CHUNK_HEADER + 2L * chunkLength + 1024) {
+                throw new CorruptSSTableException(p, "bad chunk bounds chunk=" + ci);
+            }
+            ByteBuffer c = readAll(dataChannel, start, (int) (end - start), p);
+            int stored = c.getInt(0);
+            int rawLen = c.getInt(4);
+            boolean raw = (rawLen & RAW_FLAG) != 0;
+            int uncompressedLength = rawLen & ~RAW_FLAG;
+            if (stored != end - start - CHUNK_HEADER || uncompressedLength > chunkLength || uncompressedLength < 0) {
+                throw new CorruptSSTableException(p, "bad chunk header chunk=" + ci + " offset=" + start);
+            }
+            if (Crc.crc32(c.array(), CHUNK_HEADER, stored) != c.getInt(8)) {
+                throw new CorruptSSTableException(p, "chunk checksum mismatch chunk=" + ci + " offset=" + start);
+            }
+            if (cache.bytes == null || cache.bytes.length < chunkLength) {
+                cache.bytes = new byte[chunkLength];
+            }
+            if (raw || compressor == Compression.NONE) {
+                System.arraycopy(c.array(), CHUNK_HEADER, cache.bytes, 0, stored);
+            } else {
+                byte[] src = new byte[stored];
+                System.arraycopy(c.array(), CHUNK_HEADER, src, 0, stored);
+                Compression.decompress(compressor, src, stored, cache.bytes, uncompressedLength);
+            }
+            cache.index = ci;
+            cache.length = uncompressedLength;
+        } catch (IOException e) {
+            throw new CorruptSSTableException(p, "read failed: " + e, e);
+        } catch (RuntimeException e) {
+            if (e instanceof CorruptSSTableException ce) {
+                throw ce;
+            }
+            throw new CorruptSSTableException(p, "chunk " + ci + " undecodable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Sequential scan of partitions from a position (inclusive, null = first). I/O thread only.
+     */
+    public Scanner scanner(long fromToken, byte[] fromKey) {
+        checkUsable();
+        return new Scanner(fromToken, fromKey);
+    }
+
+    public Scanner scanner() {
+        checkUsable();
+        return new Scanner(Long.MIN_VALUE, null);
+    }
+
+    public final class Scanner {
+        private final ChunkCache cache = new ChunkCache();
+        private int block;
+        private ByteBuffer current;
+        private int remaining;
+        private int pos;
+        private long token;
+        private byte[] key;
+        private long dataPos;
+        private int dataLen;
+
+        Scanner(long fromToken, byte[] fromKey) {
+            byte[] k = fromKey == null ? new byte[0] : fromKey;
+            block = fromKey == null && fromToken == Long.MIN_VALUE ? 0 : Math.max(0, findBlock(fromToken, k));
+            while (next()) {
+                if (DecoratedKey.compare(token, key, fromToken, k) >= 0) {
+                    pending = true;
+                    break;
+                }
+            }
+        }
+
+        private boolean pending;
+        private boolean exhausted;
+
+        /** Advances to the next partition; false at the end. */
+        public boolean advance() {
+            if (pending) {
+                pending = false;
+                return !exhausted;
+            }
+            return next();
+        }
+
+        private boolean next() {
+            while (remaining == 0) {
+                if (block >= blockOffsets.length) {
+                    exhausted = true;
+                    return false;
+                }
+                current = readBlock(block++);
+                remaining = current.getInt(0);
+                pos = 8;
+            }
+            token = current.getLong(pos);
+            int kl = current.getInt(pos + 8);
+            key = new byte[kl];
+            current.get(pos + 12, key);
+            dataPos = current.getLong(pos + 12 + kl);
+            dataLen = current.getInt(pos + 20 + kl);
+            pos += 24 + kl;
+            remaining--;
+            return true;
+        }
+
+        public long token() {
+            return token;
+        }
+
+        public byte[] key() {
+            return key;
+        }
+
+        public byte[] partition() {
+            return readData(dataPos, dataLen, cache, token, key);
+        }
+    }
+
+    public boolean acquire() {
+        while (true) {
+            int r = refs.get();
+            if (r <= 0) {
+                return false;
+            }
+            if (refs.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    public void release() {
+        if (refs.decrementAndGet() == 0) {
+            closeChannels();
+            if (obsolete) {
+                deleteFiles();
+            }
+        }
+    }
+
+    /** Marks the files for deletion once the last reference is released. */
+    public void markObsolete() {
+        obsolete = true;
+    }
+
+    private void deleteFiles() {
+        // TOC first: a crash midway leaves no TOC, and startup removes the rest
+        for (int i = COMPONENTS.length - 1; i >= 0; i--) {
+            try {
+                Files.deleteIfExists(path(COMPONENTS[i]));
+            } catch (IOException e) {
+                LOG.warn("could not delete file={}: {}", path(COMPONENTS[i]), e.toString());
+            }
+        }
+    }
+
+    private void closeChannels() {
+        try {
+            if (dataChannel != null) {
+                dataChannel.close();
+            }
+            if (indexChannel != null) {
+                indexChannel.close();
+            }
+        } catch (IOException ignored) {
+            // nothing to do
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SSTable{dir=" + dir + ", generation=" + generation + (failure != null ? ", corrupt" : "") + "}";
+    }
+}
