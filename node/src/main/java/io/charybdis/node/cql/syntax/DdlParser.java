@@ -49,7 +49,7 @@ abstract class DdlParser extends DmlParser {
         List<ColumnDefinition> columns = new ArrayList<>();
         PrimaryKey primaryKey = null;
         do {
-            if (at(TokenType.RPAREN) && !columns.isEmpty()) {
+            if (at(TokenType.RPAREN) && (!columns.isEmpty() || primaryKey != null)) {
                 break;
             }
             Token start = peek();

@@ -1,7 +1,9 @@
 package io.charybdis.node.cql.syntax;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -225,7 +227,7 @@ final class StatementParser extends DdlParser {
         Map<String, String> options = null;
         Access datacenters = null;
         Access cidrs = null;
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         do {
             Token optionToken = peek();
             String option;
@@ -256,7 +258,7 @@ final class StatementParser extends DdlParser {
                     for (Map.Entry<Term, Term> e : propertyMap().entries()) {
                         map.put(((Term.Literal) e.getKey()).text(), ((Term.Literal) e.getValue()).text());
                     }
-                    options = java.util.Collections.unmodifiableMap(map);
+                    options = Collections.unmodifiableMap(map);
                     option = "OPTIONS";
                 }
                 case K_SUPERUSER -> {
