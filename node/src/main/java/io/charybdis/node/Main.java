@@ -51,15 +51,13 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             System.err.println("charybdis: " + e.getMessage());
             System.err.println(USAGE);
+            deletePidFile(pidFile());
             System.exit(2);
             return;
         }
-        if (commandLine.help()) {
-            System.out.println(USAGE);
-            return;
-        }
-        if (commandLine.version()) {
-            System.out.println("Charybdis " + BuildInfo.version());
+        if (commandLine.help() || commandLine.version()) {
+            System.out.println(commandLine.help() ? USAGE : "Charybdis " + BuildInfo.version());
+            deletePidFile(pidFile()); // the launcher wrote it before exec
             return;
         }
         Thread.setDefaultUncaughtExceptionHandler(
@@ -71,6 +69,7 @@ public final class Main {
         } catch (ConfigurationException e) {
             LOG.error("Invalid configuration: {}", e.getMessage());
             System.err.println("charybdis: invalid configuration: " + e.getMessage());
+            deletePidFile(pidFile());
             System.exit(1);
             return;
         }
