@@ -454,7 +454,7 @@ class CqlParserAstTest {
                 .isEqualTo(new AuthStatement.Resource.Table(QualifiedName.of("role")));
         assertThat(((AuthStatement.GrantPermissions) parse("GRANT ALL ON ROLE admin TO r")).resource())
                 .isEqualTo(new AuthStatement.Resource.Role("admin"));
-        assertThat((Statement) parse("GRANT all TO r")).isEqualTo(new AuthStatement.GrantRole("all", "r"));
+        assertThat(CqlParser.parse("GRANT all TO r")).isEqualTo(new AuthStatement.GrantRole("all", "r"));
         AuthStatement.ListPermissions l = parse("LIST ALL");
         assertThat(l.all()).isTrue();
         assertThat(l.resource()).isNull();
