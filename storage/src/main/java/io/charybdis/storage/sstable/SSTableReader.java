@@ -166,7 +166,7 @@ public final class SSTableReader {
         if (tr.getInt(29) != FOOTER_MAGIC || offsetsPosition != dataSize - DATA_TRAILER - 8L * chunkCount || chunkCount < 0) {
             throw new CorruptSSTableException(dataPath, "bad trailer");
         }
-        ByteBuffer offs = readAll(dataChannel, offsetsPosition, 8 * chunkCount + DATA_TRAILER - 8, dataPath);
+        ByteBuffer offs = readAll(dataChannel, offsetsPosition, 8 * chunkCount + DATA_TRAILER, dataPath);
         if (Crc.crc32(offs.array(), 0, offs.limit() - 8) != offs.getInt(offs.limit() - 8)) {
             throw new CorruptSSTableException(dataPath, "chunk offsets checksum mismatch");
         }

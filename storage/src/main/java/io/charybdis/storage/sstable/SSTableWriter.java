@@ -213,7 +213,7 @@ public final class SSTableWriter {
         flushBlock();
         // data: offsets table + trailer
         long offsetsPosition = data.position();
-        ByteBuffer t = ByteBuffer.allocate(chunkOffsets.size() * 8 + DATA_TRAILER - 8).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer t = ByteBuffer.allocate(chunkOffsets.size() * 8 + DATA_TRAILER).order(ByteOrder.LITTLE_ENDIAN);
         for (long o : chunkOffsets) {
             t.putLong(o);
         }
