@@ -1,0 +1,34 @@
+package io.charybdis.node.cql;
+
+/**
+ * Per-connection state: the current keyspace ({@code USE}) and the authenticated role. Owned by the connection's
+ * event loop; statements read it, only USE and login change it.
+ */
+public final class ClientState {
+    private volatile String keyspace;
+    private volatile String user;
+
+    public ClientState(String user) {
+        this.user = user;
+    }
+
+    public String keyspace() {
+        return keyspace;
+    }
+
+    public void setKeyspace(String keyspace) {
+        this.keyspace = keyspace;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public void login(String role) {
+        this.user = role;
+    }
+
+    public boolean isLoggedIn() {
+        return user != null;
+    }
+}

@@ -1,0 +1,773 @@
+package io.charybdis.node.cql.statements;
+
+import io.charybdis.node.cql.exceptions.AlreadyExistsException;
+import io.charybdis.node.cql.exceptions.ConfigurationException;
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.exceptions.UnauthorizedException;
+import io.charybdis.node.cql.syntax.Properties;
+import io.charybdis.node.cql.syntax.QualifiedName;
+import io.charybdis.node.cql.syntax.SchemaStatement;
+import io.charybdis.node.cql.syntax.SchemaStatement.*;
+import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.IndexMetadata;
+import io.charybdis.node.schema.KeyspaceMetadata;
+import io.charybdis.node.schema.Schema;
+import io.charybdis.node.schema.SchemaChange;
+import io.charybdis.node.schema.SchemaConstants;
+import io.charybdis.node.schema.SchemaManager;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.schema.TableOptions;
+import io.charybdis.node.schema.TableParams;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.TypeResolver;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.types.UserType;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/** Executes DDL: validates against the current schema with Cassandra's messages, then applies the change. */
+public final class SchemaStatements {
+    private static final String LOCATOR = "org.apache.cassandra.locator.";
+
+    private final SchemaManager schemas;
+
+    public SchemaStatements(SchemaManager schemas) {
+        this.schemas = schemas;
+    }
+
+    /** Returns the change made, or null when IF [NOT] EXISTS made it a no-op. */
+    public SchemaChange execute(SchemaStatement stmt, String currentKeyspace) {
+        List<SchemaChange> events = new ArrayList<>(1);
+        SchemaChange[] result = new SchemaChange[1];
+        schemas.update(schema -> {
+            SchemaChange c = apply(schema, stmt, currentKeyspace, events);
+            result[0] = c;
+            return c == null ? schema : pending;
+        }, events);
+        return result[0];
+    }
+
+    // set by apply() for update(); DDL runs under the manager's monitor, one at a time
+    private Schema pending;
+
+    private SchemaChange apply(Schema schema, SchemaStatement stmt, String currentKs, List<SchemaChange> events) {
+        SchemaChange change = switch (stmt) {
+            case CreateKeyspace s -> createKeyspace(schema, s);
+            case AlterKeyspace s -> alterKeyspace(schema, s);
+            case DropKeyspace s -> dropKeyspace(schema, s);
+            case CreateTable s -> createTable(schema, s, currentKs);
+            case AlterTable s -> alterTable(schema, s, currentKs);
+            case DropTable s -> dropTable(schema, s, currentKs);
+            case CreateType s -> createType(schema, s, currentKs);
+            case AlterType s -> alterType(schema, s, currentKs);
+            case DropType s -> dropType(schema, s, currentKs);
+            case CreateIndex s -> createIndex(schema, s, currentKs);
+            case DropIndex s -> dropIndex(schema, s, currentKs);
+            case CreateView s -> throw unsupported("Materialized views");
+            case AlterView s -> throw unsupported("Materialized views");
+            case DropView s -> throw unsupported("Materialized views");
+            case CreateFunction s -> throw unsupported("User-defined functions");
+            case DropFunction s -> throw unsupported("User-defined functions");
+            case CreateAggregate s -> throw unsupported("User-defined aggregates");
+            case DropAggregate s -> throw unsupported("User-defined aggregates");
+            case CreateTrigger s -> throw unsupported("Triggers");
+            case DropTrigger s -> throw unsupported("Triggers");
+        };
+        if (change != null) {
+            events.add(change);
+        }
+        return change;
+    }
+
+    private static InvalidRequestException unsupported(String what) {
+        return new InvalidRequestException(what + " are not supported by Charybdis yet");
+    }
+
+    static String keyspaceOf(QualifiedName name, String current) {
+        if (name.keyspace() != null) {
+            return name.keyspace();
+        }
+        if (current == null) {
+            throw new InvalidRequestException("No keyspace has been specified. USE a keyspace, or explicitly specify "
+                    + "keyspace.tablename");
+        }
+        return current;
+    }
+
+    private static KeyspaceMetadata existingKeyspace(Schema schema, String ks) {
+        KeyspaceMetadata k = schema.keyspace(ks);
+        if (k == null) {
+            throw new InvalidRequestException("Keyspace '" + ks + "' doesn't exist");
+        }
+        return k;
+    }
+
+    private static void checkNotSystem(String ks) {
+        if (SchemaConstants.isSystemKeyspace(ks)) {
+            throw new UnauthorizedException(ks + " keyspace is not user-modifiable.");
+        }
+    }
+
+    // ---- keyspaces -------------------------------------------------------------------------------------------
+
+    private SchemaChange createKeyspace(Schema schema, CreateKeyspace s) {
+        String name = s.keyspace();
+        if (!SchemaConstants.isValidName(name)) {
+            throw new InvalidRequestException("Keyspace name must not be empty, more than 48 characters long, or "
+                    + "contain non-alphanumeric-underscore characters (got \"" + name + "\")");
+        }
+        if (SchemaConstants.isSystemKeyspace(name)) {
+            throw new UnauthorizedException(name + " keyspace is not user-modifiable.");
+        }
+        Map<String, String> replication = replication(s.properties(), null);
+        boolean durable = durableWrites(s.properties(), true);
+        if (schema.keyspace(name) != null) {
+            if (s.ifNotExists()) {
+                return null;
+            }
+            throw new AlreadyExistsException(name, "");
+        }
+        pending = schema.with(new KeyspaceMetadata(name, durable, replication, Map.of(), Map.of(), false));
+        return SchemaChange.keyspace(SchemaChange.Change.CREATED, name);
+    }
+
+    private SchemaChange alterKeyspace(Schema schema, AlterKeyspace s) {
+        checkNotSystem(s.keyspace());
+        KeyspaceMetadata ks = schema.keyspace(s.keyspace());
+        if (ks == null) {
+            if (s.ifExists()) {
+                return null;
+            }
+            throw new InvalidRequestException("Keyspace '" + s.keyspace() + "' doesn't exist");
+        }
+        Map<String, String> replication = s.properties().has("replication")
+                ? replication(s.properties(), ks.replication()) : ks.replication();
+        pending = schema.with(ks.withParams(durableWrites(s.properties(), ks.durableWrites()), replication));
+        return SchemaChange.keyspace(SchemaChange.Change.UPDATED, ks.name());
+    }
+
+    private SchemaChange dropKeyspace(Schema schema, DropKeyspace s) {
+        checkNotSystem(s.keyspace());
+        if (schema.keyspace(s.keyspace()) == null) {
+            if (s.ifExists()) {
+                return null;
+            }
+            throw new ConfigurationException("Cannot drop non existing keyspace '" + s.keyspace() + "'.");
+        }
+        pending = schema.without(s.keyspace());
+        return SchemaChange.keyspace(SchemaChange.Change.DROPPED, s.keyspace());
+    }
+
+    private static boolean durableWrites(Properties props, boolean dflt) {
+        for (Properties.Property p : props.entries()) {
+            if (!p.name().equals("replication") && !p.name().equals("durable_writes")) {
+                throw new io.charybdis.node.cql.exceptions.SyntaxException("Unknown property '" + p.name() + "'");
+            }
+        }
+        String v = props.getString("durable_writes");
+        if (v == null) {
+            return dflt;
+        }
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            throw new io.charybdis.node.cql.exceptions.SyntaxException("Invalid boolean value " + v
+                    + " for 'durable_writes'. It should be 'true' or 'false'");
+        }
+        return Boolean.parseBoolean(v);
+    }
+
+    static Map<String, String> replication(Properties props, Map<String, String> previous) {
+        Map<String, String> given = props.getMap("replication");
+        if (given == null) {
+            if (props.has("replication")) {
+                throw new io.charybdis.node.cql.exceptions.SyntaxException(
+                        "Invalid value for property 'replication'. It should be a map.");
+            }
+            throw new ConfigurationException("Missing mandatory option 'replication'");
+        }
+        String cls = given.get("class");
+        if (cls == null) {
+            if (previous == null) {
+                throw new ConfigurationException("Missing replication strategy class");
+            }
+            cls = previous.get("class");
+        }
+        String full = cls.contains(".") ? cls : LOCATOR + cls;
+        Map<String, String> out = new TreeMap<>();
+        out.put("class", full);
+        switch (full.substring(full.lastIndexOf('.') + 1)) {
+            case "SimpleStrategy" -> {
+                String rf = given.get("replication_factor");
+                if (rf == null) {
+                    throw new ConfigurationException("SimpleStrategy requires a replication_factor strategy option.");
+                }
+                checkRf(rf);
+                for (String k : given.keySet()) {
+                    if (!k.equals("class") && !k.equals("replication_factor")) {
+                        throw new ConfigurationException("Unrecognized strategy option {" + k
+                                + "} passed to SimpleStrategy for keyspace");
+                    }
+                }
+                out.put("replication_factor", rf);
+            }
+            case "NetworkTopologyStrategy" -> {
+                for (Map.Entry<String, String> e : given.entrySet()) {
+                    if (e.getKey().equals("class")) {
+                        continue;
+                    }
+                    checkRf(e.getValue());
+                    if (e.getKey().equals("replication_factor")) {
+                        out.put("datacenter1", e.getValue());
+                    } else {
+                        out.put(e.getKey(), e.getValue());
+                    }
+                }
+            }
+            case "LocalStrategy", "EverywhereStrategy" -> throw new ConfigurationException(
+                    "Unable to use given strategy class: " + full + " is reserved for internal use.");
+            default -> throw new ConfigurationException("Unable to find replication strategy class '" + full + "'");
+        }
+        return out;
+    }
+
+    private static void checkRf(String rf) {
+        String v = rf.contains("/") ? rf.substring(0, rf.indexOf('/')) : rf;
+        try {
+            if (Integer.parseInt(v) < 0) {
+                throw new ConfigurationException("Replication factor must be non-negative; found " + rf);
+            }
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException("Replication factor must be numeric; found " + rf);
+        }
+    }
+
+    // ---- tables ------------------------------------------------------------------------------------------------
+
+    private SchemaChange createTable(Schema schema, CreateTable s, String currentKs) {
+        String ksName = keyspaceOf(s.table(), currentKs);
+        checkNotSystem(ksName);
+        KeyspaceMetadata ks = existingKeyspace(schema, ksName);
+        String name = s.table().name();
+        if (!SchemaConstants.isValidName(name)) {
+            throw new InvalidRequestException("Table name must not be empty, more than 48 characters long, or "
+                    + "contain non-alphanumeric-underscore characters (got \"" + name + "\")");
+        }
+        if (ks.table(name) != null) {
+            if (s.ifNotExists()) {
+                return null;
+            }
+            throw new AlreadyExistsException(ksName, name);
+        }
+        if (s.compactStorage()) {
+            throw new InvalidRequestException("COMPACT STORAGE tables are not supported starting with version 4.0");
+        }
+        if (s.primaryKey() == null) {
+            throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name + "' (exactly one required)");
+        }
+        Map<String, SchemaStatement.ColumnDefinition> defs = new LinkedHashMap<>();
+        for (SchemaStatement.ColumnDefinition d : s.columns()) {
+            if (defs.put(d.name(), d) != null) {
+                throw new InvalidRequestException("Duplicate column '" + d.name() + "' declaration for table "
+                        + ksName + "." + name);
+            }
+        }
+        Map<String, Boolean> order = new LinkedHashMap<>();
+        for (SchemaStatement.ClusteringOrder o : s.clusteringOrder()) {
+            order.put(o.column(), o.descending());
+        }
+        List<ColumnMetadata> columns = new ArrayList<>();
+        Set<String> keyColumns = new HashSet<>();
+        int pos = 0;
+        for (String pk : s.primaryKey().partitionKey()) {
+            SchemaStatement.ColumnDefinition d = keyDefinition(defs, pk, keyColumns);
+            DataType t = keyType(d, ks);
+            columns.add(new ColumnMetadata(pk, t, ColumnMetadata.Kind.PARTITION_KEY, pos++, false, -1));
+        }
+        pos = 0;
+        for (String ck : s.primaryKey().clustering()) {
+            SchemaStatement.ColumnDefinition d = keyDefinition(defs, ck, keyColumns);
+            DataType t = keyType(d, ks);
+            columns.add(new ColumnMetadata(ck, t, ColumnMetadata.Kind.CLUSTERING, pos, Boolean.TRUE.equals(order.get(ck)),
+                    -1));
+            pos++;
+        }
+        List<String> clusteringNames = s.primaryKey().clustering();
+        List<String> orderNames = new ArrayList<>(order.keySet());
+        if (!orderNames.isEmpty()) {
+            for (String o : orderNames) {
+                if (!clusteringNames.contains(o)) {
+                    throw new InvalidRequestException("Only clustering key columns can be defined in CLUSTERING ORDER "
+                            + "directive: " + o + " is not a clustering column");
+                }
+            }
+            if (!clusteringNames.subList(0, orderNames.size()).equals(orderNames)) {
+                throw new InvalidRequestException("Clustering key columns must exactly match columns in CLUSTERING "
+                        + "ORDER BY directive");
+            }
+        }
+        int cellId = 0;
+        boolean hasCounter = false;
+        boolean hasNonCounter = false;
+        for (SchemaStatement.ColumnDefinition d : defs.values()) {
+            if (keyColumns.contains(d.name())) {
+                if (d.isStatic()) {
+                    throw new InvalidRequestException("Static column " + d.name() + " cannot be part of the PRIMARY KEY");
+                }
+                continue;
+            }
+            DataType t = TypeResolver.resolve(d.type(), ks);
+            if (d.isStatic() && clusteringNames.isEmpty()) {
+                throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the table has "
+                        + "at least one clustering column");
+            }
+            if (Types.isCounter(t)) {
+                hasCounter = true;
+            } else {
+                hasNonCounter = true;
+            }
+            columns.add(new ColumnMetadata(d.name(), t, d.isStatic() ? ColumnMetadata.Kind.STATIC
+                    : ColumnMetadata.Kind.REGULAR, -1, false, cellId++));
+        }
+        if (hasCounter && hasNonCounter) {
+            throw new InvalidRequestException("Cannot mix counter and non counter columns in the same table");
+        }
+        TableParams params = TableOptions.apply(TableParams.defaults(), s.properties());
+        if (hasCounter && params.defaultTimeToLive() > 0) {
+            throw new InvalidRequestException("Cannot set default_time_to_live on a table with counters");
+        }
+        TableMetadata table = new TableMetadata(ksName, name, UUID.randomUUID(), columns, params, cellId, Map.of(),
+                Map.of(), false);
+        pending = schema.with(ks.withTable(table));
+        return SchemaChange.table(SchemaChange.Change.CREATED, ksName, name);
+    }
+
+    private static SchemaStatement.ColumnDefinition keyDefinition(Map<String, SchemaStatement.ColumnDefinition> defs,
+                                                                  String name, Set<String> keyColumns) {
+        SchemaStatement.ColumnDefinition d = defs.get(name);
+        if (d == null) {
+            throw new InvalidRequestException("Unknown definition " + name + " referenced in PRIMARY KEY");
+        }
+        if (!keyColumns.add(name)) {
+            throw new InvalidRequestException("Duplicate definition for " + name + " in PRIMARY KEY");
+        }
+        return d;
+    }
+
+    private static DataType keyType(SchemaStatement.ColumnDefinition d, KeyspaceMetadata ks) {
+        DataType t = TypeResolver.resolve(d.type(), ks);
+        if (t.isMultiCell()) {
+            throw new InvalidRequestException("Invalid non-frozen " + (Types.kind(t) == TypeKind.UDT
+                    ? "user-defined type" : "collection type") + " \"" + t.cqlName() + "\" for PRIMARY KEY column \""
+                    + d.name() + "\"");
+        }
+        if (Types.isCounter(t)) {
+            throw new InvalidRequestException("counter type is not supported for PRIMARY KEY column '" + d.name() + "'");
+        }
+        if (Types.kind(t) == TypeKind.DURATION) {
+            throw new InvalidRequestException("duration type is not supported for PRIMARY KEY column '" + d.name()
+                    + "'");
+        }
+        return t;
+    }
+
+    private TableMetadata existingTable(Schema schema, QualifiedName qn, String currentKs) {
+        String ksName = keyspaceOf(qn, currentKs);
+        KeyspaceMetadata ks = existingKeyspace(schema, ksName);
+        TableMetadata t = ks.table(qn.name());
+        if (t == null) {
+            throw new InvalidRequestException("Table '" + ksName + "." + qn.name() + "' doesn't exist");
+        }
+        return t;
+    }
+
+    private SchemaChange alterTable(Schema schema, AlterTable s, String currentKs) {
+        String ksName = keyspaceOf(s.table(), currentKs);
+        checkNotSystem(ksName);
+        KeyspaceMetadata ks = existingKeyspace(schema, ksName);
+        TableMetadata t = ks.table(s.table().name());
+        if (t == null) {
+            if (s.ifExists()) {
+                return null;
+            }
+            throw new InvalidRequestException("Table '" + ksName + "." + s.table().name() + "' doesn't exist");
+        }
+        List<ColumnMetadata> columns = new ArrayList<>(t.allColumns());
+        TableParams params = t.params();
+        int nextCell = t.nextCellId();
+        Map<String, TableMetadata.DroppedColumn> dropped = new LinkedHashMap<>(t.droppedColumns());
+        switch (s.action()) {
+            case AddColumns add -> {
+                boolean changed = false;
+                for (SchemaStatement.ColumnDefinition d : add.columns()) {
+                    if (t.column(d.name()) != null) {
+                        if (add.ifNotExists()) {
+                            continue;
+                        }
+                        throw new InvalidRequestException("Column with name '" + d.name() + "' already exists");
+                    }
+                    DataType type = TypeResolver.resolve(d.type(), ks);
+                    if (d.isStatic() && t.clustering().isEmpty()) {
+                        throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the "
+                                + "table has at least one clustering column");
+                    }
+                    if (Types.isCounter(type) != t.isCounterTable() && !t.regularAndStatic().isEmpty()) {
+                        throw new InvalidRequestException(t.isCounterTable()
+                                ? "Cannot add a non counter column (" + d.name() + ") in a counter column family"
+                                : "Cannot add a counter column (" + d.name() + ") in a non counter column family");
+                    }
+                    TableMetadata.DroppedColumn prev = dropped.get(d.name());
+                    if (prev != null && !prev.type().equals(type.cqlName()) && type.isMultiCell()) {
+                        throw new InvalidRequestException("Cannot re-add previously dropped column '" + d.name()
+                                + "' of type " + type.cqlName() + ", incompatible with previous type " + prev.type());
+                    }
+                    columns.add(new ColumnMetadata(d.name(), type, d.isStatic() ? ColumnMetadata.Kind.STATIC
+                            : ColumnMetadata.Kind.REGULAR, -1, false, nextCell++));
+                    changed = true;
+                }
+                if (!changed) {
+                    return null;
+                }
+            }
+            case DropColumns drop -> {
+                boolean changed = false;
+                for (String c : drop.columns()) {
+                    ColumnMetadata col = t.column(c);
+                    if (col == null) {
+                        if (drop.ifExists()) {
+                            continue;
+                        }
+                        throw new InvalidRequestException("Column " + c + " was not found in table " + ksName + "."
+                                + t.name());
+                    }
+                    if (col.isPrimaryKey()) {
+                        throw new InvalidRequestException("Cannot drop PRIMARY KEY column " + c);
+                    }
+                    for (IndexMetadata i : t.indexes().values()) {
+                        if (i.targetColumn().equals(c)) {
+                            throw new InvalidRequestException("Cannot drop column " + c + " because it has dependent "
+                                    + "secondary indexes (" + i.name() + ")");
+                        }
+                    }
+                    columns.remove(col);
+                    long time = drop.timestamp() != null ? drop.timestamp() : System.currentTimeMillis() * 1000;
+                    dropped.put(c, new TableMetadata.DroppedColumn(c, col.type().cqlName(), col.kind().schemaName(),
+                            time));
+                    changed = true;
+                }
+                if (!changed) {
+                    return null;
+                }
+            }
+            case RenameColumns rename -> {
+                for (SchemaStatement.Rename r : rename.renames()) {
+                    ColumnMetadata col = null;
+                    for (ColumnMetadata c : columns) {
+                        if (c.name().equals(r.from())) {
+                            col = c;
+                        }
+                    }
+                    if (col == null) {
+                        if (rename.ifExists()) {
+                            continue;
+                        }
+                        throw new InvalidRequestException("Column with name '" + r.from() + "' doesn't exist");
+                    }
+                    if (!col.isPrimaryKey()) {
+                        throw new InvalidRequestException("Cannot rename non PRIMARY KEY column " + r.from());
+                    }
+                    for (ColumnMetadata c : columns) {
+                        if (c.name().equals(r.to())) {
+                            throw new InvalidRequestException("Cannot rename column " + r.from() + " to " + r.to()
+                                    + " in table '" + t.name() + "'; another column with that name already exists");
+                        }
+                    }
+                    columns.set(columns.indexOf(col), col.withName(r.to()));
+                }
+            }
+            case AlterTableOptions opts -> params = TableOptions.apply(params, opts.properties());
+            case AlterColumnType act -> throw new InvalidRequestException("Altering column types is no longer "
+                    + "supported");
+            case AlterColumnMask m -> throw unsupported("Dynamic data masks");
+            case DropCompactStorage d -> throw new InvalidRequestException("DROP COMPACT STORAGE is not supported: "
+                    + "the table does not use COMPACT STORAGE");
+        }
+        TableMetadata after = t.with(columns, params, nextCell, dropped, t.indexes());
+        pending = schema.with(ks.withTable(after));
+        return SchemaChange.table(SchemaChange.Change.UPDATED, ksName, t.name());
+    }
+
+    private SchemaChange dropTable(Schema schema, DropTable s, String currentKs) {
+        String ksName = keyspaceOf(s.table(), currentKs);
+        checkNotSystem(ksName);
+        KeyspaceMetadata ks = schema.keyspace(ksName);
+        if (ks == null || ks.table(s.table().name()) == null) {
+            if (s.ifExists()) {
+                return null;
+            }
+            if (ks == null) {
+                throw new InvalidRequestException("Keyspace '" + ksName + "' doesn't exist");
+            }
+            throw new InvalidRequestException("Table '" + ksName + "." + s.table().name() + "' doesn't exist");
+        }
+        pending = schema.with(ks.withoutTable(s.table().name()));
+        return SchemaChange.table(SchemaChange.Change.DROPPED, ksName, s.table().name());
+    }
+
+    // ---- types ------------------------------------------------------------------------------------------------
+
+    private SchemaChange createType(Schema schema, CreateType s, String currentKs) {
+        String ksName = keyspaceOf(s.type(), currentKs);
+        checkNotSystem(ksName);
+        KeyspaceMetadata ks = existingKeyspace(schema, ksName);
+        String name = s.type().name();
+        if (ks.types().containsKey(name)) {
+            if (s.ifNotExists()) {
+                return null;
+            }
+            throw new AlreadyExistsException(ksName, name, "A user type with name '" + name + "' already exists");
+        }
+        if (io.charybdis.protocol.types.NativeType.fromCqlName(name) != null) {
+            throw new InvalidRequestException("Type name " + name + " is reserved");
+        }
+        List<String> names = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        for (SchemaStatement.FunctionArgument f : s.fields()) {
+            if (names.contains(f.name())) {
+                throw new InvalidRequestException("Duplicate field name " + f.name() + " in type " + name);
+            }
+            DataType t = TypeResolver.resolve(f.type(), ks);
+            if (t.isMultiCell() && Types.kind(t) == TypeKind.UDT) {
+                throw new InvalidRequestException("A user type cannot contain non-frozen UDTs");
+            }
+            names.add(f.name());
+            types.add(t);
+        }
+        pending = schema.with(ks.withType(new UserType(ksName, name, names, types, false)));
+        return SchemaChange.type(SchemaChange.Change.CREATED, ksName, name);
+    }
+
+    private SchemaChange alterType(Schema schema, AlterType s, String currentKs) {
+        String ksName = keyspaceOf(s.type(), currentKs);
+        checkNotSystem(ksName);
+        KeyspaceMetadata ks = existingKeyspace(schema, ksName);
+        UserType t = ks.types().get(s.type().name());
+        if (t == null) {
+            if (s.ifExists()) {
+                return null;
+            }
+            throw new InvalidRequestException("No user type named " + s.type().name() + " exists.");
+        }
+        List<String> names = new ArrayList<>(t.fieldNames());
+        List<DataType> types = new ArrayList<>(t.fieldTypes());
+        switch (s.action()) {
+            case AddField add -> {
+                if (names.contains(add.field())) {
+                    if (add.ifNotExists()) {
+                        return null;
+                    }
+                    throw new InvalidRequestException("Cannot add new field " + add.field() + " to type "
+                            + t.cqlName() + ": a field with name " + add.field() + " already exists");
+                }
+                names.add(add.field());
+                types.add(TypeResolver.resolve(add.type(), ks));
+            }
+            case RenameFields rename -> {
+                for (SchemaStatement.Rename r : rename.renames()) {
+                    int i = names.indexOf(r.from());
+                    if (i < 0) {
+                        if (rename.ifExists()) {
+                            continue;
+                        }
+                        throw new InvalidRequestException("Unkown field " + r.from() + " in user type " + t.cqlName());
+                    }
+                    names.set(i, r.to());
+                }
+            }
+            case AlterFieldType a -> throw new InvalidRequestException("Alterting field types is no longer supported");
+        }
+        UserType updated = new UserType(ksName, t.name(), names, types, false);
+        KeyspaceMetadata newKs = ks.withType(updated);
+        // Tables using the type see the new fields: re-resolve their column types.
+        for (TableMetadata table : ks.tables().values()) {
+            List<ColumnMetadata> cols = new ArrayList<>();
+            boolean uses = false;
+            for (ColumnMetadata c : table.allColumns()) {
+                DataType nt = replaceUdt(c.type(), updated);
+                uses |= nt != c.type();
+                cols.add(nt == c.type() ? c : new ColumnMetadata(c.name(), nt, c.kind(), c.position(), c.reversed(),
+                        c.cellId()));
+            }
+            if (uses) {
+                newKs = newKs.withTable(table.with(cols, table.params(), table.nextCellId(), table.droppedColumns(),
+                        table.indexes()));
+            }
+        }
+        pending = schema.with(newKs);
+        return SchemaChange.type(SchemaChange.Change.UPDATED, ksName, t.name());
+    }
+
+    private static DataType replaceUdt(DataType type, UserType updated) {
+        String cql = type.cqlName();
+        if (!cql.contains(updated.name())) {
+            return type;
+        }
+        if (type instanceof UserType u && u.name().equals(updated.name()) && u.keyspace().equals(updated.keyspace())) {
+            return new UserType(u.keyspace(), u.name(), updated.fieldNames(), updated.fieldTypes(), u.frozen());
+        }
+        return switch (Types.kind(type)) {
+            case LIST -> Types.listOf(replaceUdt(Types.elementType(type), updated), type.isFrozen());
+            case SET -> Types.setOf(replaceUdt(Types.elementType(type), updated), type.isFrozen());
+            case MAP -> Types.mapOf(replaceUdt(Types.keyType(type), updated),
+                    replaceUdt(Types.valueType(type), updated), type.isFrozen());
+            case TUPLE -> {
+                List<DataType> comps = new ArrayList<>();
+                for (DataType c : Types.fieldTypes(type)) {
+                    comps.add(replaceUdt(c, updated));
+                }
+                yield new io.charybdis.protocol.types.TupleType(comps);
+            }
+            default -> type;
+        };
+    }
+
+    private SchemaChange dropType(Schema schema, DropType s, String currentKs) {
+        String ksName = keyspaceOf(s.type(), currentKs);
+        checkNotSystem(ksName);
+        KeyspaceMetadata ks = schema.keyspace(ksName);
+        if (ks == null || !ks.types().containsKey(s.type().name())) {
+            if (s.ifExists()) {
+                return null;
+            }
+            throw new InvalidRequestException("Type '" + ksName + "." + s.type().name() + "' doesn't exist");
+        }
+        String name = s.type().name();
+        for (TableMetadata t : ks.tables().values()) {
+            for (ColumnMetadata c : t.allColumns()) {
+                if (usesType(c.type(), ksName, name)) {
+                    throw new InvalidRequestException("Cannot drop user type " + ksName + "." + name
+                            + " as it is still used by table " + ksName + "." + t.name());
+                }
+            }
+        }
+        for (UserType other : ks.types().values()) {
+            for (DataType f : other.fieldTypes()) {
+                if (usesType(f, ksName, name)) {
+                    throw new InvalidRequestException("Cannot drop user type " + ksName + "." + name
+                            + " as it is still used by user type " + other.name());
+                }
+            }
+        }
+        pending = schema.with(ks.withoutType(name));
+        return SchemaChange.type(SchemaChange.Change.DROPPED, ksName, name);
+    }
+
+    private static boolean usesType(DataType t, String ks, String name) {
+        if (t instanceof UserType u) {
+            if (u.keyspace().equals(ks) && u.name().equals(name)) {
+                return true;
+            }
+            for (DataType f : u.fieldTypes()) {
+                if (usesType(f, ks, name)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return switch (Types.kind(t)) {
+            case LIST, SET, VECTOR -> usesType(Types.elementType(t), ks, name);
+            case MAP -> usesType(Types.keyType(t), ks, name) || usesType(Types.valueType(t), ks, name);
+            case TUPLE -> Types.fieldTypes(t).stream().anyMatch(f -> usesType(f, ks, name));
+            default -> false;
+        };
+    }
+
+    // ---- indexes ----------------------------------------------------------------------------------------------
+
+    private SchemaChange createIndex(Schema schema, CreateIndex s, String currentKs) {
+        TableMetadata t = existingTable(schema, s.table(), currentKs);
+        checkNotSystem(t.keyspace());
+        KeyspaceMetadata ks = schema.keyspace(t.keyspace());
+        if (s.targets().size() != 1) {
+            throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
+        }
+        SchemaStatement.IndexTarget target = s.targets().get(0);
+        ColumnMetadata col = t.column(target.column());
+        if (col == null) {
+            throw new InvalidRequestException("Column '" + target.column() + "' doesn't exist");
+        }
+        String name = s.name() != null ? s.name() : t.name() + "_" + col.name() + "_idx";
+        for (TableMetadata other : ks.tables().values()) {
+            if (other.indexes().containsKey(name)) {
+                if (s.ifNotExists()) {
+                    return null;
+                }
+                throw new AlreadyExistsException(t.keyspace(), name, "Index '" + name + "' already exists");
+            }
+        }
+        if (s.custom() || s.usingClass() != null) {
+            throw unsupported("Custom indexes (SAI, SASI)");
+        }
+        if (col.kind() == ColumnMetadata.Kind.PARTITION_KEY && t.partitionKey().size() == 1) {
+            throw new InvalidRequestException("Cannot create secondary index on the only partition key column "
+                    + col.name());
+        }
+        String kind = switch (target.kind()) {
+            case SIMPLE -> col.isMultiCell() && Types.kind(col.type()) == TypeKind.MAP ? "values" : "values";
+            case KEYS -> "keys";
+            case VALUES -> "values";
+            case ENTRIES -> "entries";
+            case FULL -> "full";
+        };
+        if (target.kind() != SchemaStatement.IndexTargetKind.SIMPLE && target.kind() != SchemaStatement.IndexTargetKind.FULL
+                && !col.type().isMultiCell()) {
+            throw new InvalidRequestException("Cannot create " + kind + "() index on frozen column " + col.name()
+                    + ". Frozen collections are immutable and must be fully indexed by using the 'full(" + col.name()
+                    + ")' modifier");
+        }
+        String targetOption = target.kind() == SchemaStatement.IndexTargetKind.SIMPLE
+                || (target.kind() == SchemaStatement.IndexTargetKind.VALUES && !col.isMultiCell())
+                ? col.name() : kind + "(" + col.name() + ")";
+        for (IndexMetadata existing : t.indexes().values()) {
+            if (existing.options().get("target").equals(targetOption)) {
+                if (s.ifNotExists()) {
+                    return null;
+                }
+                throw new InvalidRequestException("Index " + existing.name() + " is a duplicate of existing index "
+                        + existing.name());
+            }
+        }
+        Map<String, IndexMetadata> indexes = new LinkedHashMap<>(t.indexes());
+        indexes.put(name, new IndexMetadata(name, "COMPOSITES", Map.of("target", targetOption)));
+        TableMetadata after = t.with(t.allColumns(), t.params(), t.nextCellId(), t.droppedColumns(), indexes);
+        pending = schema.with(ks.withTable(after));
+        return SchemaChange.table(SchemaChange.Change.UPDATED, t.keyspace(), t.name());
+    }
+
+    private SchemaChange dropIndex(Schema schema, DropIndex s, String currentKs) {
+        String ksName = keyspaceOf(s.index(), currentKs);
+        KeyspaceMetadata ks = schema.keyspace(ksName);
+        if (ks != null) {
+            for (TableMetadata t : ks.tables().values()) {
+                if (t.indexes().containsKey(s.index().name())) {
+                    Map<String, IndexMetadata> indexes = new LinkedHashMap<>(t.indexes());
+                    indexes.remove(s.index().name());
+                    pending = schema.with(ks.withTable(t.with(t.allColumns(), t.params(), t.nextCellId(),
+                            t.droppedColumns(), indexes)));
+                    return SchemaChange.table(SchemaChange.Change.UPDATED, ksName, t.name());
+                }
+            }
+        }
+        if (s.ifExists()) {
+            return null;
+        }
+        throw new InvalidRequestException("Index '" + s.index().name() + "' could not be found in any of the tables of "
+                + "keyspace '" + ksName + "'");
+    }
+}

@@ -1,0 +1,175 @@
+package io.charybdis.node.cql.values;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.syntax.Term;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.types.NativeType;
+
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The native scalar functions Cassandra 5.0 provides in the {@code system} keyspace: time and uuid functions,
+ * the {@code <type>AsBlob}/{@code blobAs<type>} conversions. Lookup is by lower-cased name; overloads are
+ * resolved by argument types.
+ */
+public final class Functions {
+    private final Map<String, List<NativeFunction>> byName = new LinkedHashMap<>();
+
+    public Functions() {
+        add("now", List.of(), DataType.TIMEUUID, (a, c) -> Values.uuid(TimeUuids.now()));
+        add("currenttimeuuid", List.of(), DataType.TIMEUUID, (a, c) -> Values.uuid(TimeUuids.now()));
+        add("uuid", List.of(), DataType.UUID, (a, c) -> Values.uuid(UUID.randomUUID()));
+        add("currenttimestamp", List.of(), DataType.TIMESTAMP, (a, c) -> Values.bigint(c.nowMicros() / 1000));
+        add("currentdate", List.of(), DataType.DATE,
+                (a, c) -> Values.int32((int) (LocalDate.ofInstant(Instant.ofEpochMilli(c.nowMicros() / 1000),
+                        ZoneOffset.UTC).toEpochDay() + (1L << 31))));
+        add("currenttime", List.of(), DataType.TIME,
+                (a, c) -> Values.bigint(LocalTime.ofInstant(Instant.ofEpochMilli(c.nowMicros() / 1000),
+                        ZoneOffset.UTC).toNanoOfDay()));
+        add("mintimeuuid", List.of(DataType.TIMESTAMP), DataType.TIMEUUID,
+                (a, c) -> Values.uuid(TimeUuids.min(a.get(0).getLong(a.get(0).position()))));
+        add("maxtimeuuid", List.of(DataType.TIMESTAMP), DataType.TIMEUUID,
+                (a, c) -> Values.uuid(TimeUuids.max(a.get(0).getLong(a.get(0).position()))));
+        for (String n : List.of("totimestamp", "dateof")) {
+            add(n, List.of(DataType.TIMEUUID), DataType.TIMESTAMP,
+                    (a, c) -> Values.bigint(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
+        }
+        add("totimestamp", List.of(DataType.DATE), DataType.TIMESTAMP,
+                (a, c) -> Values.bigint(DateTimes.toLocalDate(a.get(0).getInt(a.get(0).position())).toEpochDay()
+                        * 86_400_000L));
+        add("todate", List.of(DataType.TIMEUUID), DataType.DATE,
+                (a, c) -> dateOfMillis(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
+        add("todate", List.of(DataType.TIMESTAMP), DataType.DATE,
+                (a, c) -> dateOfMillis(a.get(0).getLong(a.get(0).position())));
+        for (String n : List.of("tounixtimestamp", "unixtimestampof")) {
+            add(n, List.of(DataType.TIMEUUID), DataType.BIGINT,
+                    (a, c) -> Values.bigint(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
+        }
+        add("tounixtimestamp", List.of(DataType.TIMESTAMP), DataType.BIGINT, (a, c) -> a.get(0).duplicate());
+        add("tounixtimestamp", List.of(DataType.DATE), DataType.BIGINT,
+                (a, c) -> Values.bigint(DateTimes.toLocalDate(a.get(0).getInt(a.get(0).position())).toEpochDay()
+                        * 86_400_000L));
+        for (NativeType t : NativeType.values()) {
+            if (t == NativeType.EMPTY || t == NativeType.BLOB) {
+                continue;
+            }
+            String name = t.cqlName();
+            add(name + "asblob", List.of(t), DataType.BLOB, (a, c) -> a.get(0).duplicate());
+            add("blobas" + name, List.of(DataType.BLOB), t, (a, c) -> {
+                try {
+                    t.validate(a.get(0));
+                } catch (RuntimeException e) {
+                    throw new InvalidRequestException("In call to function system.blobas" + name
+                            + ", value 0x" + java.util.HexFormat.of().formatHex(Values.bytes(a.get(0)))
+                            + " is not a valid binary representation for type " + name);
+                }
+                return a.get(0).duplicate();
+            });
+        }
+        add("varcharasblob", List.of(DataType.TEXT), DataType.BLOB, (a, c) -> a.get(0).duplicate());
+        add("blobasvarchar", List.of(DataType.BLOB), DataType.TEXT, (a, c) -> a.get(0).duplicate());
+    }
+
+    private static ByteBuffer dateOfMillis(long millis) {
+        return Values.int32((int) (Math.floorDiv(millis, 86_400_000L) + (1L << 31)));
+    }
+
+    private void add(String name, List<DataType> args, DataType ret, NativeFunction.Impl impl) {
+        byName.computeIfAbsent(name, k -> new ArrayList<>()).add(new NativeFunction(name, args, ret, false, impl));
+    }
+
+    public List<NativeFunction> overloads(String name) {
+        return byName.getOrDefault(name.toLowerCase(Locale.ROOT), List.of());
+    }
+
+    public boolean exists(String name) {
+        return byName.containsKey(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** Binds a function call in a term position (a value of a receiver of type {@code receiverType}). */
+    public BoundValue bindCall(Term.FunctionCall call, String receiverName, DataType receiverType, TermBinder binder) {
+        String name = call.function().name();
+        if (call.function().keyspace() != null && !call.function().keyspace().equals("system")) {
+            throw new InvalidRequestException("Unknown function " + call.function().toCql());
+        }
+        List<NativeFunction> candidates = overloads(name);
+        if (candidates.isEmpty()) {
+            throw new InvalidRequestException("Unknown function " + call.function().toCql()
+                    + " (user-defined functions are not supported yet)");
+        }
+        InvalidRequestException last = null;
+        for (NativeFunction fn : candidates) {
+            if (fn.argTypes().size() != call.args().size()) {
+                continue;
+            }
+            if (!compatible(fn.returnType(), receiverType)) {
+                last = new InvalidRequestException("Type error: cannot assign result of function system." + name
+                        + " (type " + fn.returnType().cqlName() + ") to " + receiverName + " (type "
+                        + receiverType.cqlName() + ")");
+                continue;
+            }
+            try {
+                List<BoundValue> args = new ArrayList<>();
+                for (int i = 0; i < fn.argTypes().size(); i++) {
+                    Term arg = call.args().get(i);
+                    if (arg instanceof Term.FunctionCall inner && !returnsType(inner, fn.argTypes().get(i))) {
+                        throw new InvalidRequestException("Type error: " + inner.toCql() + " cannot be passed as "
+                                + "argument " + i + " of function system." + name + " of type "
+                                + fn.argTypes().get(i).cqlName());
+                    }
+                    args.add(binder.bind(arg, "arg" + i + "(system." + name + ")", fn.argTypes().get(i)));
+                }
+                return ctx -> {
+                    List<ByteBuffer> values = new ArrayList<>(args.size());
+                    for (BoundValue b : args) {
+                        ByteBuffer v = b.bind(ctx);
+                        if (v == Values.UNSET) {
+                            return Values.UNSET;
+                        }
+                        values.add(v);
+                    }
+                    return fn.execute(values, ctx);
+                };
+            } catch (InvalidRequestException e) {
+                last = e;
+            }
+        }
+        if (last != null) {
+            throw last;
+        }
+        throw new InvalidRequestException("Invalid number of arguments in call to function system." + name + ": "
+                + candidates.get(0).argTypes().size() + " required but " + call.args().size() + " provided");
+    }
+
+    private boolean returnsType(Term.FunctionCall call, DataType type) {
+        for (NativeFunction fn : overloads(call.function().name())) {
+            if (fn.argTypes().size() == call.args().size() && compatible(fn.returnType(), type)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean compatible(DataType value, DataType receiver) {
+        if (value.equals(receiver)) {
+            return true;
+        }
+        TypeKind v = Types.kind(value);
+        TypeKind r = Types.kind(receiver);
+        return r == TypeKind.BLOB && v == TypeKind.BLOB
+                || (r == TypeKind.TEXT && v == TypeKind.ASCII)
+                || (r == TypeKind.UUID && v == TypeKind.TIMEUUID);
+    }
+}

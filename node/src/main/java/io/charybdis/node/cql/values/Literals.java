@@ -1,0 +1,196 @@
+package io.charybdis.node.cql.values;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.syntax.LiteralKind;
+import io.charybdis.node.cql.syntax.Term;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.DataType;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.UUID;
+
+/**
+ * Parses CQL constants into the serialized form of their receiver's type, with Cassandra's rules for which
+ * constant kinds each type accepts and Cassandra's error messages.
+ */
+public final class Literals {
+    private Literals() {
+    }
+
+    public static ByteBuffer parse(Term.Literal lit, DataType type, String receiverName) {
+        TypeKind kind = Types.kind(type);
+        LiteralKind lk = lit.kind();
+        String text = lit.text();
+        try {
+            switch (kind) {
+                case ASCII -> {
+                    requireKind(lit, type, receiverName, LiteralKind.STRING);
+                    for (int i = 0; i < text.length(); i++) {
+                        if (text.charAt(i) > 127) {
+                            throw new InvalidRequestException("Invalid ASCII character in string literal");
+                        }
+                    }
+                    return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
+                }
+                case TEXT -> {
+                    requireKind(lit, type, receiverName, LiteralKind.STRING);
+                    return ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+                }
+                case BIGINT, COUNTER -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER);
+                    return Values.bigint(parseLong(text, type));
+                }
+                case INT -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER);
+                    long v = parseLong(text, type);
+                    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                        throw new InvalidRequestException("Unable to make int from '" + text + "'");
+                    }
+                    return Values.int32((int) v);
+                }
+                case SMALLINT -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER);
+                    long v = parseLong(text, type);
+                    if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
+                        throw new InvalidRequestException("Unable to make short from '" + text + "'");
+                    }
+                    return ByteBuffer.allocate(2).putShort(0, (short) v);
+                }
+                case TINYINT -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER);
+                    long v = parseLong(text, type);
+                    if (v < Byte.MIN_VALUE || v > Byte.MAX_VALUE) {
+                        throw new InvalidRequestException("Unable to make byte from '" + text + "'");
+                    }
+                    return ByteBuffer.wrap(new byte[]{(byte) v});
+                }
+                case VARINT -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER);
+                    return ByteBuffer.wrap(new BigInteger(text).toByteArray());
+                }
+                case DECIMAL -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.FLOAT);
+                    return Values.decimal(new BigDecimal(text));
+                }
+                case DOUBLE -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.FLOAT);
+                    return ByteBuffer.allocate(8).putDouble(0, parseDouble(text));
+                }
+                case FLOAT -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.FLOAT);
+                    return ByteBuffer.allocate(4).putFloat(0, (float) parseDouble(text));
+                }
+                case BOOLEAN -> {
+                    requireKind(lit, type, receiverName, LiteralKind.BOOLEAN);
+                    return ByteBuffer.wrap(new byte[]{(byte) (text.equalsIgnoreCase("true") ? 1 : 0)});
+                }
+                case BLOB -> {
+                    requireKind(lit, type, receiverName, LiteralKind.HEX);
+                    String hex = text.substring(2);
+                    if ((hex.length() & 1) != 0) {
+                        throw new InvalidRequestException("Invalid hex string: odd number of digits");
+                    }
+                    return ByteBuffer.wrap(HexFormat.of().parseHex(hex));
+                }
+                case UUID -> {
+                    requireKind(lit, type, receiverName, LiteralKind.UUID, LiteralKind.STRING);
+                    return Values.uuid(UUID.fromString(text));
+                }
+                case TIMEUUID -> {
+                    requireKind(lit, type, receiverName, LiteralKind.UUID, LiteralKind.STRING);
+                    UUID u = UUID.fromString(text);
+                    if (u.version() != 1) {
+                        throw new InvalidRequestException("Unsupported UUID version for timeuuid: " + u.version());
+                    }
+                    return Values.uuid(u);
+                }
+                case TIMESTAMP -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
+                    return Values.bigint(lk == LiteralKind.INTEGER ? parseLong(text, type)
+                            : DateTimes.parseTimestampMillis(text));
+                }
+                case DATE -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
+                    return Values.int32(lk == LiteralKind.INTEGER ? DateTimes.dateFromUnsigned(text)
+                            : DateTimes.parseDate(text));
+                }
+                case TIME -> {
+                    requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
+                    return Values.bigint(lk == LiteralKind.INTEGER ? parseLong(text, type)
+                            : DateTimes.parseTimeNanos(text));
+                }
+                case DURATION -> {
+                    requireKind(lit, type, receiverName, LiteralKind.DURATION, LiteralKind.STRING);
+                    return Durations.parse(text);
+                }
+                case INET -> {
+                    requireKind(lit, type, receiverName, LiteralKind.STRING);
+                    return ByteBuffer.wrap(parseInet(text).getAddress());
+                }
+                case EMPTY -> throw new InvalidRequestException("Cannot set a value of type empty");
+                default -> throw new InvalidRequestException("Invalid " + describe(lk) + " constant (" + lit.toCql()
+                        + ") for \"" + receiverName + "\" of type " + Types.cqlName(type));
+            }
+        } catch (IllegalArgumentException | java.time.DateTimeException e) {
+            throw new InvalidRequestException("Unable to make " + Types.cqlName(type) + " from '" + text + "'");
+        }
+    }
+
+    private static void requireKind(Term.Literal lit, DataType type, String receiver, LiteralKind... allowed) {
+        for (LiteralKind k : allowed) {
+            if (lit.kind() == k) {
+                return;
+            }
+        }
+        throw new InvalidRequestException("Invalid " + describe(lit.kind()) + " constant (" + lit.toCql() + ") for \""
+                + receiver + "\" of type " + Types.cqlName(type));
+    }
+
+    static String describe(LiteralKind k) {
+        return switch (k) {
+            case STRING -> "STRING";
+            case INTEGER -> "INTEGER";
+            case FLOAT -> "FLOAT";
+            case BOOLEAN -> "BOOLEAN";
+            case UUID -> "UUID";
+            case HEX -> "HEX";
+            case DURATION -> "DURATION";
+            case NULL -> "NULL";
+        };
+    }
+
+    static long parseLong(String text, DataType type) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new InvalidRequestException("Unable to make long from '" + text + "'");
+        }
+    }
+
+    static double parseDouble(String text) {
+        return switch (text) {
+            case "NaN", "-NaN" -> Double.NaN;
+            case "Infinity", "+Infinity" -> Double.POSITIVE_INFINITY;
+            case "-Infinity" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(text);
+        };
+    }
+
+    static InetAddress parseInet(String text) {
+        try {
+            if (text.isEmpty() || !(Character.digit(text.charAt(0), 16) >= 0 || text.charAt(0) == ':')) {
+                throw new InvalidRequestException("Unable to make inet address from '" + text + "'");
+            }
+            return InetAddress.getByName(text);
+        } catch (UnknownHostException e) {
+            throw new InvalidRequestException("Unable to make inet address from '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.charybdis.node.cql.values;
+
+import io.charybdis.protocol.types.DataType;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/** A built-in scalar function of the {@code system} keyspace. */
+public record NativeFunction(String name, List<DataType> argTypes, DataType returnType, boolean calledOnNullInput,
+                             Impl impl) {
+
+    @FunctionalInterface
+    public interface Impl {
+        ByteBuffer apply(List<ByteBuffer> args, BindContext ctx);
+    }
+
+    public ByteBuffer execute(List<ByteBuffer> args, BindContext ctx) {
+        if (!calledOnNullInput) {
+            for (ByteBuffer a : args) {
+                if (a == null) {
+                    return null;
+                }
+            }
+        }
+        return impl.apply(args, ctx);
+    }
+
+    public String signature() {
+        StringBuilder sb = new StringBuilder("system.").append(name).append('(');
+        for (int i = 0; i < argTypes.size(); i++) {
+            sb.append(i > 0 ? ", " : "").append(argTypes.get(i).cqlName());
+        }
+        return sb.append(')').toString();
+    }
+}

@@ -1,0 +1,271 @@
+package io.charybdis.node.cql.values;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.syntax.LiteralKind;
+import io.charybdis.node.cql.syntax.Term;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.types.MarshalException;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Prepares the terms of one statement against their receivers: constants are parsed once, bind markers record the
+ * variable they stand for, collection and tuple literals become small expression trees evaluated per execution.
+ */
+public final class TermBinder {
+    private final String keyspace;
+    private final String table;
+    private final BindVariable[] variables;
+    private final Functions functions;
+
+    public TermBinder(String keyspace, String table, int markerCount, Functions functions) {
+        this.keyspace = keyspace;
+        this.table = table;
+        this.variables = new BindVariable[markerCount];
+        this.functions = functions;
+    }
+
+    public List<BindVariable> variables() {
+        List<BindVariable> out = new ArrayList<>(variables.length);
+        for (int i = 0; i < variables.length; i++) {
+            BindVariable v = variables[i];
+            out.add(v != null ? v : new BindVariable(keyspace, table, "expr(" + i + ")", DataType.BLOB));
+        }
+        return out;
+    }
+
+    /** Records a marker's receiver without binding a term (for IN ? and such special receivers). */
+    public BoundValue marker(Term.BindMarker m, String receiverName, DataType type) {
+        String name = m.name() != null ? m.name() : receiverName;
+        variables[m.index()] = new BindVariable(keyspace, table, name, type);
+        int index = m.index();
+        return ctx -> {
+            ByteBuffer v = ctx.value(index);
+            if (v == null || v == Values.UNSET) {
+                return v;
+            }
+            try {
+                type.validate(v);
+            } catch (MarshalException e) {
+                throw new InvalidRequestException("Exception while binding column " + name + ": " + e.getMessage());
+            }
+            return v;
+        };
+    }
+
+    public BoundValue bind(Term term, String receiverName, DataType type) {
+        if (term instanceof Term.BindMarker m) {
+            return marker(m, receiverName, type);
+        }
+        if (term instanceof Term.Literal lit) {
+            if (lit.kind() == LiteralKind.NULL) {
+                return ctx -> null;
+            }
+            return BoundValue.constant(Literals.parse(lit, type, receiverName));
+        }
+        if (term instanceof Term.TypeCast cast) {
+            return bind(cast.term(), receiverName, type);
+        }
+        if (term instanceof Term.Negation neg && neg.term() instanceof Term.Literal lit) {
+            return BoundValue.constant(Literals.parse(new Term.Literal(lit.kind(), "-" + lit.text()), type, receiverName));
+        }
+        if (term instanceof Term.FunctionCall call) {
+            return functions.bindCall(call, receiverName, type, this);
+        }
+        TypeKind kind = Types.kind(type);
+        switch (kind) {
+            case LIST, VECTOR -> {
+                if (!(term instanceof Term.ListLiteral list)) {
+                    throw invalid(term, receiverName, type);
+                }
+                DataType elementType = Types.elementType(type);
+                if (kind == TypeKind.VECTOR && list.elements().size() != Types.vectorDimension(type)) {
+                    throw new InvalidRequestException("Invalid vector literal for " + receiverName + " of type "
+                            + type.cqlName() + "; expected " + Types.vectorDimension(type) + " elements, but given "
+                            + list.elements().size());
+                }
+                BoundValue[] elements = bindAll(list.elements(), receiverName, elementType);
+                return ctx -> {
+                    List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
+                    return values == null ? Values.UNSET : Types.joinComponents(type, values);
+                };
+            }
+            case SET -> {
+                List<Term> elementsTerms;
+                if (term instanceof Term.SetLiteral set) {
+                    elementsTerms = set.elements();
+                } else if (term instanceof Term.EmptyBraces) {
+                    elementsTerms = List.of();
+                } else {
+                    throw invalid(term, receiverName, type);
+                }
+                DataType elementType = Types.elementType(type);
+                BoundValue[] elements = bindAll(elementsTerms, receiverName, elementType);
+                return ctx -> {
+                    List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
+                    if (values == null) {
+                        return Values.UNSET;
+                    }
+                    TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(elementType::compare);
+                    for (ByteBuffer v : values) {
+                        sorted.put(v, v);
+                    }
+                    return Values.collection(new ArrayList<>(sorted.keySet()));
+                };
+            }
+            case MAP -> {
+                List<Map.Entry<Term, Term>> entries;
+                if (term instanceof Term.MapLiteral map) {
+                    entries = map.entries();
+                } else if (term instanceof Term.EmptyBraces) {
+                    entries = List.of();
+                } else if (term instanceof Term.UdtLiteral udt) {
+                    entries = new ArrayList<>();
+                    for (Map.Entry<String, Term> e : udt.fields().entrySet()) {
+                        entries.add(Map.entry(Term.Literal.string(e.getKey()), e.getValue()));
+                    }
+                } else {
+                    throw invalid(term, receiverName, type);
+                }
+                DataType kt = Types.keyType(type);
+                DataType vt = Types.valueType(type);
+                BoundValue[] keys = new BoundValue[entries.size()];
+                BoundValue[] vals = new BoundValue[entries.size()];
+                for (int i = 0; i < entries.size(); i++) {
+                    keys[i] = bind(entries.get(i).getKey(), "key(" + receiverName + ")", kt);
+                    vals[i] = bind(entries.get(i).getValue(), "value(" + receiverName + ")", vt);
+                }
+                return ctx -> {
+                    TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(kt::compare);
+                    for (int i = 0; i < keys.length; i++) {
+                        ByteBuffer k = keys[i].bind(ctx);
+                        ByteBuffer v = vals[i].bind(ctx);
+                        if (k == null || v == null) {
+                            throw new InvalidRequestException("null is not supported inside collections");
+                        }
+                        if (k == Values.UNSET || v == Values.UNSET) {
+                            return Values.UNSET;
+                        }
+                        sorted.put(k, v);
+                    }
+                    List<ByteBuffer> flat = new ArrayList<>(sorted.size() * 2);
+                    sorted.forEach((k, v) -> {
+                        flat.add(k);
+                        flat.add(v);
+                    });
+                    return Types.joinComponents(type, flat);
+                };
+            }
+            case TUPLE -> {
+                if (!(term instanceof Term.TupleLiteral tuple)) {
+                    throw invalid(term, receiverName, type);
+                }
+                List<DataType> fieldTypes = Types.fieldTypes(type);
+                if (tuple.elements().size() > fieldTypes.size()) {
+                    throw new InvalidRequestException("Invalid tuple literal for " + receiverName
+                            + ": too many elements. Type " + type.cqlName() + " expects " + fieldTypes.size()
+                            + " but got " + tuple.elements().size());
+                }
+                BoundValue[] fields = new BoundValue[tuple.elements().size()];
+                for (int i = 0; i < fields.length; i++) {
+                    fields[i] = bind(tuple.elements().get(i), receiverName, fieldTypes.get(i));
+                }
+                int arity = fieldTypes.size();
+                return ctx -> {
+                    List<ByteBuffer> values = new ArrayList<>(arity);
+                    for (BoundValue f : fields) {
+                        ByteBuffer v = f.bind(ctx);
+                        if (v == Values.UNSET) {
+                            return Values.UNSET;
+                        }
+                        values.add(v);
+                    }
+                    while (values.size() < arity) {
+                        values.add(null);
+                    }
+                    return Values.tuple(values);
+                };
+            }
+            case UDT -> {
+                Map<String, Term> given;
+                if (term instanceof Term.UdtLiteral udt) {
+                    given = udt.fields();
+                } else if (term instanceof Term.EmptyBraces) {
+                    given = Map.of();
+                } else {
+                    throw invalid(term, receiverName, type);
+                }
+                List<String> names = Types.fieldNames(type);
+                List<DataType> fieldTypes = Types.fieldTypes(type);
+                for (String f : given.keySet()) {
+                    if (!names.contains(f)) {
+                        throw new InvalidRequestException("Unknown field '" + f + "' in value of user defined type "
+                                + type.cqlName());
+                    }
+                }
+                BoundValue[] fields = new BoundValue[names.size()];
+                for (int i = 0; i < names.size(); i++) {
+                    Term t = given.get(names.get(i));
+                    fields[i] = t == null ? ctx -> null : bind(t, receiverName + "." + names.get(i), fieldTypes.get(i));
+                }
+                return ctx -> {
+                    List<ByteBuffer> values = new ArrayList<>(fields.length);
+                    for (BoundValue f : fields) {
+                        ByteBuffer v = f.bind(ctx);
+                        values.add(v == Values.UNSET ? null : v);
+                    }
+                    return Values.tuple(values);
+                };
+            }
+            default -> throw invalid(term, receiverName, type);
+        }
+    }
+
+    private BoundValue[] bindAll(List<Term> terms, String receiverName, DataType elementType) {
+        BoundValue[] out = new BoundValue[terms.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = bind(terms.get(i), receiverName, elementType);
+        }
+        return out;
+    }
+
+    private static List<ByteBuffer> evalElements(BoundValue[] elements, BindContext ctx, String receiverName) {
+        List<ByteBuffer> values = new ArrayList<>(elements.length);
+        for (BoundValue e : elements) {
+            ByteBuffer v = e.bind(ctx);
+            if (v == null) {
+                throw new InvalidRequestException("null is not supported inside collections");
+            }
+            if (v == Values.UNSET) {
+                return null;
+            }
+            values.add(v);
+        }
+        return values;
+    }
+
+    private static InvalidRequestException invalid(Term term, String receiverName, DataType type) {
+        return new InvalidRequestException("Invalid " + describe(term) + " literal for " + receiverName + " of type "
+                + type.cqlName());
+    }
+
+    private static String describe(Term t) {
+        String simple = t.getClass().getSimpleName();
+        return switch (simple) {
+            case "ListLiteral" -> "list";
+            case "SetLiteral" -> "set";
+            case "MapLiteral" -> "map";
+            case "TupleLiteral" -> "tuple";
+            case "UdtLiteral" -> "user type";
+            case "EmptyBraces" -> "set";
+            default -> Arrays.asList(simple.split("(?=[A-Z])")).get(0).toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+}

@@ -1,0 +1,26 @@
+package io.charybdis.node.schema;
+
+import java.util.Map;
+
+/** A secondary index: {@code system_schema.indexes} row. */
+public record IndexMetadata(String name, String kind, Map<String, String> options) {
+    /** The indexed column name (the {@code target} option, without keys()/values()/entries()/full()). */
+    public String targetColumn() {
+        String t = options.getOrDefault("target", "");
+        int open = t.indexOf('(');
+        if (open >= 0 && t.endsWith(")")) {
+            t = t.substring(open + 1, t.length() - 1);
+        }
+        if (t.startsWith("\"") && t.endsWith("\"") && t.length() >= 2) {
+            t = t.substring(1, t.length() - 1).replace("\"\"", "\"");
+        }
+        return t;
+    }
+
+    /** values, keys, entries or full; regular columns index their values. */
+    public String targetKind() {
+        String t = options.getOrDefault("target", "");
+        int open = t.indexOf('(');
+        return open > 0 && t.endsWith(")") ? t.substring(0, open) : "values";
+    }
+}

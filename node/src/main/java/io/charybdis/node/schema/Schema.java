@@ -1,0 +1,76 @@
+package io.charybdis.node.schema;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * An immutable snapshot of every keyspace. Readers take the current snapshot from {@link SchemaManager} and keep it
+ * for the whole statement, so a concurrent DDL never shows them half a change.
+ */
+public final class Schema {
+    private final Map<String, KeyspaceMetadata> keyspaces;
+    private final UUID version;
+
+    public Schema(Map<String, KeyspaceMetadata> keyspaces) {
+        this.keyspaces = Collections.unmodifiableMap(new TreeMap<>(keyspaces));
+        this.version = computeVersion(this.keyspaces);
+    }
+
+    public static Schema empty() {
+        return new Schema(Map.of());
+    }
+
+    public Map<String, KeyspaceMetadata> keyspaces() {
+        return keyspaces;
+    }
+
+    public KeyspaceMetadata keyspace(String name) {
+        return keyspaces.get(name);
+    }
+
+    public TableMetadata table(String keyspace, String table) {
+        KeyspaceMetadata ks = keyspaces.get(keyspace);
+        return ks == null ? null : ks.table(table);
+    }
+
+    public Schema with(KeyspaceMetadata ks) {
+        Map<String, KeyspaceMetadata> m = new TreeMap<>(keyspaces);
+        m.put(ks.name(), ks);
+        return new Schema(m);
+    }
+
+    public Schema without(String keyspace) {
+        Map<String, KeyspaceMetadata> m = new TreeMap<>(keyspaces);
+        m.remove(keyspace);
+        return new Schema(m);
+    }
+
+    /** The schema version drivers compare in system.local / system.peers: a digest of the user-visible schema. */
+    public UUID version() {
+        return version;
+    }
+
+    private static UUID computeVersion(Map<String, KeyspaceMetadata> keyspaces) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("MD5");
+            for (KeyspaceMetadata ks : keyspaces.values()) {
+                md.update(ks.name().getBytes(StandardCharsets.UTF_8));
+                md.update(ks.replication().toString().getBytes(StandardCharsets.UTF_8));
+                for (TableMetadata t : ks.tables().values()) {
+                    md.update(t.id().toString().getBytes(StandardCharsets.UTF_8));
+                    md.update(t.allColumns().toString().getBytes(StandardCharsets.UTF_8));
+                    md.update(t.params().toString().getBytes(StandardCharsets.UTF_8));
+                }
+                md.update(ks.types().toString().getBytes(StandardCharsets.UTF_8));
+            }
+            return UUID.nameUUIDFromBytes(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

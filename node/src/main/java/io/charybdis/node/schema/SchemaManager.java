@@ -1,0 +1,122 @@
+package io.charybdis.node.schema;
+
+import io.charybdis.node.cql.exceptions.ServerErrorException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
+
+/**
+ * Owns the node's schema. Readers take {@link #schema()} (an immutable snapshot); DDL goes through
+ * {@link #update}, which runs one change at a time: compute the new schema, make it durable, tell the storage
+ * engine which tables appeared, changed or went away, publish it, then notify listeners.
+ *
+ * <p>DDL is rare and never on the data path, so a monitor serialising changes is the simple, correct choice.
+ */
+public final class SchemaManager {
+    private static final Logger log = LoggerFactory.getLogger(SchemaManager.class);
+
+    private final SchemaStore store;
+    private final Map<String, KeyspaceMetadata> builtIn;
+    private final List<SchemaListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile TableLifecycle lifecycle = TableLifecycle.NONE;
+    private volatile Schema current;
+
+    /**
+     * @param builtIn the system keyspaces (virtual, never stored)
+     */
+    public SchemaManager(SchemaStore store, Map<String, KeyspaceMetadata> builtIn) throws IOException {
+        this.store = store;
+        this.builtIn = Map.copyOf(builtIn);
+        Map<String, Object> doc = store.load();
+        Schema loaded = doc == null ? Schema.empty() : SchemaCodec.fromDocument(doc);
+        Schema s = loaded;
+        for (KeyspaceMetadata ks : builtIn.values()) {
+            s = s.with(ks);
+        }
+        this.current = s;
+    }
+
+    public Schema schema() {
+        return current;
+    }
+
+    public void setLifecycle(TableLifecycle lifecycle) {
+        this.lifecycle = lifecycle;
+    }
+
+    public void addListener(SchemaListener l) {
+        listeners.add(l);
+    }
+
+    /**
+     * Applies a change. {@code change} returns the new schema, or the same instance when nothing changes (for
+     * IF [NOT] EXISTS); it throws the user's error otherwise.
+     */
+    public synchronized Schema update(UnaryOperator<Schema> change, List<SchemaChange> events) {
+        Schema before = current;
+        Schema after = change.apply(before);
+        if (after == before) {
+            return before;
+        }
+        try {
+            store.store(SchemaCodec.toDocument(after));
+        } catch (IOException e) {
+            throw new ServerErrorException("Could not persist schema to " + store.file() + ": " + e.getMessage(), e);
+        }
+        applyToStorage(before, after);
+        current = after;
+        for (SchemaChange ev : events) {
+            for (SchemaListener l : listeners) {
+                try {
+                    l.onSchemaChange(ev);
+                } catch (RuntimeException e) {
+                    log.warn("Schema listener failed for {}", ev, e);
+                }
+            }
+        }
+        return after;
+    }
+
+    private void applyToStorage(Schema before, Schema after) {
+        List<TableMetadata> dropped = new ArrayList<>();
+        for (KeyspaceMetadata ks : before.keyspaces().values()) {
+            if (ks.virtual()) {
+                continue;
+            }
+            KeyspaceMetadata now = after.keyspace(ks.name());
+            for (TableMetadata t : ks.tables().values()) {
+                TableMetadata n = now == null ? null : now.table(t.name());
+                if (n == null || !n.id().equals(t.id())) {
+                    dropped.add(t);
+                } else if (n != t) {
+                    lifecycle.altered(t, n);
+                }
+            }
+        }
+        for (TableMetadata t : dropped) {
+            lifecycle.dropped(t);
+        }
+        for (KeyspaceMetadata ks : after.keyspaces().values()) {
+            if (ks.virtual()) {
+                continue;
+            }
+            KeyspaceMetadata old = before.keyspace(ks.name());
+            for (TableMetadata t : ks.tables().values()) {
+                TableMetadata o = old == null ? null : old.table(t.name());
+                if (o == null || !o.id().equals(t.id())) {
+                    lifecycle.created(t);
+                }
+            }
+        }
+    }
+
+    public Map<String, KeyspaceMetadata> builtIn() {
+        return builtIn;
+    }
+}

@@ -1,0 +1,166 @@
+package io.charybdis.node.schema;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * An immutable table definition. Columns are kept in three groups, as Cassandra orders them: partition key (by
+ * position), clustering (by position), then static and regular columns (by name, as Cassandra stores them).
+ */
+public final class TableMetadata {
+    private final String keyspace;
+    private final String name;
+    private final UUID id;
+    private final List<ColumnMetadata> partitionKey;
+    private final List<ColumnMetadata> clustering;
+    private final List<ColumnMetadata> regularAndStatic;
+    private final Map<String, ColumnMetadata> byName;
+    private final ColumnMetadata[] byCellId;
+    private final TableParams params;
+    private final int nextCellId;
+    private final Map<String, DroppedColumn> droppedColumns;
+    private final Map<String, IndexMetadata> indexes;
+    private final boolean virtual;
+    private final boolean hasStatic;
+
+    public record DroppedColumn(String name, String type, String kind, long droppedTimeMicros) {
+    }
+
+    public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
+                         int nextCellId, Map<String, DroppedColumn> droppedColumns,
+                         Map<String, IndexMetadata> indexes, boolean virtual) {
+        this.keyspace = keyspace;
+        this.name = name;
+        this.id = id;
+        this.params = params;
+        this.nextCellId = nextCellId;
+        this.droppedColumns = Collections.unmodifiableMap(new LinkedHashMap<>(droppedColumns));
+        this.indexes = Collections.unmodifiableMap(new LinkedHashMap<>(indexes));
+        this.virtual = virtual;
+        List<ColumnMetadata> pk = new ArrayList<>();
+        List<ColumnMetadata> ck = new ArrayList<>();
+        List<ColumnMetadata> rest = new ArrayList<>();
+        int maxCell = -1;
+        for (ColumnMetadata c : columns) {
+            switch (c.kind()) {
+                case PARTITION_KEY -> pk.add(c);
+                case CLUSTERING -> ck.add(c);
+                default -> {
+                    rest.add(c);
+                    maxCell = Math.max(maxCell, c.cellId());
+                }
+            }
+        }
+        pk.sort((a, b) -> Integer.compare(a.position(), b.position()));
+        ck.sort((a, b) -> Integer.compare(a.position(), b.position()));
+        rest.sort((a, b) -> a.name().compareTo(b.name()));
+        this.partitionKey = List.copyOf(pk);
+        this.clustering = List.copyOf(ck);
+        this.regularAndStatic = List.copyOf(rest);
+        Map<String, ColumnMetadata> names = new LinkedHashMap<>();
+        for (ColumnMetadata c : allColumns()) {
+            names.put(c.name(), c);
+        }
+        this.byName = Collections.unmodifiableMap(names);
+        this.byCellId = new ColumnMetadata[maxCell + 1];
+        boolean stat = false;
+        for (ColumnMetadata c : rest) {
+            byCellId[c.cellId()] = c;
+            stat |= c.isStatic();
+        }
+        this.hasStatic = stat;
+    }
+
+    public String keyspace() {
+        return keyspace;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    public List<ColumnMetadata> partitionKey() {
+        return partitionKey;
+    }
+
+    public List<ColumnMetadata> clustering() {
+        return clustering;
+    }
+
+    /** Static and regular columns, sorted by name. */
+    public List<ColumnMetadata> regularAndStatic() {
+        return regularAndStatic;
+    }
+
+    /** Every column in Cassandra's order: partition key, clustering, then the others by name. */
+    public List<ColumnMetadata> allColumns() {
+        List<ColumnMetadata> all = new ArrayList<>(partitionKey.size() + clustering.size() + regularAndStatic.size());
+        all.addAll(partitionKey);
+        all.addAll(clustering);
+        all.addAll(regularAndStatic);
+        return all;
+    }
+
+    public ColumnMetadata column(String columnName) {
+        return byName.get(columnName);
+    }
+
+    public ColumnMetadata columnByCellId(int cellId) {
+        return cellId >= 0 && cellId < byCellId.length ? byCellId[cellId] : null;
+    }
+
+    public int maxCellId() {
+        return byCellId.length - 1;
+    }
+
+    public TableParams params() {
+        return params;
+    }
+
+    public int nextCellId() {
+        return nextCellId;
+    }
+
+    public Map<String, DroppedColumn> droppedColumns() {
+        return droppedColumns;
+    }
+
+    public Map<String, IndexMetadata> indexes() {
+        return indexes;
+    }
+
+    public boolean isVirtual() {
+        return virtual;
+    }
+
+    public boolean hasStaticColumns() {
+        return hasStatic;
+    }
+
+    public boolean isCounterTable() {
+        for (ColumnMetadata c : regularAndStatic) {
+            if (Types.isCounter(c.type())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public TableMetadata with(List<ColumnMetadata> columns, TableParams newParams, int newNextCellId,
+                              Map<String, DroppedColumn> newDropped, Map<String, IndexMetadata> newIndexes) {
+        return new TableMetadata(keyspace, name, id, columns, newParams, newNextCellId, newDropped, newIndexes, virtual);
+    }
+
+    @Override
+    public String toString() {
+        return keyspace + "." + name;
+    }
+}

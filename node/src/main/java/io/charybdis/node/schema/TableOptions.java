@@ -1,0 +1,276 @@
+package io.charybdis.node.schema;
+
+import io.charybdis.node.cql.exceptions.ConfigurationException;
+import io.charybdis.node.cql.exceptions.SyntaxException;
+import io.charybdis.node.cql.syntax.Properties;
+import io.charybdis.node.cql.syntax.Term;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** {@code CREATE/ALTER TABLE ... WITH} options: validation with Cassandra's messages, and normalisation. */
+public final class TableOptions {
+    private static final String COMPACTION_PACKAGE = "org.apache.cassandra.db.compaction.";
+    private static final String COMPRESSION_PACKAGE = "org.apache.cassandra.io.compress.";
+
+    private TableOptions() {
+    }
+
+    public static TableParams apply(TableParams base, Properties props) {
+        String additionalWritePolicy = base.additionalWritePolicy();
+        boolean allowAutoSnapshot = base.allowAutoSnapshot();
+        double bloom = base.bloomFilterFpChance();
+        Map<String, String> caching = base.caching();
+        boolean cdc = base.cdc();
+        String comment = base.comment();
+        Map<String, String> compaction = base.compaction();
+        Map<String, String> compression = base.compression();
+        String memtable = base.memtable();
+        double crc = base.crcCheckChance();
+        int ttl = base.defaultTimeToLive();
+        Map<String, String> extensions = base.extensions();
+        int gcGrace = base.gcGraceSeconds();
+        boolean incrementalBackups = base.incrementalBackups();
+        int maxIndex = base.maxIndexInterval();
+        int flushPeriod = base.memtableFlushPeriodInMs();
+        int minIndex = base.minIndexInterval();
+        String readRepair = base.readRepair();
+        String speculative = base.speculativeRetry();
+        for (Properties.Property p : props.entries()) {
+            String name = p.name();
+            Term v = p.value();
+            switch (name) {
+                case "additional_write_policy" -> additionalWritePolicy = speculative(string(name, v));
+                case "allow_auto_snapshot" -> allowAutoSnapshot = bool(name, v);
+                case "bloom_filter_fp_chance" -> {
+                    bloom = dbl(name, v);
+                    if (bloom <= 0 || bloom > 1) {
+                        throw new ConfigurationException("bloom_filter_fp_chance must be larger than 0 and less than "
+                                + "or equal to 1.0 (got " + bloom + ")");
+                    }
+                }
+                case "caching" -> caching = caching(map(name, v));
+                case "cdc" -> cdc = bool(name, v);
+                case "comment" -> comment = string(name, v);
+                case "compaction" -> compaction = compaction(map(name, v));
+                case "compression" -> compression = compression(map(name, v));
+                case "memtable" -> memtable = string(name, v);
+                case "crc_check_chance" -> crc = dbl(name, v);
+                case "default_time_to_live" -> {
+                    ttl = integer(name, v);
+                    if (ttl < 0) {
+                        throw new ConfigurationException("default_time_to_live must be greater than or equal to 0 "
+                                + "(got " + ttl + ")");
+                    }
+                    if (ttl > 630720000) {
+                        throw new ConfigurationException("default_time_to_live must be less than or equal to "
+                                + "630720000 (got " + ttl + ")");
+                    }
+                }
+                case "extensions" -> extensions = TableParams.sorted(map(name, v));
+                case "gc_grace_seconds" -> {
+                    gcGrace = integer(name, v);
+                    if (gcGrace < 0) {
+                        throw new ConfigurationException("gc_grace_seconds must be greater than or equal to 0 (got "
+                                + gcGrace + ")");
+                    }
+                }
+                case "incremental_backups" -> incrementalBackups = bool(name, v);
+                case "max_index_interval" -> maxIndex = integer(name, v);
+                case "memtable_flush_period_in_ms" -> flushPeriod = integer(name, v);
+                case "min_index_interval" -> minIndex = integer(name, v);
+                case "read_repair" -> readRepair = string(name, v).toUpperCase(Locale.ROOT);
+                case "speculative_retry" -> speculative = speculative(string(name, v));
+                case "id" -> throw new ConfigurationException("Cannot alter table id.");
+                default -> throw new SyntaxException("Unknown property '" + name + "'");
+            }
+        }
+        return new TableParams(additionalWritePolicy, allowAutoSnapshot, bloom, caching, cdc, comment, compaction,
+                compression, memtable, crc, ttl, extensions, gcGrace, incrementalBackups, maxIndex, flushPeriod,
+                minIndex, readRepair, speculative);
+    }
+
+    static Map<String, String> compaction(Map<String, String> given) {
+        String cls = given.get("class");
+        if (cls == null) {
+            throw new ConfigurationException("Missing sub-option 'class' for the 'compaction' option.");
+        }
+        String full = cls.contains(".") ? cls : COMPACTION_PACKAGE + cls;
+        String simple = full.substring(full.lastIndexOf('.') + 1);
+        if (!simple.equals("SizeTieredCompactionStrategy") && !simple.equals("LeveledCompactionStrategy")
+                && !simple.equals("TimeWindowCompactionStrategy") && !simple.equals("UnifiedCompactionStrategy")) {
+            throw new ConfigurationException("Unable to find compaction strategy class '" + cls + "'");
+        }
+        Map<String, String> out = new TreeMap<>(given);
+        out.put("class", full);
+        out.putIfAbsent("max_threshold", "32");
+        out.putIfAbsent("min_threshold", "4");
+        checkInt(out, "max_threshold");
+        checkInt(out, "min_threshold");
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    private static void checkInt(Map<String, String> m, String key) {
+        try {
+            Integer.parseInt(m.get(key));
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException("Invalid value " + m.get(key) + " for '" + key + "'");
+        }
+    }
+
+    static Map<String, String> compression(Map<String, String> given) {
+        Map<String, String> out = new TreeMap<>(given);
+        String legacy = out.remove("sstable_compression");
+        if (legacy != null && !out.containsKey("class")) {
+            out.put("class", legacy);
+        }
+        if ("false".equalsIgnoreCase(out.get("enabled"))) {
+            return TableParams.sorted(Map.of("enabled", "false"));
+        }
+        out.remove("enabled");
+        String cls = out.get("class");
+        if (cls == null || cls.isEmpty()) {
+            if (cls != null || given.isEmpty()) {
+                return TableParams.sorted(Map.of("enabled", "false"));
+            }
+            throw new ConfigurationException("Missing sub-option 'class' for the 'compression' option.");
+        }
+        String full = cls.contains(".") ? cls : COMPRESSION_PACKAGE + cls;
+        String simple = full.substring(full.lastIndexOf('.') + 1);
+        if (!simple.equals("LZ4Compressor") && !simple.equals("ZstdCompressor") && !simple.equals("NoopCompressor")
+                && !simple.equals("SnappyCompressor") && !simple.equals("DeflateCompressor")) {
+            throw new ConfigurationException("Could not create Compression for type " + full);
+        }
+        out.put("class", full);
+        String chunk = out.remove("chunk_length_kb");
+        if (chunk != null) {
+            out.put("chunk_length_in_kb", chunk);
+        }
+        out.putIfAbsent("chunk_length_in_kb", "16");
+        int kb;
+        try {
+            kb = Integer.parseInt(out.get("chunk_length_in_kb"));
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException("Invalid value for chunk_length_in_kb");
+        }
+        if (kb <= 0 || Integer.bitCount(kb) != 1) {
+            throw new ConfigurationException("chunk_length_in_kb must be a power of 2");
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    static Map<String, String> caching(Map<String, String> given) {
+        Map<String, String> out = new TreeMap<>(Map.of("keys", "ALL", "rows_per_partition", "NONE"));
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            switch (e.getKey()) {
+                case "keys" -> {
+                    String v = e.getValue().toUpperCase(Locale.ROOT);
+                    if (!v.equals("ALL") && !v.equals("NONE")) {
+                        throw new ConfigurationException("Invalid value '" + e.getValue() + "' for caching sub-option"
+                                + " 'keys': only 'ALL' and 'NONE' are accepted");
+                    }
+                    out.put("keys", v);
+                }
+                case "rows_per_partition" -> out.put("rows_per_partition", e.getValue().toUpperCase(Locale.ROOT));
+                default -> throw new ConfigurationException("Invalid caching sub-options " + given.keySet()
+                        + ": only 'keys' and 'rows_per_partition' are allowed");
+            }
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    static String speculative(String v) {
+        String u = v.trim().toUpperCase(Locale.ROOT);
+        if (u.equals("ALWAYS") || u.equals("NONE")) {
+            return u;
+        }
+        if (u.endsWith("PERCENTILE")) {
+            return trimNumber(u.substring(0, u.length() - "PERCENTILE".length())) + "p";
+        }
+        if (u.endsWith("P")) {
+            return trimNumber(u.substring(0, u.length() - 1)) + "p";
+        }
+        if (u.endsWith("MS")) {
+            return trimNumber(u.substring(0, u.length() - 2)) + "ms";
+        }
+        throw new ConfigurationException("Invalid value " + v + " for option 'speculative_retry'");
+    }
+
+    private static String trimNumber(String n) {
+        try {
+            double d = Double.parseDouble(n);
+            return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException("Invalid value " + n + " for option 'speculative_retry'");
+        }
+    }
+
+    private static String string(String name, Term v) {
+        if (v instanceof Term.Literal l) {
+            return l.text();
+        }
+        throw new SyntaxException("Invalid value for property '" + name + "'. It should be a string");
+    }
+
+    private static Map<String, String> map(String name, Term v) {
+        Properties holder = new Properties(java.util.List.of(new Properties.Property(name, v)));
+        Map<String, String> m = holder.getMap(name);
+        if (m == null) {
+            throw new SyntaxException("Invalid value for property '" + name + "'. It should be a map.");
+        }
+        return m;
+    }
+
+    private static boolean bool(String name, Term v) {
+        String s = string(name, v).toLowerCase(Locale.ROOT);
+        if (!s.equals("true") && !s.equals("false")) {
+            throw new SyntaxException("Invalid boolean value " + s + " for '" + name + "'. It should be 'true' or "
+                    + "'false'");
+        }
+        return Boolean.parseBoolean(s);
+    }
+
+    private static int integer(String name, Term v) {
+        String s = string(name, v);
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new SyntaxException("Invalid integer value " + s + " for '" + name + "'");
+        }
+    }
+
+    private static double dbl(String name, Term v) {
+        String s = string(name, v);
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw new SyntaxException("Invalid double value " + s + " for '" + name + "'");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static TableParams fromStoredMap(Map<String, Object> p) {
+        TableParams d = TableParams.defaults();
+        return new TableParams(
+                (String) p.getOrDefault("additional_write_policy", d.additionalWritePolicy()),
+                (Boolean) p.getOrDefault("allow_auto_snapshot", d.allowAutoSnapshot()),
+                ((Number) p.getOrDefault("bloom_filter_fp_chance", d.bloomFilterFpChance())).doubleValue(),
+                TableParams.sorted((Map<String, String>) p.getOrDefault("caching", d.caching())),
+                (Boolean) p.getOrDefault("cdc", d.cdc()),
+                (String) p.getOrDefault("comment", d.comment()),
+                TableParams.sorted((Map<String, String>) p.getOrDefault("compaction", d.compaction())),
+                TableParams.sorted((Map<String, String>) p.getOrDefault("compression", d.compression())),
+                (String) p.getOrDefault("memtable", d.memtable()),
+                ((Number) p.getOrDefault("crc_check_chance", d.crcCheckChance())).doubleValue(),
+                ((Number) p.getOrDefault("default_time_to_live", d.defaultTimeToLive())).intValue(),
+                TableParams.sorted((Map<String, String>) p.getOrDefault("extensions", d.extensions())),
+                ((Number) p.getOrDefault("gc_grace_seconds", d.gcGraceSeconds())).intValue(),
+                (Boolean) p.getOrDefault("incremental_backups", d.incrementalBackups()),
+                ((Number) p.getOrDefault("max_index_interval", d.maxIndexInterval())).intValue(),
+                ((Number) p.getOrDefault("memtable_flush_period_in_ms", d.memtableFlushPeriodInMs())).intValue(),
+                ((Number) p.getOrDefault("min_index_interval", d.minIndexInterval())).intValue(),
+                (String) p.getOrDefault("read_repair", d.readRepair()),
+                (String) p.getOrDefault("speculative_retry", d.speculativeRetry()));
+    }
+}

@@ -1,0 +1,102 @@
+package io.charybdis.node.schema;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.syntax.CqlParser;
+import io.charybdis.node.cql.syntax.CqlTypeSyntax;
+import io.charybdis.node.cql.syntax.SchemaStatement;
+import io.charybdis.protocol.types.CustomType;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.types.ListType;
+import io.charybdis.protocol.types.MapType;
+import io.charybdis.protocol.types.NativeType;
+import io.charybdis.protocol.types.SetType;
+import io.charybdis.protocol.types.TupleType;
+import io.charybdis.protocol.types.UserType;
+import io.charybdis.protocol.types.VectorType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Turns a written type into a {@link DataType}, with Cassandra's rules on freezing and nesting. */
+public final class TypeResolver {
+    private TypeResolver() {
+    }
+
+    /** Resolves a column type; {@code keyspace} supplies user types. */
+    public static DataType resolve(CqlTypeSyntax syntax, KeyspaceMetadata keyspace) {
+        return resolve(syntax, keyspace, false, true);
+    }
+
+    private static DataType resolve(CqlTypeSyntax syntax, KeyspaceMetadata ks, boolean frozen, boolean topLevel) {
+        if (syntax instanceof CqlTypeSyntax.Native n) {
+            return NativeType.fromCqlName(n.type().cqlName());
+        }
+        if (syntax instanceof CqlTypeSyntax.Frozen f) {
+            if (f.inner() instanceof CqlTypeSyntax.Native) {
+                throw new InvalidRequestException("frozen<> is only allowed on collections, tuples, and user-defined types");
+            }
+            return resolve(f.inner(), ks, true, topLevel);
+        }
+        if (syntax instanceof CqlTypeSyntax.ListType l) {
+            requireFrozenIfNested(frozen, topLevel, "collections");
+            return new ListType(resolve(l.element(), ks, frozen, false), frozen);
+        }
+        if (syntax instanceof CqlTypeSyntax.SetType s) {
+            requireFrozenIfNested(frozen, topLevel, "collections");
+            DataType e = resolve(s.element(), ks, frozen, false);
+            return new SetType(e, frozen);
+        }
+        if (syntax instanceof CqlTypeSyntax.MapType m) {
+            requireFrozenIfNested(frozen, topLevel, "collections");
+            return new MapType(resolve(m.key(), ks, frozen, false), resolve(m.value(), ks, frozen, false), frozen);
+        }
+        if (syntax instanceof CqlTypeSyntax.TupleType t) {
+            List<DataType> comps = new ArrayList<>();
+            for (CqlTypeSyntax c : t.elements()) {
+                comps.add(resolve(c, ks, true, false));
+            }
+            return new TupleType(comps);
+        }
+        if (syntax instanceof CqlTypeSyntax.VectorType v) {
+            if (v.dimension() <= 0) {
+                throw new InvalidRequestException("vectors may only have positive dimensions; given " + v.dimension());
+            }
+            return new VectorType(resolve(v.element(), ks, true, false), v.dimension());
+        }
+        if (syntax instanceof CqlTypeSyntax.UserType u) {
+            if (u.name().keyspace() != null && ks != null && !u.name().keyspace().equals(ks.name())) {
+                throw new InvalidRequestException("Statement on keyspace " + ks.name()
+                        + " cannot refer to a user type in keyspace " + u.name().keyspace()
+                        + "; user types can only be used in the keyspace they are defined in");
+            }
+            UserType t = ks == null ? null : ks.types().get(u.name().name());
+            if (t == null) {
+                throw new InvalidRequestException("Unknown type " + (ks == null ? "" : ks.name() + ".")
+                        + u.name().name());
+            }
+            if (!frozen && !topLevel) {
+                throw new InvalidRequestException("Non-frozen UDTs are not allowed inside collections: "
+                        + u.name().name());
+            }
+            return new UserType(t.keyspace(), t.name(), t.fieldNames(), t.fieldTypes(), frozen);
+        }
+        if (syntax instanceof CqlTypeSyntax.Custom c) {
+            NativeType n = NativeType.fromMarshalName(c.className());
+            return n != null ? n : new CustomType(c.className());
+        }
+        throw new InvalidRequestException("Unsupported type " + syntax.toCql());
+    }
+
+    private static void requireFrozenIfNested(boolean frozen, boolean topLevel, String what) {
+        if (!frozen && !topLevel) {
+            throw new InvalidRequestException("Non-frozen " + what + " are not allowed inside collections");
+        }
+    }
+
+    /** Parses a stored type string such as {@code frozen<map<text, int>>}. */
+    public static DataType parse(String type, KeyspaceMetadata keyspace) {
+        SchemaStatement.CreateType ct = (SchemaStatement.CreateType) CqlParser.parse(
+                "CREATE TYPE parse_holder (f " + type + ")");
+        return resolve(ct.fields().get(0).type(), keyspace);
+    }
+}
