@@ -790,10 +790,10 @@ public final class Shard {
     public CompletableFuture<Void> truncate(TableId tid, boolean drop) {
         TableShard ts = tables.get(tid);
         if (ts == null) {
-            if (!drop) {
-                table(tid);
+            if (!ctx.tables().containsKey(tid)) {
+                return CompletableFuture.completedFuture(null);
             }
-            return CompletableFuture.completedFuture(null);
+            ts = table(tid); // takes the SSTables found at registration, so they are discarded too
         }
         ts.epoch++;
         ts.memtable.release();
