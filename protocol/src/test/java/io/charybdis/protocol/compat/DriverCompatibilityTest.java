@@ -249,10 +249,12 @@ class DriverCompatibilityTest {
             FrameCodec<ByteBuf> client = FrameCodec.defaultClient(PRIMITIVES, Compressor.none());
             // driver → us: two requests in one self-contained segment
             ByteBuf payload = ALLOC.buffer();
-            payload.writeBytes(client.encode(Frame.forRequest(5, 1, false, Frame.NO_PAYLOAD,
-                    new Query("SELECT 1".repeat(50)))));
-            payload.writeBytes(client.encode(Frame.forRequest(5, 2, false, Frame.NO_PAYLOAD,
-                    new Prepare("SELECT 2"))));
+            for (ByteBuf request : List.of(
+                    client.encode(Frame.forRequest(5, 1, false, Frame.NO_PAYLOAD, new Query("SELECT 1".repeat(50)))),
+                    client.encode(Frame.forRequest(5, 2, false, Frame.NO_PAYLOAD, new Prepare("SELECT 2"))))) {
+                payload.writeBytes(request);
+                request.release();
+            }
             List<Object> out = new ArrayList<>();
             segments.encode(new Segment<>(payload, true), out);
             EmbeddedChannel server = channel(new FrameDecoder(lz4));
