@@ -125,6 +125,21 @@ public final class Storage implements AutoCloseable {
         return n;
     }
 
+    /** Row cache figures of all shards. */
+    public RowCacheStats rowCacheStats() {
+        long entries = 0, bytes = 0, hits = 0, misses = 0, evictions = 0, invalidations = 0;
+        for (Shard s : shards) {
+            io.charybdis.storage.cache.RowCache c = s.cache();
+            entries += c.size();
+            bytes += c.bytes();
+            hits += c.hits();
+            misses += c.misses();
+            evictions += c.evictions();
+            invalidations += c.invalidations();
+        }
+        return new RowCacheStats(entries, bytes, hits, misses, evictions, invalidations);
+    }
+
     // ------------------------------------------------------------------ schema
 
     public Path tableDirectory(TableDescriptor t) {

@@ -414,9 +414,10 @@ class StorageModelTest {
     // ------------------------------------------------------------------ the test
 
     @ParameterizedTest
-    @CsvSource({"1, 1, PERIODIC, LZ4Compressor", "2, 2, BATCH, ZstdCompressor", "3, 3, GROUP, none", "4, 2, PERIODIC, LZ4Compressor"})
+    @CsvSource({"1, 1, PERIODIC, LZ4Compressor, true", "2, 2, BATCH, ZstdCompressor, true", "3, 3, GROUP, none, true",
+            "4, 2, PERIODIC, LZ4Compressor, false"})
     @Timeout(90)
-    void shouldMatchModel(long seed, int shards, CommitLogSync sync, String compressor, @TempDir Path dir) {
+    void shouldMatchModel(long seed, int shards, CommitLogSync sync, String compressor, boolean cache, @TempDir Path dir) {
         SplittableRandom r = new SplittableRandom(seed);
         for (int i = 0; i < tokens.length; i++) {
             tokens[i] = r.nextLong();
@@ -426,7 +427,8 @@ class StorageModelTest {
             keyTokens[i] = tokens[r.nextInt(tokens.length)];
         }
         TableDescriptor table = new TableDescriptor(TableId.random(), "ks", "t",
-                Map.of("class", compressor, "chunk_length_in_kb", "1"), Map.of("min_threshold", "2"), 864000);
+                Map.of("class", compressor, "chunk_length_in_kb", "1"), Map.of("min_threshold", "2"), 864000,
+                Map.of("enabled", String.valueOf(cache)));
         try (TestSupport ts = new TestSupport(dir, shards, TestSupport.config(dir, sync))) {
             Storage storage = ts.open(table);
             MutationBuilder b = new MutationBuilder();

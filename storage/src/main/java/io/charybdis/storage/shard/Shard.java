@@ -3,6 +3,7 @@ package io.charybdis.storage.shard;
 import io.charybdis.storage.StorageException;
 import io.charybdis.storage.TableDescriptor;
 import io.charybdis.storage.TableId;
+import io.charybdis.storage.cache.RowCache;
 import io.charybdis.storage.commitlog.CommitLogShard;
 import io.charybdis.storage.memtable.Memtable;
 import io.charybdis.storage.memtable.ShardAllocator;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
 public final class Shard {
     private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
     private static final int RANGE_BATCH = 64;
+    private static final long MAX_CACHED_PARTITION = 1 << 20;
 
     final int id;
     private final Executor executor;
@@ -61,6 +63,9 @@ public final class Shard {
     private final ExpandableArrayBuffer mergeOut = new ExpandableArrayBuffer(4096);
     private final HashMap<DecoratedKey, ArrayDeque<Runnable>> locks = new HashMap<>();
     private final long memtableShare;
+    private final long shardBudget;
+    private final RowCache cache;
+    private final ExpandableArrayBuffer cacheScratch = new ExpandableArrayBuffer(1024);
     private final int maxSegments;
     private boolean acceptingWrites = true;
     private boolean closed;
@@ -73,12 +78,32 @@ public final class Shard {
         this.commitLog = new CommitLogShard(ctx.config().commitLogDirectory(), id, ctx.config().commitLogSync(),
                 ctx.config().commitLogGroupWindowMillis(), ctx.config().commitLogSegmentSizeBytes(),
                 ctx.segmentIds(), executor);
-        this.memtableShare = Math.max(256 * 1024, ctx.config().memoryBudgetBytes() / ctx.shardCount() / 2);
+        this.shardBudget = Math.max(512 * 1024, ctx.config().memoryBudgetBytes() / ctx.shardCount());
+        this.memtableShare = shardBudget / 2;
+        this.cache = new RowCache(allocator);
         this.maxSegments = Math.max(4, 256 / ctx.shardCount());
     }
 
     public ShardAllocator allocator() {
         return allocator;
+    }
+
+    public RowCache cache() {
+        return cache;
+    }
+
+    /** Off-heap bytes of memtables (writable and flushing) of every table on this shard. */
+    long memtableBytes() {
+        return allocator.allocatedBytes() - cache.bytes();
+    }
+
+    /** What the cache may hold now: the shard's budget less what memtables use. */
+    private long cacheLimit() {
+        return shardBudget - memtableBytes();
+    }
+
+    private long maxCachedPartition() {
+        return Math.min(MAX_CACHED_PARTITION, shardBudget / 8);
     }
 
     /** Runs a task on this shard's thread. */
@@ -171,6 +196,9 @@ public final class Shard {
         }
         long segment = log ? commitLog.append(m, done) : -1;
         ts.memtable.apply(m, segment);
+        if (cache.bytes() > 0) {
+            cache.evictTo(cacheLimit());
+        }
         if (!log) {
             done.complete(null);
         }
@@ -275,6 +303,9 @@ public final class Shard {
 
     private void flushDone(TableShard ts, Memtable m, int epoch, SSTableReader reader, Throwable error,
                            CompletableFuture<Void> done) {
+        if (error == null && ts.epoch == epoch && !ts.dropped && !closed) {
+            foldIntoCache(ts, m);
+        }
         m.release(); // the I/O task's reference
         if (error != null) {
             LOG.error("flush failed shard={} table={}.{}: {}", id, ts.entry.descriptor().keyspace(),
@@ -297,6 +328,42 @@ public final class Shard {
         ts.publishStats();
         done.complete(null);
         maybeCompact(ts);
+    }
+
+    /**
+     * The flushed memtable becomes SSTable content: fold each of its partitions into the cached entry (or drop the
+     * entry if the result is too big), and make reads that started before this instant skip populating.
+     */
+    private void foldIntoCache(TableShard ts, Memtable m) {
+        ts.cachePhase++;
+        TableId tid = ts.entry.descriptor().id();
+        if (!cache.hasTable(tid)) {
+            return;
+        }
+        PartitionView[] two = new PartitionView[2];
+        byte[] key = null;
+        for (PartitionView p : m.partitions()) {
+            if (!cache.hasTable(tid)) {
+                return;
+            }
+            key = new byte[p.keyLength()];
+            p.keyBuffer().getBytes(p.keyOffset(), key);
+            PartitionView cached = cache.peek(tid, p.token(), key);
+            if (cached == null) {
+                continue;
+            }
+            two[0] = cached;
+            two[1] = p;
+            long limit = cacheLimit();
+            int len = merger.merge(two, 2, null, null, PurgePolicy.NONE, cacheScratch, 0);
+            if (len == 0) {
+                cache.putAbsent(tid, p.token(), key, cacheScratch, limit);
+            } else if (len <= maxCachedPartition()) {
+                cache.put(tid, p.token(), key, cacheScratch, 0, len, limit);
+            } else {
+                cache.invalidate(tid, p.token(), key);
+            }
+        }
     }
 
     private static boolean covers(TableShard ts, long seg) {
@@ -433,8 +500,26 @@ public final class Shard {
     private CompletableFuture<ReadResult> readPartition(ReadCommand c) {
         TableShard ts = table(c.table());
         CompletableFuture<ReadResult> f = new CompletableFuture<>();
+        boolean useCache = ts.entry.descriptor().rowCacheEnabled();
+        if (useCache) {
+            PartitionView cached = cache.get(c.table(), c.token(), c.key());
+            if (cached != null) {
+                ts.recordSSTablesPerRead(0);
+                List<PartitionView> views = memtableViews(ts.memtable, ts.flushing, new DecoratedKey(c.token(), c.key()));
+                views.add(cached);
+                ResultWriter w = new ResultWriter(c);
+                emit(c, views, w);
+                f.complete(w.build());
+                return f;
+            }
+        }
         Sources src = capture(ts, r -> r.mayContain(c.token(), c.key()));
+        ts.recordSSTablesPerRead(src.sstables.size());
+        int phase = ts.cachePhase;
         if (src.sstables.isEmpty()) {
+            if (useCache) {
+                cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, cacheLimit());
+            }
             finishPartitionRead(c, src, List.of(), f);
             return f;
         }
@@ -457,11 +542,48 @@ public final class Shard {
                     src.release();
                     f.completeExceptionally(err);
                 } else {
+                    if (useCache && phase == ts.cachePhase && !ts.dropped && !closed) {
+                        populate(c, parts);
+                    }
                     finishPartitionRead(c, src, parts, f);
                 }
             });
         }, f);
         return f;
+    }
+
+    /** Caches the reconciled SSTable content of a partition just read (all SSTables that may hold it). */
+    private void populate(ReadCommand c, List<byte[]> parts) {
+        long limit = cacheLimit();
+        if (parts.isEmpty()) {
+            cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, limit);
+            return;
+        }
+        PartitionView[] views = new PartitionView[parts.size()];
+        for (int i = 0; i < views.length; i++) {
+            views[i] = new SerializedPartition().wrap(new UnsafeBuffer(parts.get(i)), 0, false);
+        }
+        int len = merger.merge(views, views.length, null, null, PurgePolicy.NONE, cacheScratch, 0);
+        if (len == 0) {
+            cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, limit);
+        } else if (len <= maxCachedPartition()) {
+            cache.put(c.table(), c.token(), c.key(), cacheScratch, 0, len, limit);
+        }
+    }
+
+    private static List<PartitionView> memtableViews(Memtable memtable, List<Memtable> flushing, DecoratedKey dk) {
+        List<PartitionView> views = new ArrayList<>(2 + flushing.size());
+        PartitionView v = memtable.get(dk);
+        if (v != null) {
+            views.add(v);
+        }
+        for (Memtable m : flushing) {
+            v = m.get(dk);
+            if (v != null) {
+                views.add(v);
+            }
+        }
+        return views;
     }
 
     private void finishPartitionRead(ReadCommand c, Sources src, List<byte[]> parts, CompletableFuture<ReadResult> f) {
@@ -796,6 +918,8 @@ public final class Shard {
             ts = table(tid); // takes the SSTables found at registration, so they are discarded too
         }
         ts.epoch++;
+        ts.cachePhase++;
+        cache.invalidateTable(tid);
         ts.memtable.release();
         ts.memtable = newMemtable();
         for (Memtable m : ts.flushing) {
@@ -846,6 +970,7 @@ public final class Shard {
     public CompletableFuture<Void> close() {
         closed = true;
         acceptingWrites = false;
+        cache.clear();
         for (TableShard ts : tables.values()) {
             ts.memtable.release();
             for (Memtable m : ts.flushing) {

@@ -7,12 +7,17 @@ import java.util.List;
 
 /** One table's state on one shard: the writable memtable, memtables being flushed, live SSTables. */
 final class TableShard {
+    static final int SSTABLES_PER_READ_SLOTS = 65;
     final TableEntry entry;
     Memtable memtable;
     final List<Memtable> flushing = new ArrayList<>();
     final List<SSTableReader> sstables = new ArrayList<>();
     /** Bumped by truncate/drop: flushes and compactions started before discard their output. */
     int epoch;
+    /** Bumped when SSTable content changes meaning (flush, truncate): reads that started before do not populate the cache. */
+    int cachePhase;
+    /** Reads by number of SSTables consulted: index n for n SSTables, the last slot for "that many or more". */
+    final java.util.concurrent.atomic.AtomicLongArray sstablesPerRead = new java.util.concurrent.atomic.AtomicLongArray(SSTABLES_PER_READ_SLOTS);
     boolean compacting;
     boolean dropped;
 
@@ -50,6 +55,11 @@ final class TableShard {
         statMemtableBytes = mem;
         statMemtablePartitions = mp;
         statPendingFlushes = flushing.size();
+    }
+
+    void recordSSTablesPerRead(int n) {
+        int slot = Math.min(n, SSTABLES_PER_READ_SLOTS - 1);
+        sstablesPerRead.lazySet(slot, sstablesPerRead.get(slot) + 1);
     }
 
     List<SSTableReader> sstablesSnapshot() {
