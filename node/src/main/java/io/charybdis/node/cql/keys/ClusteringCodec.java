@@ -159,4 +159,17 @@ public final class ClusteringCodec {
         }
         return null;
     }
+
+    /** A single value as a byte-comparable, self-delimiting key (used as the cell path of set elements and map keys). */
+    public static byte[] encodeSingle(DataType type, ByteBuffer value) {
+        ByteSink sink = new ByteSink(value.remaining() + 8);
+        encodeComponent(type, value, false, sink);
+        return sink.toArray();
+    }
+
+    public static ByteBuffer decodeSingle(DataType type, ByteBuffer encoded) {
+        ByteBuffer in = encoded.duplicate();
+        byte marker = in.get();
+        return marker == EMPTY ? ByteBuffer.allocate(0) : decodeValue(type, in);
+    }
 }

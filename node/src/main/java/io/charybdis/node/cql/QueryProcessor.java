@@ -1,0 +1,440 @@
+package io.charybdis.node.cql;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.exceptions.SyntaxException;
+import io.charybdis.node.cql.exceptions.TruncateException;
+import io.charybdis.node.cql.exceptions.UnauthorizedException;
+import io.charybdis.node.cql.statements.BatchExecution;
+import io.charybdis.node.cql.statements.ModificationExecution;
+import io.charybdis.node.cql.statements.SchemaStatements;
+import io.charybdis.node.cql.statements.SelectExecution;
+import io.charybdis.node.cql.syntax.AuthStatement;
+import io.charybdis.node.cql.syntax.BatchStatement;
+import io.charybdis.node.cql.syntax.CqlParser;
+import io.charybdis.node.cql.syntax.CqlSyntaxException;
+import io.charybdis.node.cql.syntax.DescribeStatement;
+import io.charybdis.node.cql.syntax.ModificationStatement;
+import io.charybdis.node.cql.syntax.ParsedStatement;
+import io.charybdis.node.cql.syntax.QualifiedName;
+import io.charybdis.node.cql.syntax.SchemaStatement;
+import io.charybdis.node.cql.syntax.SelectStatement;
+import io.charybdis.node.cql.syntax.Statement;
+import io.charybdis.node.cql.syntax.TruncateStatement;
+import io.charybdis.node.cql.syntax.UseStatement;
+import io.charybdis.node.cql.values.BindVariable;
+import io.charybdis.node.cql.values.Functions;
+import io.charybdis.node.schema.KeyspaceMetadata;
+import io.charybdis.node.schema.Schema;
+import io.charybdis.node.schema.SchemaChange;
+import io.charybdis.node.schema.SchemaConstants;
+import io.charybdis.node.schema.SchemaManager;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.system.NodeInfo;
+import io.charybdis.node.system.VirtualTable;
+import io.charybdis.protocol.ProtocolVersion;
+import io.charybdis.protocol.request.QueryOptions;
+import io.charybdis.protocol.response.ResultMetadata;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.TableId;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+
+/**
+ * Entry point of the CQL layer: parses, analyzes against the current schema, caches prepared statements, and
+ * executes. Analysis is redone transparently when the schema has changed since a statement was prepared.
+ */
+public final class QueryProcessor {
+    /** A prepared statement as the cache keeps it. */
+    public static final class Prepared {
+        private final byte[] id;
+        private final String query;
+        private final String keyspace;
+        private final ParsedStatement parsed;
+        private volatile CqlStatement statement;
+        private volatile UUID schemaVersion;
+
+        Prepared(byte[] id, String query, String keyspace, ParsedStatement parsed, CqlStatement statement,
+                 UUID schemaVersion) {
+            this.id = id;
+            this.query = query;
+            this.keyspace = keyspace;
+            this.parsed = parsed;
+            this.statement = statement;
+            this.schemaVersion = schemaVersion;
+        }
+
+        public byte[] id() {
+            return id.clone();
+        }
+
+        public CqlStatement statement() {
+            return statement;
+        }
+
+        public byte[] resultMetadataId() {
+            return statement.resultMetadata().computeId();
+        }
+
+        public String query() {
+            return query;
+        }
+    }
+
+    /** Describe support is plugged in by the node (it lives in its own package). */
+    public interface Describer {
+        CqlStatement describe(DescribeStatement stmt, String currentKeyspace);
+    }
+
+    private final SchemaManager schemas;
+    private final Storage storage;
+    private final BiFunction<String, String, VirtualTable> virtualTables;
+    private final Supplier<NodeInfo> node;
+    private final Functions functions = new Functions();
+    private final SchemaStatements ddl;
+    private final TimestampSource timestamps = new TimestampSource();
+    private final Cache<ByteBuffer, Prepared> prepared;
+    private volatile Describer describer;
+
+    public QueryProcessor(SchemaManager schemas, Storage storage,
+                          BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
+                          long preparedCacheBytes) {
+        this.schemas = schemas;
+        this.storage = storage;
+        this.virtualTables = virtualTables;
+        this.node = node;
+        this.ddl = new SchemaStatements(schemas);
+        this.prepared = Caffeine.newBuilder()
+                .maximumWeight(Math.max(1, preparedCacheBytes))
+                .weigher((ByteBuffer k, Prepared p) -> 256 + p.query.length() * 2)
+                .build();
+    }
+
+    public void setDescriber(Describer describer) {
+        this.describer = describer;
+    }
+
+    public SchemaManager schemas() {
+        return schemas;
+    }
+
+    public TimestampSource timestamps() {
+        return timestamps;
+    }
+
+    // ---- entry points ------------------------------------------------------------------------------------------
+
+    public CompletableFuture<ResultMessage> query(String cql, QueryOptions options, ClientState client,
+                                                  ByteBufAllocator alloc, ProtocolVersion version) {
+        ParsedStatement ps = parse(cql);
+        String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
+        CqlStatement stmt = analyze(ps, ks, client);
+        List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
+        return run(stmt, options, client, alloc, version, values);
+    }
+
+    public Prepared prepare(String cql, String keyspace, ClientState client) {
+        String ks = keyspace != null ? keyspace : client.keyspace();
+        byte[] id = computeId(cql, ks);
+        ByteBuffer key = ByteBuffer.wrap(id);
+        Prepared existing = prepared.getIfPresent(key);
+        if (existing != null) {
+            refresh(existing, client);
+            return existing;
+        }
+        ParsedStatement ps = parse(cql);
+        if (ps.statement() instanceof UseStatement || ps.statement() instanceof DescribeStatement) {
+            // allowed, as in Cassandra
+        }
+        Schema schema = schemas.schema();
+        CqlStatement stmt = analyze(ps, ks, client);
+        Prepared p = new Prepared(id, cql, ks, ps, stmt, schema.version());
+        prepared.put(key, p);
+        return p;
+    }
+
+    public Prepared prepared(byte[] id) {
+        Prepared p = prepared.getIfPresent(ByteBuffer.wrap(id));
+        return p;
+    }
+
+    public CompletableFuture<ResultMessage> execute(Prepared p, QueryOptions options, ClientState client,
+                                                    ByteBufAllocator alloc, ProtocolVersion version) {
+        refresh(p, client);
+        CqlStatement stmt = p.statement;
+        List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, p.parsed.bindMarkerCount());
+        return run(stmt, options, client, alloc, version, values);
+    }
+
+    /** One statement of a BATCH request: a query string or a prepared statement, with its values. */
+    public record BatchItem(String query, Prepared prepared, List<ByteBuffer> values, List<String> names) {
+    }
+
+    public CompletableFuture<ResultMessage> batch(boolean logged, List<BatchItem> items, QueryOptions options,
+                                                  ClientState client, ByteBufAllocator alloc,
+                                                  ProtocolVersion version) {
+        List<BatchExecution.Child> children = new ArrayList<>();
+        String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
+        for (BatchItem item : items) {
+            CqlStatement stmt;
+            if (item.prepared() != null) {
+                refresh(item.prepared(), client);
+                stmt = item.prepared().statement;
+            } else {
+                ParsedStatement ps = parse(item.query());
+                stmt = analyze(ps, ks, client);
+            }
+            if (!(stmt instanceof ModificationExecution m)) {
+                throw new InvalidRequestException("Invalid statement in batch: only UPDATE, INSERT and DELETE "
+                        + "statements are allowed.");
+            }
+            List<ByteBuffer> values = item.values() == null ? List.of() : item.values();
+            if (values.size() != stmt.bindVariables().size()) {
+                throw new InvalidRequestException("There were " + stmt.bindVariables().size() + " markers(?) in CQL "
+                        + "but " + values.size() + " bound variables");
+            }
+            children.add(new BatchExecution.Child(m, values));
+        }
+        BatchExecution batch = new BatchExecution(storage, logged, List.of());
+        long now = timestamps.next();
+        QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now, nowSeconds(options, now));
+        return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
+    }
+
+    private static int nowSeconds(QueryOptions options, long nowMicros) {
+        return options != null && options.hasNowInSeconds() ? options.nowInSeconds() : (int) (nowMicros / 1_000_000);
+    }
+
+    private CompletableFuture<ResultMessage> run(CqlStatement stmt, QueryOptions options, ClientState client,
+                                                 ByteBufAllocator alloc, ProtocolVersion version,
+                                                 List<ByteBuffer> values) {
+        long now = timestamps.next();
+        QueryContext ctx = new QueryContext(alloc, version, options, client, values, now, nowSeconds(options, now));
+        return stmt.execute(ctx).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
+    }
+
+    // ---- analysis ------------------------------------------------------------------------------------------------
+
+    private static ParsedStatement parse(String cql) {
+        try {
+            return CqlParser.prepare(cql);
+        } catch (CqlSyntaxException e) {
+            throw new SyntaxException(e.getMessage());
+        }
+    }
+
+    private void refresh(Prepared p, ClientState client) {
+        UUID version = schemas.schema().version();
+        if (!version.equals(p.schemaVersion)) {
+            p.statement = analyze(p.parsed, p.keyspace, client);
+            p.schemaVersion = version;
+        }
+    }
+
+    static byte[] computeId(String query, String keyspace) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("MD5");
+            if (keyspace != null) {
+                md.update(keyspace.getBytes(StandardCharsets.UTF_8));
+            }
+            md.update(query.getBytes(StandardCharsets.UTF_8));
+            return md.digest();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<ByteBuffer> bindValues(List<BindVariable> vars, QueryOptions options, int markers) {
+        List<ByteBuffer> values = options.values() == null ? List.of() : options.values();
+        List<String> names = options.valueNames();
+        if (names != null && !names.isEmpty()) {
+            List<ByteBuffer> ordered = new ArrayList<>(vars.size());
+            for (BindVariable v : vars) {
+                int i = names.indexOf(v.name());
+                if (i < 0) {
+                    throw new InvalidRequestException("Invalid value for bind variable " + v.name() + ": not provided");
+                }
+                ordered.add(values.get(i));
+            }
+            values = ordered;
+        }
+        if (values.size() != markers) {
+            throw new InvalidRequestException("There were " + markers + " markers(?) in CQL but " + values.size()
+                    + " bound variables");
+        }
+        List<ByteBuffer> out = new ArrayList<>(values.size());
+        for (ByteBuffer v : values) {
+            out.add(v == QueryOptions.UNSET ? io.charybdis.node.cql.values.Values.UNSET : v);
+        }
+        return out;
+    }
+
+    public CqlStatement analyze(ParsedStatement ps, String keyspace, ClientState client) {
+        Statement s = ps.statement();
+        int markers = ps.bindMarkerCount();
+        Schema schema = schemas.schema();
+        switch (s) {
+            case SelectStatement sel -> {
+                TableResolution t = resolve(schema, sel.table(), keyspace);
+                return new SelectExecution(sel, t.table, t.virtual, storage, schemas::schema, node, markers,
+                        functions);
+            }
+            case ModificationStatement mod -> {
+                TableResolution t = resolve(schema, mod.table(), keyspace);
+                return new ModificationExecution(mod, t.table, storage, markers, functions);
+            }
+            case BatchStatement batch -> {
+                return batchStatement(batch, schema, keyspace, markers);
+            }
+            case UseStatement use -> {
+                return simple(ctx -> {
+                    if (schemas.schema().keyspace(use.keyspace()) == null) {
+                        throw new InvalidRequestException("Keyspace '" + use.keyspace() + "' does not exist");
+                    }
+                    ctx.client().setKeyspace(use.keyspace());
+                    return CompletableFuture.completedFuture(new ResultMessage.SetKeyspace(use.keyspace()));
+                });
+            }
+            case TruncateStatement tr -> {
+                TableResolution t = resolve(schema, tr.table(), keyspace);
+                if (t.virtual != null || SchemaConstants.isSystemKeyspace(t.table.keyspace())) {
+                    throw new UnauthorizedException("Cannot TRUNCATE table " + t.table + ": system tables cannot be "
+                            + "truncated");
+                }
+                TableId id = new TableId(t.table.id());
+                return simple(ctx -> storage.truncate(id).handle((v, e) -> {
+                    if (e != null) {
+                        throw new TruncateException("Error during truncate: " + e.getMessage(), e);
+                    }
+                    return ResultMessage.VOID;
+                }));
+            }
+            case SchemaStatement ddlStmt -> {
+                return simple(ctx -> {
+                    SchemaChange change = ddl.execute(ddlStmt, keyspace);
+                    return CompletableFuture.completedFuture(change == null ? ResultMessage.VOID
+                            : new ResultMessage.SchemaChanged(change));
+                });
+            }
+            case DescribeStatement d -> {
+                Describer ds = describer;
+                if (ds == null) {
+                    throw new InvalidRequestException("DESCRIBE is not available");
+                }
+                return ds.describe(d, keyspace);
+            }
+            case AuthStatement a -> throw new InvalidRequestException("Role and permission management is not "
+                    + "supported by Charybdis yet");
+        }
+    }
+
+    private CqlStatement batchStatement(BatchStatement batch, Schema schema, String keyspace, int markers) {
+        if (batch.attributes() != null && batch.attributes().ttl() != null) {
+            throw new InvalidRequestException("Global TTL on the BATCH statement is not supported.");
+        }
+        List<ModificationExecution> children = new ArrayList<>();
+        List<BindVariable> vars = null;
+        for (ModificationStatement m : batch.statements()) {
+            if (batch.attributes() != null && batch.attributes().timestamp() != null && m.attributes() != null
+                    && m.attributes().timestamp() != null) {
+                throw new InvalidRequestException("Timestamp must be set either on BATCH or individual statements");
+            }
+            TableResolution t = resolve(schema, m.table(), keyspace);
+            ModificationExecution exec = new ModificationExecution(m, t.table, storage, markers, functions);
+            children.add(exec);
+            List<BindVariable> v = exec.bindVariables();
+            if (vars == null) {
+                vars = new ArrayList<>(v);
+            } else {
+                for (int i = 0; i < v.size(); i++) {
+                    if (vars.get(i).name().startsWith("expr(")) {
+                        vars.set(i, v.get(i));
+                    }
+                }
+            }
+        }
+        List<BindVariable> variables = vars == null ? List.of() : vars;
+        boolean logged = batch.type() != BatchStatement.Type.UNLOGGED;
+        if (batch.type() == BatchStatement.Type.COUNTER) {
+            throw new InvalidRequestException("Counter batches are not supported by Charybdis yet");
+        }
+        BatchExecution exec = new BatchExecution(storage, logged, variables);
+        io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();
+        return new CqlStatement() {
+            public List<BindVariable> bindVariables() {
+                return variables;
+            }
+
+            public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+                QueryContext c = ctx;
+                if (ts instanceof io.charybdis.node.cql.syntax.Term.Literal lit) {
+                    long micros = Long.parseLong(lit.text());
+                    c = new QueryContext(ctx.alloc(), ctx.version(), QueryOptionsWithTimestamp.of(ctx.options(), micros),
+                            ctx.client(), ctx.bind().values(), ctx.bind().nowMicros(), ctx.nowInSeconds());
+                }
+                List<BatchExecution.Child> kids = new ArrayList<>();
+                for (ModificationExecution m : children) {
+                    kids.add(new BatchExecution.Child(m, c.bind().values()));
+                }
+                QueryContext fc = c;
+                return exec.execute(c, kids).thenApply(r -> {
+                    if (fc != ctx && fc.warnings() != null) {
+                        fc.warnings().forEach(ctx::warn);
+                    }
+                    return r;
+                });
+            }
+        };
+    }
+
+    private record TableResolution(TableMetadata table, VirtualTable virtual) {
+    }
+
+    private TableResolution resolve(Schema schema, QualifiedName name, String currentKeyspace) {
+        String ks = name.keyspace() != null ? name.keyspace() : currentKeyspace;
+        if (ks == null) {
+            throw new InvalidRequestException("No keyspace has been specified. USE a keyspace, or explicitly specify "
+                    + "keyspace.tablename");
+        }
+        KeyspaceMetadata k = schema.keyspace(ks);
+        if (k == null) {
+            throw new InvalidRequestException("keyspace " + ks + " does not exist");
+        }
+        TableMetadata t = k.table(name.name());
+        if (t == null) {
+            throw new InvalidRequestException("table " + name.name() + " does not exist");
+        }
+        VirtualTable vt = t.isVirtual() ? virtualTables.apply(ks, t.name()) : null;
+        if (t.isVirtual() && vt == null) {
+            throw new InvalidRequestException("Table " + ks + "." + t.name() + " is not readable on this node");
+        }
+        return new TableResolution(t, vt);
+    }
+
+    private static CqlStatement simple(java.util.function.Function<QueryContext, CompletableFuture<ResultMessage>> f) {
+        return new CqlStatement() {
+            public List<BindVariable> bindVariables() {
+                return List.of();
+            }
+
+            public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+                return f.apply(ctx);
+            }
+        };
+    }
+
+    public ResultMetadata emptyMetadata() {
+        return ResultMetadata.EMPTY;
+    }
+}

@@ -1,0 +1,121 @@
+package io.charybdis.node.cql.statements;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.syntax.Operator;
+import io.charybdis.node.cql.values.BindContext;
+import io.charybdis.node.cql.values.BoundValue;
+import io.charybdis.node.cql.values.Values;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.DataType;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Row-by-row evaluation of the restrictions that could not select data directly (ALLOW FILTERING). */
+final class Filters {
+    private Filters() {
+    }
+
+    static boolean matches(List<Restrictions.Filter> filters, RowData row, BindContext ctx) {
+        for (Restrictions.Filter f : filters) {
+            if (!matches(f, row, ctx)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean matches(Restrictions.Filter f, RowData row, BindContext ctx) {
+        int index = row.indexOf(f.column());
+        ByteBuffer actual = row.value(index);
+        DataType type = f.column().type();
+        if (f.mapKey() != null) {
+            if (actual == null) {
+                return false;
+            }
+            ByteBuffer key = bound(f.mapKey(), ctx, f);
+            List<ByteBuffer> parts = Values.elements(actual, true);
+            actual = null;
+            for (int i = 0; i < parts.size(); i += 2) {
+                if (Types.keyType(type).compare(parts.get(i), key) == 0) {
+                    actual = parts.get(i + 1);
+                }
+            }
+            type = Types.valueType(type);
+            if (actual == null) {
+                return false;
+            }
+        }
+        switch (f.op()) {
+            case IN, NOT_IN -> {
+                List<ByteBuffer> candidates = new ArrayList<>();
+                if (f.inValues() != null && f.value() == null) {
+                    for (BoundValue b : f.inValues()) {
+                        candidates.add(bound(b, ctx, f));
+                    }
+                } else {
+                    ByteBuffer list = bound(f.value(), ctx, f);
+                    candidates.addAll(Values.elements(list, false));
+                }
+                boolean in = false;
+                if (actual != null) {
+                    for (ByteBuffer c : candidates) {
+                        if (type.compare(actual, c) == 0) {
+                            in = true;
+                            break;
+                        }
+                    }
+                }
+                return f.op() == Operator.IN ? in : actual != null && !in;
+            }
+            case CONTAINS, NOT_CONTAINS, CONTAINS_KEY, NOT_CONTAINS_KEY -> {
+                if (actual == null) {
+                    return false;
+                }
+                ByteBuffer wanted = bound(f.value(), ctx, f);
+                TypeKind k = Types.kind(type);
+                boolean map = k == TypeKind.MAP;
+                List<ByteBuffer> parts = Values.elements(actual, map);
+                boolean keys = f.op() == Operator.CONTAINS_KEY || f.op() == Operator.NOT_CONTAINS_KEY;
+                DataType et = map ? (keys ? Types.keyType(type) : Types.valueType(type)) : Types.elementType(type);
+                boolean found = false;
+                for (int i = map && !keys ? 1 : 0; i < parts.size(); i += map ? 2 : 1) {
+                    if (et.compare(parts.get(i), wanted) == 0) {
+                        found = true;
+                        break;
+                    }
+                }
+                return (f.op() == Operator.CONTAINS || f.op() == Operator.CONTAINS_KEY) == found;
+            }
+            default -> {
+                ByteBuffer wanted = bound(f.value(), ctx, f);
+                if (actual == null) {
+                    return false;
+                }
+                int c = type.compare(actual, wanted);
+                return switch (f.op()) {
+                    case EQ -> c == 0;
+                    case NEQ -> c != 0;
+                    case LT -> c < 0;
+                    case LTE -> c <= 0;
+                    case GT -> c > 0;
+                    case GTE -> c >= 0;
+                    default -> throw new InvalidRequestException("Unsupported operator " + f.op().cql());
+                };
+            }
+        }
+    }
+
+    private static ByteBuffer bound(BoundValue b, BindContext ctx, Restrictions.Filter f) {
+        ByteBuffer v = b.bind(ctx);
+        if (v == null) {
+            throw new InvalidRequestException("Unsupported null value for column " + f.column().name());
+        }
+        if (v == Values.UNSET) {
+            throw new InvalidRequestException("Unsupported unset value for column " + f.column().name());
+        }
+        return v;
+    }
+}

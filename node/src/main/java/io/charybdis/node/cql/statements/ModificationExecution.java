@@ -1,0 +1,980 @@
+package io.charybdis.node.cql.statements;
+
+import io.charybdis.node.cql.CqlStatement;
+import io.charybdis.node.cql.QueryContext;
+import io.charybdis.node.cql.ResultMessage;
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.keys.ClusteringCodec;
+import io.charybdis.node.cql.keys.OrderedCodec;
+import io.charybdis.node.cql.syntax.Assignment;
+import io.charybdis.node.cql.syntax.Attributes;
+import io.charybdis.node.cql.syntax.Condition;
+import io.charybdis.node.cql.syntax.DeleteStatement;
+import io.charybdis.node.cql.syntax.InsertStatement;
+import io.charybdis.node.cql.syntax.ModificationStatement;
+import io.charybdis.node.cql.syntax.Operator;
+import io.charybdis.node.cql.syntax.Relation;
+import io.charybdis.node.cql.syntax.Term;
+import io.charybdis.node.cql.syntax.UpdateStatement;
+import io.charybdis.node.cql.values.BindContext;
+import io.charybdis.node.cql.values.BindVariable;
+import io.charybdis.node.cql.values.BoundValue;
+import io.charybdis.node.cql.values.Functions;
+import io.charybdis.node.cql.values.TermBinder;
+import io.charybdis.node.cql.values.TimeUuids;
+import io.charybdis.node.cql.values.Values;
+import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.response.ColumnSpec;
+import io.charybdis.protocol.response.ResultMetadata;
+import io.charybdis.protocol.response.RowsWriter;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.storage.CasResult;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.TableId;
+import io.charybdis.storage.mutation.Mutation;
+import io.charybdis.storage.mutation.MutationBuilder;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * INSERT, UPDATE and DELETE analyzed against a table. Execution turns the bound values into one storage
+ * {@link Mutation} per partition (cells with timestamps, TTLs and tombstones by Cassandra's rules), or, for
+ * lightweight transactions, a read-then-conditional-write on the partition's shard.
+ */
+public final class ModificationExecution implements CqlStatement {
+    /** Maximum TTL Cassandra accepts (20 years). */
+    static final int MAX_TTL = 630_720_000;
+    private static final AtomicLong PREPEND_SEQ = new AtomicLong();
+    private static final long PREPEND_EPOCH_MILLIS = 946_684_800_000L; // 2000-01-01
+
+    enum Kind { INSERT, UPDATE, DELETE }
+
+    /** One change to a column of a row. */
+    private record Op(ColumnMetadata column, OpKind kind, BoundValue value, BoundValue key, int field) {
+    }
+
+    private enum OpKind { SET, APPEND, PREPEND, REMOVE, SET_KEY, SET_INDEX, SET_FIELD, DELETE, DELETE_KEY,
+        DELETE_INDEX, DELETE_FIELD }
+
+    private final Kind kind;
+    private final TableMetadata table;
+    private final Storage storage;
+    private final Restrictions restrictions;
+    private final List<Op> ops = new ArrayList<>();
+    private final BoundValue timestamp;
+    private final BoundValue ttl;
+    private final boolean ifNotExists;
+    private final boolean ifExists;
+    private final List<BoundCondition> conditions = new ArrayList<>();
+    private final List<BindVariable> variables;
+    private final List<Integer> pkIndexes;
+    private final boolean needsRead;
+    private final boolean staticOnly;
+    private final ResultMetadata casMetadata;
+
+    private record BoundCondition(ColumnMetadata column, Operator op, BoundValue value, List<BoundValue> in,
+                                  BoundValue element, int field) {
+    }
+
+    public ModificationExecution(ModificationStatement stmt, TableMetadata table, Storage storage, int markers,
+                                 Functions functions) {
+        this.table = table;
+        this.storage = storage;
+        if (table.isVirtual()) {
+            throw new InvalidRequestException("Modification to table " + table + " is not allowed: it is a system "
+                    + "table");
+        }
+        if (table.isCounterTable()) {
+            throw new InvalidRequestException("Counter tables are not supported by Charybdis yet (table " + table
+                    + ")");
+        }
+        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
+        Attributes attrs = stmt.attributes() == null ? Attributes.NONE : stmt.attributes();
+        this.timestamp = attrs.timestamp() == null ? null : binder.bind(attrs.timestamp(), "[timestamp]",
+                DataType.BIGINT);
+        this.ttl = attrs.ttl() == null ? null : binder.bind(attrs.ttl(), "[ttl]", DataType.INT);
+        switch (stmt) {
+            case InsertStatement ins -> {
+                kind = Kind.INSERT;
+                if (ins.columns().size() != ins.values().size()) {
+                    throw new InvalidRequestException("Unmatched column names/values");
+                }
+                List<Relation> where = new ArrayList<>();
+                java.util.Set<String> seen = new java.util.HashSet<>();
+                for (int i = 0; i < ins.columns().size(); i++) {
+                    String name = ins.columns().get(i);
+                    ColumnMetadata c = column(name);
+                    if (!seen.add(name)) {
+                        throw new InvalidRequestException("Multiple definitions found for column " + name);
+                    }
+                    Term value = ins.values().get(i);
+                    if (c.isPrimaryKey()) {
+                        where.add(new Relation.SingleColumn(name, Operator.EQ, value));
+                    } else {
+                        ops.add(new Op(c, OpKind.SET, binder.bind(value, c.name(), c.type()), null, -1));
+                    }
+                }
+                for (ColumnMetadata c : table.partitionKey()) {
+                    if (!seen.contains(c.name())) {
+                        throw new InvalidRequestException("Some partition key parts are missing: " + c.name());
+                    }
+                }
+                for (ColumnMetadata c : table.clustering()) {
+                    if (!seen.contains(c.name())) {
+                        throw new InvalidRequestException("Some clustering keys are missing: " + c.name());
+                    }
+                }
+                restrictions = new Restrictions(table, where, binder, false, false);
+                ifNotExists = ins.ifNotExists();
+                ifExists = false;
+            }
+            case UpdateStatement up -> {
+                kind = Kind.UPDATE;
+                for (Assignment a : up.assignments()) {
+                    ops.add(assignment(a, binder));
+                }
+                restrictions = new Restrictions(table, up.where(), binder, false, false);
+                ifNotExists = false;
+                ifExists = up.ifExists();
+                bindConditions(up.conditions(), binder);
+            }
+            case DeleteStatement del -> {
+                kind = Kind.DELETE;
+                for (DeleteStatement.Target t : del.targets()) {
+                    ops.add(deletion(t, binder));
+                }
+                if (attrs.ttl() != null) {
+                    throw new InvalidRequestException("TTL attribute is not allowed for deletes");
+                }
+                restrictions = new Restrictions(table, del.where(), binder, false, false);
+                ifNotExists = false;
+                ifExists = del.ifExists();
+                bindConditions(del.conditions(), binder);
+            }
+            default -> throw new InvalidRequestException("INSERT JSON is not supported by Charybdis yet");
+        }
+        if (!restrictions.hasPartitionKeys()) {
+            String missing = table.partitionKey().get(0).name();
+            throw new InvalidRequestException("Some partition key parts are missing: " + missing);
+        }
+        if (!restrictions.filters().isEmpty()) {
+            throw new InvalidRequestException("Non PRIMARY KEY columns found in where clause: "
+                    + restrictions.filters().get(0).column().name());
+        }
+        boolean onlyStatic = !ops.isEmpty();
+        for (Op op : ops) {
+            onlyStatic &= op.column().isStatic();
+        }
+        this.staticOnly = onlyStatic && kind != Kind.INSERT;
+        if (kind != Kind.DELETE && !staticOnly && !table.clustering().isEmpty()
+                && !restrictions.selectsFullClusterings()) {
+            throw new InvalidRequestException("Some clustering keys are missing: "
+                    + table.clustering().get(restrictions.clusteringEqPrefixLength()).name());
+        }
+        if (kind == Kind.DELETE && !ops.isEmpty() && !staticOnly && !table.clustering().isEmpty()
+                && !restrictions.selectsFullClusterings()) {
+            throw new InvalidRequestException("Range deletions are not supported for specific columns");
+        }
+        boolean read = false;
+        for (Op op : ops) {
+            read |= op.kind() == OpKind.SET_INDEX || op.kind() == OpKind.DELETE_INDEX
+                    || (op.kind() == OpKind.REMOVE && Types.kind(op.column().type()) == TypeKind.LIST);
+        }
+        this.needsRead = read;
+        if (isConditional() && (restrictions.partitionKeys(new BindContext(List.of(), 0, 0)).size() > 1)) {
+            throw new InvalidRequestException("IN on the partition key is not supported with conditional updates");
+        }
+        this.variables = binder.variables();
+        this.pkIndexes = SelectExecution.pkBindIndexes(null, table, variables);
+        this.casMetadata = isConditional() ? casMetadata() : ResultMetadata.EMPTY;
+    }
+
+    private ResultMetadata casMetadata() {
+        List<ColumnSpec> specs = new ArrayList<>();
+        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", DataType.BOOLEAN));
+        return ResultMetadata.of(specs);
+    }
+
+    private boolean isConditional() {
+        return ifNotExists || ifExists || !conditions.isEmpty();
+    }
+
+    private ColumnMetadata column(String name) {
+        ColumnMetadata c = table.column(name);
+        if (c == null) {
+            throw new InvalidRequestException("Undefined column name " + name + " in table " + table);
+        }
+        return c;
+    }
+
+    private ColumnMetadata nonKey(String name) {
+        ColumnMetadata c = column(name);
+        if (c.isPrimaryKey()) {
+            throw new InvalidRequestException("PRIMARY KEY part " + name + " found in SET part");
+        }
+        return c;
+    }
+
+    private Op assignment(Assignment a, TermBinder binder) {
+        ColumnMetadata c = nonKey(a.column());
+        TypeKind k = Types.kind(c.type());
+        switch (a) {
+            case Assignment.SetValue sv -> {
+                return new Op(c, OpKind.SET, binder.bind(sv.value(), c.name(), c.type()), null, -1);
+            }
+            case Assignment.Add add -> {
+                if (!c.isMultiCell()) {
+                    throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " + "
+                            + add.value().toCql() + ") for non counter column " + c.name());
+                }
+                if (k == TypeKind.UDT) {
+                    throw new InvalidRequestException("Invalid operation for user type column " + c.name());
+                }
+                return new Op(c, OpKind.APPEND, binder.bind(add.value(), c.name(), c.type()), null, -1);
+            }
+            case Assignment.Subtract sub -> {
+                if (!c.isMultiCell()) {
+                    throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " - "
+                            + sub.value().toCql() + ") for non counter column " + c.name());
+                }
+                DataType t = k == TypeKind.MAP ? Types.setOf(Types.keyType(c.type()), false) : c.type();
+                return new Op(c, OpKind.REMOVE, binder.bind(sub.value(), c.name(), t), null, -1);
+            }
+            case Assignment.Prepend pre -> {
+                if (k != TypeKind.LIST || !c.isMultiCell()) {
+                    throw new InvalidRequestException("Invalid operation (" + c.name() + " = "
+                            + pre.value().toCql() + " + " + c.name() + ") for non list column " + c.name());
+                }
+                return new Op(c, OpKind.PREPEND, binder.bind(pre.value(), c.name(), c.type()), null, -1);
+            }
+            case Assignment.SetElement se -> {
+                if (k == TypeKind.MAP && c.isMultiCell()) {
+                    return new Op(c, OpKind.SET_KEY, binder.bind(se.value(), "value(" + c.name() + ")",
+                            Types.valueType(c.type())), binder.bind(se.key(), "key(" + c.name() + ")",
+                            Types.keyType(c.type())), -1);
+                }
+                if (k == TypeKind.LIST && c.isMultiCell()) {
+                    return new Op(c, OpKind.SET_INDEX, binder.bind(se.value(), "value(" + c.name() + ")",
+                            Types.elementType(c.type())), binder.bind(se.key(), "idx(" + c.name() + ")", DataType.INT),
+                            -1);
+                }
+                throw new InvalidRequestException("Invalid operation (" + c.name() + "[" + se.key().toCql() + "] = "
+                        + se.value().toCql() + ") for non collection column " + c.name());
+            }
+            case Assignment.SetField sf -> {
+                if (k != TypeKind.UDT) {
+                    throw new InvalidRequestException("Invalid operation (" + c.name() + "." + sf.field() + " = "
+                            + sf.value().toCql() + ") for non-UDT column " + c.name());
+                }
+                if (!c.isMultiCell()) {
+                    throw new InvalidRequestException("Invalid operation (" + c.name() + "." + sf.field() + " = "
+                            + sf.value().toCql() + ") for frozen UDT column " + c.name());
+                }
+                int f = Types.fieldNames(c.type()).indexOf(sf.field());
+                if (f < 0) {
+                    throw new InvalidRequestException("UDT column " + c.name() + " does not have a field named "
+                            + sf.field());
+                }
+                return new Op(c, OpKind.SET_FIELD, binder.bind(sf.value(), c.name() + "." + sf.field(),
+                        Types.fieldTypes(c.type()).get(f)), null, f);
+            }
+        }
+    }
+
+    private Op deletion(DeleteStatement.Target t, TermBinder binder) {
+        ColumnMetadata c = column(t.column());
+        if (c.isPrimaryKey()) {
+            throw new InvalidRequestException("Invalid identifier " + c.name() + " for deletion (should not be a "
+                    + "PRIMARY KEY part)");
+        }
+        TypeKind k = Types.kind(c.type());
+        switch (t) {
+            case DeleteStatement.Target.Column col -> {
+                return new Op(c, OpKind.DELETE, null, null, -1);
+            }
+            case DeleteStatement.Target.Element el -> {
+                if (!c.isMultiCell()) {
+                    throw new InvalidRequestException("Invalid deletion operation for frozen collection column "
+                            + c.name());
+                }
+                if (k == TypeKind.MAP) {
+                    return new Op(c, OpKind.DELETE_KEY, null, binder.bind(el.element(), "key(" + c.name() + ")",
+                            Types.keyType(c.type())), -1);
+                }
+                if (k == TypeKind.LIST) {
+                    return new Op(c, OpKind.DELETE_INDEX, null, binder.bind(el.element(), "idx(" + c.name() + ")",
+                            DataType.INT), -1);
+                }
+                if (k == TypeKind.SET) {
+                    return new Op(c, OpKind.DELETE_KEY, null, binder.bind(el.element(), c.name(),
+                            Types.elementType(c.type())), -1);
+                }
+                throw new InvalidRequestException("Invalid deletion operation for non collection column " + c.name());
+            }
+            case DeleteStatement.Target.Field f -> {
+                if (k != TypeKind.UDT || !c.isMultiCell()) {
+                    throw new InvalidRequestException("Invalid deletion operation for non-UDT column " + c.name());
+                }
+                int idx = Types.fieldNames(c.type()).indexOf(f.field());
+                if (idx < 0) {
+                    throw new InvalidRequestException("UDT column " + c.name() + " does not have a field named "
+                            + f.field());
+                }
+                return new Op(c, OpKind.DELETE_FIELD, null, null, idx);
+            }
+        }
+    }
+
+    private void bindConditions(List<Condition> conds, TermBinder binder) {
+        for (Condition cond : conds) {
+            ColumnMetadata c = column(cond.column());
+            if (c.isPrimaryKey()) {
+                throw new InvalidRequestException("PRIMARY KEY column '" + c.name() + "' cannot have IF conditions");
+            }
+            switch (cond) {
+                case Condition.Simple s -> conditions.add(new BoundCondition(c, s.op(),
+                        binder.bind(s.value(), c.name(), c.type()), null, null, -1));
+                case Condition.In in -> {
+                    List<BoundValue> values = new ArrayList<>();
+                    if (in.values() instanceof io.charybdis.node.cql.syntax.InValues.Terms terms) {
+                        for (Term t : terms.terms()) {
+                            values.add(binder.bind(t, c.name(), c.type()));
+                        }
+                    } else {
+                        throw new InvalidRequestException("IN ? in IF conditions is not supported yet");
+                    }
+                    conditions.add(new BoundCondition(c, Operator.IN, null, values, null, -1));
+                }
+                case Condition.Element e -> {
+                    TypeKind k = Types.kind(c.type());
+                    if (k != TypeKind.MAP && k != TypeKind.LIST) {
+                        throw new InvalidRequestException("Invalid element access syntax for non-collection column "
+                                + c.name());
+                    }
+                    DataType vt = k == TypeKind.MAP ? Types.valueType(c.type()) : Types.elementType(c.type());
+                    DataType kt = k == TypeKind.MAP ? Types.keyType(c.type()) : DataType.INT;
+                    conditions.add(new BoundCondition(c, e.op(), binder.bind(e.value(), c.name(), vt), null,
+                            binder.bind(e.element(), c.name(), kt), -1));
+                }
+                case Condition.Field f -> {
+                    int idx = Types.kind(c.type()) == TypeKind.UDT ? Types.fieldNames(c.type()).indexOf(f.field()) : -1;
+                    if (idx < 0) {
+                        throw new InvalidRequestException("Invalid field " + f.field() + " for column " + c.name());
+                    }
+                    conditions.add(new BoundCondition(c, f.op(), binder.bind(f.value(), c.name(),
+                            Types.fieldTypes(c.type()).get(idx)), null, null, idx));
+                }
+                default -> throw new InvalidRequestException("Unsupported IF condition on " + c.name());
+            }
+        }
+    }
+
+    @Override
+    public List<BindVariable> bindVariables() {
+        return variables;
+    }
+
+    @Override
+    public List<Integer> partitionKeyBindIndexes() {
+        return pkIndexes;
+    }
+
+    @Override
+    public ResultMetadata resultMetadata() {
+        return casMetadata;
+    }
+
+    @Override
+    public String keyspace() {
+        return table.keyspace();
+    }
+
+    @Override
+    public String table() {
+        return table.name();
+    }
+
+    public TableMetadata tableMetadata() {
+        return table;
+    }
+
+    public boolean conditional() {
+        return isConditional();
+    }
+
+    @Override
+    public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+        if (isConditional()) {
+            return executeConditional(ctx);
+        }
+        return mutationsWithRead(ctx).thenCompose(m -> applyAll(storage, m)).thenApply(v -> ResultMessage.VOID);
+    }
+
+    static CompletableFuture<Void> applyAll(Storage storage, List<Mutation> mutations) {
+        if (mutations.size() == 1) {
+            return storage.apply(mutations.get(0));
+        }
+        CompletableFuture<?>[] fs = new CompletableFuture<?>[mutations.size()];
+        for (int i = 0; i < fs.length; i++) {
+            fs[i] = storage.apply(mutations.get(i));
+        }
+        return CompletableFuture.allOf(fs);
+    }
+
+    long writeTimestamp(QueryContext ctx) {
+        if (timestamp == null) {
+            return ctx.timestamp();
+        }
+        ByteBuffer v = timestamp.bind(ctx.bind());
+        if (v == null) {
+            throw new InvalidRequestException("Invalid null value of timestamp");
+        }
+        if (v == Values.UNSET) {
+            return ctx.timestamp();
+        }
+        long ts = v.getLong(v.position());
+        if (ts == Long.MIN_VALUE) {
+            throw new InvalidRequestException("Invalid timestamp value " + ts);
+        }
+        return ts;
+    }
+
+    int ttl(QueryContext ctx) {
+        if (ttl == null) {
+            return table.params().defaultTimeToLive();
+        }
+        ByteBuffer v = ttl.bind(ctx.bind());
+        if (v == null) {
+            throw new InvalidRequestException("Invalid null value of TTL");
+        }
+        if (v == Values.UNSET) {
+            return table.params().defaultTimeToLive();
+        }
+        int t = v.getInt(v.position());
+        if (t < 0) {
+            throw new InvalidRequestException("A TTL must be greater or equal to 0, but was " + t);
+        }
+        if (t > MAX_TTL) {
+            throw new InvalidRequestException("ttl is too large. requested (" + t + ") maximum (" + MAX_TTL + ")");
+        }
+        return t;
+    }
+
+    /**
+     * Builds the statement's mutations. {@code current} (for read-before-write operations on lists) is the
+     * partition's current content, or null when the statement needs none.
+     */
+    List<Mutation> mutations(QueryContext ctx, ReadResult current, boolean forBatch) {
+        if (needsRead && current == null && !forBatch) {
+            throw new IllegalStateException("read required");
+        }
+        BindContext bind = ctx.bind();
+        long ts = writeTimestamp(ctx);
+        int ttlSeconds = kind == Kind.DELETE ? 0 : ttl(ctx);
+        int now = ctx.nowInSeconds();
+        List<Restrictions.PartitionKey> keys = restrictions.partitionKeys(bind);
+        List<Mutation> out = new ArrayList<>(keys.size());
+        TableId id = new TableId(table.id());
+        for (Restrictions.PartitionKey pk : keys) {
+            MutationBuilder b = new MutationBuilder();
+            b.start(id, pk.token(), pk.key());
+            if (kind == Kind.DELETE && ops.isEmpty()) {
+                deleteRows(b, bind, ts, now);
+            } else {
+                List<byte[]> clusterings = new ArrayList<>();
+                if (staticOnly || table.clustering().isEmpty()) {
+                    clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
+                } else {
+                    for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                        clusterings.add(ClusteringCodec.encode(table, ck));
+                    }
+                    clusterings.sort(Arrays::compareUnsigned);
+                }
+                boolean hasStaticOps = false;
+                for (Op op : ops) {
+                    hasStaticOps |= op.column().isStatic();
+                }
+                if (hasStaticOps) {
+                    b.beginRow(ClusteringCodec.STATIC_ROW);
+                    for (Op op : ops) {
+                        if (op.column().isStatic()) {
+                            apply(b, op, bind, ts, ttlSeconds, now, current, ClusteringCodec.STATIC_ROW);
+                        }
+                    }
+                    b.endRow();
+                }
+                for (byte[] ck : clusterings) {
+                    if (ck == null) {
+                        continue;
+                    }
+                    b.beginRow(ck);
+                    if (kind == Kind.INSERT) {
+                        b.rowMarker(ts, ttlSeconds, now + ttlSeconds);
+                    }
+                    for (Op op : ops) {
+                        if (!op.column().isStatic()) {
+                            apply(b, op, bind, ts, ttlSeconds, now, current, ck);
+                        }
+                    }
+                    b.endRow();
+                }
+            }
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    private void deleteRows(MutationBuilder b, BindContext bind, long ts, int now) {
+        if (!restrictions.hasClusteringRestrictions() || table.clustering().isEmpty()) {
+            if (table.clustering().isEmpty() && restrictions.hasClusteringRestrictions()) {
+                throw new InvalidRequestException("Invalid restriction on clustering column for a table without one");
+            }
+            b.partitionDeletion(ts, now);
+            return;
+        }
+        if (restrictions.selectsFullClusterings()) {
+            List<byte[]> cks = new ArrayList<>();
+            for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                cks.add(ClusteringCodec.encode(table, ck));
+            }
+            cks.sort(Arrays::compareUnsigned);
+            for (byte[] ck : cks) {
+                b.beginRow(ck);
+                b.rowDeletion(ts, now);
+                b.endRow();
+            }
+            return;
+        }
+        for (ReadCommand.Slice s : restrictions.slices(bind)) {
+            b.rangeTombstone(s.start(), s.end(), ts, now);
+        }
+    }
+
+    private void apply(MutationBuilder b, Op op, BindContext bind, long ts, int ttl, int now, ReadResult current,
+                       byte[] clustering) {
+        ColumnMetadata c = op.column();
+        int id = c.cellId();
+        int expiry = now + ttl;
+        switch (op.kind()) {
+            case SET -> {
+                ByteBuffer v = op.value().bind(bind);
+                if (v == Values.UNSET) {
+                    return;
+                }
+                if (c.isMultiCell()) {
+                    b.complexDeletion(id, ts - 1, now);
+                    if (v != null) {
+                        addElements(b, c, v, ts, ttl, expiry, false);
+                    }
+                } else if (v == null) {
+                    b.cellTombstone(id, ts, now);
+                } else {
+                    checkSize(c, v);
+                    b.cell(id, ts, ttl, expiry, v);
+                }
+            }
+            case APPEND -> {
+                ByteBuffer v = op.value().bind(bind);
+                if (v == null || v == Values.UNSET) {
+                    if (v == null) {
+                        throw new InvalidRequestException("Invalid null value for collection " + c.name());
+                    }
+                    return;
+                }
+                addElements(b, c, v, ts, ttl, expiry, false);
+            }
+            case PREPEND -> {
+                ByteBuffer v = op.value().bind(bind);
+                if (v == null) {
+                    throw new InvalidRequestException("Invalid null value for list " + c.name());
+                }
+                if (v == Values.UNSET) {
+                    return;
+                }
+                addElements(b, c, v, ts, ttl, expiry, true);
+            }
+            case REMOVE -> {
+                ByteBuffer v = op.value().bind(bind);
+                if (v == null || v == Values.UNSET) {
+                    return;
+                }
+                TypeKind k = Types.kind(c.type());
+                List<ByteBuffer> elements = Values.elements(v, false);
+                if (k == TypeKind.LIST) {
+                    List<ByteBuffer[]> cells = currentCells(current, clustering, c);
+                    for (ByteBuffer[] cell : cells) {
+                        for (ByteBuffer e : elements) {
+                            if (Types.elementType(c.type()).compare(cell[1], e) == 0) {
+                                b.complexCellTombstone(id, Values.bytes(cell[0]), ts, now);
+                                break;
+                            }
+                        }
+                    }
+                } else {
+                    DataType et = k == TypeKind.MAP ? Types.keyType(c.type()) : Types.elementType(c.type());
+                    for (ByteBuffer e : elements) {
+                        b.complexCellTombstone(id, ClusteringCodec.encodeSingle(et, e), ts, now);
+                    }
+                }
+            }
+            case SET_KEY -> {
+                ByteBuffer k = op.key().bind(bind);
+                ByteBuffer v = op.value().bind(bind);
+                if (k == null) {
+                    throw new InvalidRequestException("Invalid null map key");
+                }
+                if (k == Values.UNSET || v == Values.UNSET) {
+                    return;
+                }
+                byte[] path = ClusteringCodec.encodeSingle(Types.keyType(c.type()), k);
+                if (v == null) {
+                    b.complexCellTombstone(id, path, ts, now);
+                } else {
+                    b.complexCell(id, path, ts, ttl, expiry, v);
+                }
+            }
+            case SET_INDEX, DELETE_INDEX -> {
+                ByteBuffer idx = op.key().bind(bind);
+                if (idx == null || idx == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid null value for list index");
+                }
+                int i = idx.getInt(idx.position());
+                List<ByteBuffer[]> cells = currentCells(current, clustering, c);
+                if (i < 0 || i >= cells.size()) {
+                    throw new InvalidRequestException("List index " + i + " out of bound, list has size "
+                            + cells.size());
+                }
+                byte[] path = Values.bytes(cells.get(i)[0]);
+                ByteBuffer v = op.kind() == OpKind.SET_INDEX ? op.value().bind(bind) : null;
+                if (v == Values.UNSET) {
+                    return;
+                }
+                if (v == null) {
+                    b.complexCellTombstone(id, path, ts, now);
+                } else {
+                    b.complexCell(id, path, ts, ttl, expiry, v);
+                }
+            }
+            case SET_FIELD -> {
+                ByteBuffer v = op.value().bind(bind);
+                if (v == Values.UNSET) {
+                    return;
+                }
+                byte[] path = fieldPath(op.field());
+                if (v == null) {
+                    b.complexCellTombstone(id, path, ts, now);
+                } else {
+                    b.complexCell(id, path, ts, ttl, expiry, v);
+                }
+            }
+            case DELETE -> {
+                if (c.isMultiCell()) {
+                    b.complexDeletion(id, ts, now);
+                } else {
+                    b.cellTombstone(id, ts, now);
+                }
+            }
+            case DELETE_KEY -> {
+                ByteBuffer k = op.key().bind(bind);
+                if (k == null || k == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid null value for " + c.name() + " element");
+                }
+                DataType kt = Types.kind(c.type()) == TypeKind.MAP ? Types.keyType(c.type())
+                        : Types.elementType(c.type());
+                b.complexCellTombstone(id, ClusteringCodec.encodeSingle(kt, k), ts, now);
+            }
+            case DELETE_FIELD -> b.complexCellTombstone(id, fieldPath(op.field()), ts, now);
+        }
+    }
+
+    private static void checkSize(ColumnMetadata c, ByteBuffer v) {
+        // Cassandra refuses cells above 2 GB; the frame limit already bounds us far below that.
+    }
+
+    private static byte[] fieldPath(int field) {
+        return new byte[]{(byte) (field >>> 8), (byte) field};
+    }
+
+    private void addElements(MutationBuilder b, ColumnMetadata c, ByteBuffer v, long ts, int ttl, int expiry,
+                             boolean prepend) {
+        int id = c.cellId();
+        TypeKind k = Types.kind(c.type());
+        switch (k) {
+            case SET -> {
+                for (ByteBuffer e : Values.elements(v, false)) {
+                    b.complexCell(id, ClusteringCodec.encodeSingle(Types.elementType(c.type()), e), ts, ttl, expiry,
+                            Values.EMPTY);
+                }
+            }
+            case MAP -> {
+                List<ByteBuffer> parts = Values.elements(v, true);
+                for (int i = 0; i < parts.size(); i += 2) {
+                    b.complexCell(id, ClusteringCodec.encodeSingle(Types.keyType(c.type()), parts.get(i)), ts, ttl,
+                            expiry, parts.get(i + 1));
+                }
+            }
+            case LIST -> {
+                List<ByteBuffer> elements = Values.elements(v, false);
+                if (prepend) {
+                    // Decreasing times before a fixed epoch, so prepended elements sort before appended ones and
+                    // each prepend batch keeps its own order.
+                    long base = PREPEND_EPOCH_MILLIS - PREPEND_SEQ.addAndGet(elements.size());
+                    for (int i = 0; i < elements.size(); i++) {
+                        b.complexCell(id, listPath(TimeUuids.min(base + i)), ts, ttl, expiry, elements.get(i));
+                    }
+                } else {
+                    for (ByteBuffer e : elements) {
+                        b.complexCell(id, listPath(TimeUuids.now()), ts, ttl, expiry, e);
+                    }
+                }
+            }
+            case UDT -> {
+                List<ByteBuffer> fields = Values.fields(v, Types.fieldTypes(c.type()).size());
+                for (int i = 0; i < fields.size(); i++) {
+                    if (fields.get(i) != null) {
+                        b.complexCell(id, fieldPath(i), ts, ttl, expiry, fields.get(i));
+                    } else {
+                        b.complexCellTombstone(id, fieldPath(i), ts, expiry - ttl);
+                    }
+                }
+            }
+            default -> throw new IllegalStateException("not multi-cell: " + c);
+        }
+    }
+
+    private static byte[] listPath(UUID u) {
+        io.charybdis.node.cql.keys.ByteSink sink = new io.charybdis.node.cql.keys.ByteSink(16);
+        OrderedCodec.encode(OrderedCodec.Kind.TIMEUUID, Values.uuid(u), sink);
+        return sink.toArray();
+    }
+
+    /** The (path, value) cells of a multi-cell column in the given row of a read result. */
+    private List<ByteBuffer[]> currentCells(ReadResult current, byte[] clustering, ColumnMetadata c) {
+        List<ByteBuffer[]> out = new ArrayList<>();
+        if (current == null) {
+            return out;
+        }
+        ReadResult.Cursor cursor = current.cursor();
+        while (cursor.nextPartition()) {
+            while (cursor.nextRow()) {
+                byte[] ck = cursor.isStatic() ? ClusteringCodec.STATIC_ROW : cursor.clusteringBytes();
+                if (!Arrays.equals(ck, clustering)) {
+                    continue;
+                }
+                while (cursor.nextCell()) {
+                    if (cursor.columnId() == c.cellId() && cursor.hasPath()) {
+                        out.add(new ByteBuffer[]{ByteBuffer.wrap(cursor.pathBytes()), cursor.value()});
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A read of the rows this statement touches (for read-before-write and conditions). */
+    private ReadCommand currentRead(Restrictions.PartitionKey pk, QueryContext ctx) {
+        ReadCommand.Builder b = ReadCommand.partition(new TableId(table.id()), pk.token(), Values.bytes(pk.key()))
+                .nowInSeconds(ctx.nowInSeconds());
+        if (!staticOnly && !table.clustering().isEmpty() && restrictions.hasClusteringRestrictions()) {
+            b.slices(restrictions.slices(ctx.bind()));
+        }
+        return b.build();
+    }
+
+    /** For batches and reads before writes: the statement's partitions. */
+    List<Restrictions.PartitionKey> partitionKeys(QueryContext ctx) {
+        return restrictions.partitionKeys(ctx.bind());
+    }
+
+    boolean needsRead() {
+        return needsRead;
+    }
+
+    CompletableFuture<List<Mutation>> mutationsWithRead(QueryContext ctx) {
+        if (!needsRead) {
+            return CompletableFuture.completedFuture(mutations(ctx, null, false));
+        }
+        List<Restrictions.PartitionKey> keys = partitionKeys(ctx);
+        if (keys.size() != 1) {
+            throw new InvalidRequestException("Operations on lists by index or value require a single partition");
+        }
+        return storage.read(currentRead(keys.get(0), ctx)).thenApply(r -> mutations(ctx, r, false));
+    }
+
+    @Override
+    public String toString() {
+        return kind + " " + table;
+    }
+
+    // ---- lightweight transactions ------------------------------------------------------------------------------
+
+    private CompletableFuture<ResultMessage> executeConditional(QueryContext ctx) {
+        List<Restrictions.PartitionKey> keys = partitionKeys(ctx);
+        Restrictions.PartitionKey pk = keys.get(0);
+        if (kind != Kind.INSERT && !staticOnly && !restrictions.selectsFullClusterings()) {
+            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality "
+                    + "relations in order to use IF conditions");
+        }
+        byte[] clustering = staticOnly || table.clustering().isEmpty()
+                ? (table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW)
+                : ClusteringCodec.encode(table, restrictions.clusterings(ctx.bind()).get(0));
+        ReadCommand read = currentRead(pk, ctx);
+        return storage.atomically(new TableId(table.id()), pk.token(), Values.bytes(pk.key()), read, current -> {
+            RowData row = findRow(current, clustering);
+            if (!conditionsHold(row, ctx.bind())) {
+                return null;
+            }
+            return mutations(ctx, current, false).get(0);
+        }).thenApply(cas -> casResult(ctx, cas, clustering));
+    }
+
+    private RowData findRow(ReadResult current, byte[] clustering) {
+        ReadResult.Cursor cursor = current.cursor();
+        RowData row = new RowData(table);
+        while (cursor.nextPartition()) {
+            row.startPartition(cursor.token(), ByteBuffer.wrap(cursor.keyBytes()));
+            RowData found = null;
+            boolean hasStatic = false;
+            while (cursor.nextRow()) {
+                row.loadRow(cursor);
+                if (row.isStaticRow) {
+                    hasStatic = true;
+                    if (clustering.length == 0) {
+                        return row;
+                    }
+                    continue;
+                }
+                if (Arrays.equals(row.clusteringKey, clustering)) {
+                    return row;
+                }
+            }
+            if (hasStatic && clustering.length == 0) {
+                return row;
+            }
+        }
+        return null;
+    }
+
+    private boolean conditionsHold(RowData row, BindContext bind) {
+        if (ifNotExists) {
+            return row == null;
+        }
+        if (ifExists) {
+            return row != null;
+        }
+        for (BoundCondition cond : conditions) {
+            ByteBuffer actual = row == null ? null : row.value(row.indexOf(cond.column()));
+            DataType type = cond.column().type();
+            if (cond.element() != null && actual != null) {
+                ByteBuffer key = cond.element().bind(bind);
+                TypeKind k = Types.kind(type);
+                List<ByteBuffer> parts = Values.elements(actual, k == TypeKind.MAP);
+                actual = null;
+                if (k == TypeKind.MAP) {
+                    for (int i = 0; i < parts.size(); i += 2) {
+                        if (Types.keyType(type).compare(parts.get(i), key) == 0) {
+                            actual = parts.get(i + 1);
+                        }
+                    }
+                    type = Types.valueType(type);
+                } else {
+                    int idx = key.getInt(key.position());
+                    actual = idx >= 0 && idx < parts.size() ? parts.get(idx) : null;
+                    type = Types.elementType(type);
+                }
+            } else if (cond.element() != null) {
+                type = Types.kind(type) == TypeKind.MAP ? Types.valueType(type) : Types.elementType(type);
+            }
+            if (cond.field() >= 0) {
+                if (actual != null) {
+                    actual = Values.fields(actual, Types.fieldTypes(type).size()).get(cond.field());
+                }
+                type = Types.fieldTypes(type).get(cond.field());
+            }
+            if (!holds(cond, actual, type, bind)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean holds(BoundCondition cond, ByteBuffer actual, DataType type, BindContext bind) {
+        if (cond.op() == Operator.IN) {
+            for (BoundValue b : cond.in()) {
+                ByteBuffer v = b.bind(bind);
+                if (v == null ? actual == null : actual != null && type.compare(actual, v) == 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        ByteBuffer expected = cond.value().bind(bind);
+        if (expected == Values.UNSET) {
+            throw new InvalidRequestException("Invalid 'unset' value in condition");
+        }
+        if (cond.op() == Operator.EQ) {
+            return expected == null ? actual == null : actual != null && type.compare(actual, expected) == 0;
+        }
+        if (cond.op() == Operator.NEQ) {
+            return expected == null ? actual != null : actual == null || type.compare(actual, expected) != 0;
+        }
+        if (expected == null) {
+            throw new InvalidRequestException("Invalid comparison with null for operator \"" + cond.op().cql() + "\"");
+        }
+        if (actual == null) {
+            return false;
+        }
+        int c = type.compare(actual, expected);
+        return switch (cond.op()) {
+            case LT -> c < 0;
+            case LTE -> c <= 0;
+            case GT -> c > 0;
+            case GTE -> c >= 0;
+            default -> throw new InvalidRequestException("Unsupported operator " + cond.op().cql() + " in condition");
+        };
+    }
+
+    private ResultMessage casResult(QueryContext ctx, CasResult cas, byte[] clustering) {
+        List<ColumnSpec> specs = new ArrayList<>();
+        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", DataType.BOOLEAN));
+        RowData row = cas.applied() ? null : findRow(cas.current(), clustering);
+        List<ColumnMetadata> shown = new ArrayList<>();
+        if (row != null) {
+            if (ifNotExists || ifExists) {
+                shown.addAll(table.allColumns());
+            } else {
+                for (BoundCondition c : conditions) {
+                    if (!shown.contains(c.column())) {
+                        shown.add(c.column());
+                    }
+                }
+            }
+        }
+        for (ColumnMetadata c : shown) {
+            specs.add(new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()));
+        }
+        RowsWriter w = new RowsWriter(ctx.alloc(), ctx.version());
+        w.begin(ResultMetadata.of(specs), false, null, null);
+        w.value(Values.bool(cas.applied()));
+        for (ColumnMetadata c : shown) {
+            ByteBuffer v = row.value(row.indexOf(c));
+            if (v == null) {
+                w.nullValue();
+            } else {
+                w.value(v);
+            }
+        }
+        return new ResultMessage.Rows(w);
+    }
+}

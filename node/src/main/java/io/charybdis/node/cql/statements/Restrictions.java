@@ -1,0 +1,710 @@
+package io.charybdis.node.cql.statements;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.keys.ClusteringCodec;
+import io.charybdis.node.cql.keys.Murmur3;
+import io.charybdis.node.cql.keys.PartitionKeyCodec;
+import io.charybdis.node.cql.syntax.InValues;
+import io.charybdis.node.cql.syntax.Operator;
+import io.charybdis.node.cql.syntax.Relation;
+import io.charybdis.node.cql.syntax.Term;
+import io.charybdis.node.cql.values.BindContext;
+import io.charybdis.node.cql.values.BoundValue;
+import io.charybdis.node.cql.values.TermBinder;
+import io.charybdis.node.cql.values.Values;
+import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.storage.read.ReadCommand;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The WHERE clause of a SELECT, UPDATE or DELETE, analyzed against a table: which partitions (by key values or a
+ * token range), which clustering slices, and which leftover conditions must be checked row by row (filtering).
+ *
+ * <p>Partition key columns restricted by = or IN select partitions directly; {@code token(...)} relations select a
+ * token range. Clustering columns restricted by =/IN on a prefix, optionally followed by one slice, become storage
+ * slices. Everything else is a {@link Filter}.
+ */
+public final class Restrictions {
+    /** A per-row condition on a column value. */
+    public record Filter(ColumnMetadata column, Operator op, BoundValue value, List<BoundValue> inValues,
+                         BoundValue mapKey) {
+    }
+
+    private final TableMetadata table;
+    /** Per partition key column: the bound values it may take (one for =, several for IN); null = unrestricted. */
+    private final List<List<BoundValue>> pkValues;
+    private final BoundValue[] pkInMarkers;
+    /** Per clustering column in a prefix restricted by = or IN. */
+    private final List<List<BoundValue>> ckEqValues = new ArrayList<>();
+    private final BoundValue[] ckInMarkers;
+    /** The slice after the = prefix: bounds as tuples of values over columns [prefix, prefix+n). */
+    private List<BoundValue> sliceStart;
+    private boolean sliceStartInclusive;
+    private List<BoundValue> sliceEnd;
+    private boolean sliceEndInclusive;
+    private BoundValue tokenStart;
+    private boolean tokenStartInclusive;
+    private BoundValue tokenEnd;
+    private boolean tokenEndInclusive;
+    private final List<Filter> filters = new ArrayList<>();
+    private boolean hasTokenRestriction;
+    private boolean hasMultiColumnIn;
+    private List<List<BoundValue>> multiColumnIn;
+
+    public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
+                        boolean allowFiltering) {
+        this.table = table;
+        int pkCount = table.partitionKey().size();
+        int ckCount = table.clustering().size();
+        this.pkValues = new ArrayList<>(java.util.Collections.nCopies(pkCount, (List<BoundValue>) null));
+        this.pkInMarkers = new BoundValue[pkCount];
+        this.ckInMarkers = new BoundValue[ckCount];
+        List<List<BoundValue>> ckValues = new ArrayList<>(java.util.Collections.nCopies(ckCount, (List<BoundValue>) null));
+        BoundValue[] ckInMarkersTmp = new BoundValue[ckCount];
+        Object[][] ckSlices = new Object[ckCount][];
+        List<Relation> leftover = new ArrayList<>();
+        for (Relation r : where) {
+            switch (r) {
+                case Relation.SingleColumn sc -> {
+                    ColumnMetadata c = column(sc.column());
+                    if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && sc.op() == Operator.EQ) {
+                        if (pkValues.get(c.position()) != null) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes an Equal");
+                        }
+                        pkValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
+                    } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOrEq(sc.op())) {
+                        if (sc.op() == Operator.EQ) {
+                            if (ckValues.get(c.position()) != null || ckSlices[c.position()] != null) {
+                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                        + "relation if it includes an Equal");
+                            }
+                            ckValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
+                        } else {
+                            if (ckValues.get(c.position()) != null) {
+                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                        + "relation if it includes an Equal");
+                            }
+                            Object[] s = ckSlices[c.position()] == null ? new Object[4] : ckSlices[c.position()];
+                            BoundValue v = binder.bind(sc.value(), c.name(), c.type());
+                            boolean start = (sc.op() == Operator.GT || sc.op() == Operator.GTE) != c.reversed();
+                            boolean incl = sc.op() == Operator.GTE || sc.op() == Operator.LTE;
+                            int idx = start ? 0 : 2;
+                            if (s[idx] != null) {
+                                throw new InvalidRequestException("More than one restriction was found for the "
+                                        + (start != c.reversed() ? "start" : "end") + " bound on " + c.name());
+                            }
+                            s[idx] = v;
+                            s[idx + 1] = incl;
+                            ckSlices[c.position()] = s;
+                        }
+                    } else {
+                        if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && isSliceOp(sc.op()) && !allowFiltering) {
+                            throw new InvalidRequestException("Only EQ and IN relation are supported on the partition "
+                                    + "key (unless you use the token() function or allow filtering)");
+                        }
+                        leftover.add(r);
+                    }
+                }
+                case Relation.In in -> {
+                    if (in.op() != Operator.IN) {
+                        leftover.add(r);
+                        break;
+                    }
+                    ColumnMetadata c = column(in.column());
+                    if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY || c.kind() == ColumnMetadata.Kind.CLUSTERING) {
+                        List<BoundValue> values = new ArrayList<>();
+                        BoundValue marker = null;
+                        if (in.values() instanceof InValues.Terms t) {
+                            for (Term term : t.terms()) {
+                                values.add(binder.bind(term, c.name(), c.type()));
+                            }
+                        } else {
+                            marker = binder.marker(((InValues.Marker) in.values()).marker(), "in(" + c.name() + ")",
+                                    Types.listOf(c.type(), false));
+                        }
+                        if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
+                            if (pkValues.get(c.position()) != null) {
+                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                        + "relation if it includes a IN");
+                            }
+                            pkValues.set(c.position(), values);
+                            pkInMarkers[c.position()] = marker;
+                        } else {
+                            if (ckValues.get(c.position()) != null) {
+                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                        + "relation if it includes a IN");
+                            }
+                            ckValues.set(c.position(), values);
+                            ckInMarkersTmp[c.position()] = marker;
+                        }
+                    } else {
+                        leftover.add(r);
+                    }
+                }
+                case Relation.Token t -> {
+                    List<String> names = new ArrayList<>();
+                    for (ColumnMetadata c : table.partitionKey()) {
+                        names.add(c.name());
+                    }
+                    if (!t.columns().equals(names)) {
+                        throw new InvalidRequestException("The token function arguments must be in the partition key "
+                                + "order: " + String.join(", ", names));
+                    }
+                    hasTokenRestriction = true;
+                    BoundValue v = binder.bind(t.value(), "partition key token", DataType.BIGINT);
+                    switch (t.op()) {
+                        case GT, GTE -> {
+                            tokenStart = v;
+                            tokenStartInclusive = t.op() == Operator.GTE;
+                        }
+                        case LT, LTE -> {
+                            tokenEnd = v;
+                            tokenEndInclusive = t.op() == Operator.LTE;
+                        }
+                        case EQ -> {
+                            tokenStart = v;
+                            tokenEnd = v;
+                            tokenStartInclusive = true;
+                            tokenEndInclusive = true;
+                        }
+                        default -> throw new InvalidRequestException("Unsupported operator " + t.op().cql()
+                                + " on token()");
+                    }
+                }
+                case Relation.MultiColumn mc -> analyzeMultiColumn(mc, binder, ckValues, ckSlices);
+                case Relation.MultiColumnIn mci -> {
+                    List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns());
+                    if (!(mci.values() instanceof InValues.Terms terms)) {
+                        throw new InvalidRequestException("Multi-column IN with a single bind marker is not supported "
+                                + "yet; bind each tuple separately");
+                    }
+                    multiColumnIn = new ArrayList<>();
+                    for (Term t : terms.terms()) {
+                        multiColumnIn.add(tupleValues(t, cols, binder));
+                    }
+                    hasMultiColumnIn = true;
+                    for (ColumnMetadata c : cols) {
+                        ckValues.set(c.position(), List.of());
+                    }
+                }
+                default -> leftover.add(r);
+            }
+        }
+        // clustering: an = / IN prefix, then at most one slice
+        int prefix = 0;
+        while (prefix < ckCount && ckValues.get(prefix) != null) {
+            prefix++;
+        }
+        boolean slicePlaced = false;
+        for (int i = 0; i < ckCount; i++) {
+            boolean restricted = ckValues.get(i) != null || ckSlices[i] != null;
+            if (!restricted) {
+                continue;
+            }
+            ColumnMetadata c = table.clustering().get(i);
+            if (i < prefix) {
+                if (!hasMultiColumnIn) {
+                    ckEqValues.add(ckValues.get(i));
+                    ckInMarkers[i] = ckInMarkersTmp[i];
+                }
+                continue;
+            }
+            if (i == prefix && ckSlices[i] != null && !slicePlaced && sliceStart == null && sliceEnd == null) {
+                Object[] s = ckSlices[i];
+                if (s[0] != null) {
+                    sliceStart = List.of((BoundValue) s[0]);
+                    sliceStartInclusive = (Boolean) s[1];
+                }
+                if (s[2] != null) {
+                    sliceEnd = List.of((BoundValue) s[2]);
+                    sliceEndInclusive = (Boolean) s[3];
+                }
+                slicePlaced = true;
+                continue;
+            }
+            if (!allowFiltering || !forSelect) {
+                String preceding = table.clustering().get(Math.max(0, slicePlaced ? prefix : prefix)).name();
+                if (slicePlaced || (i > prefix && ckValues.get(i) == null)) {
+                    throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
+                            + "(preceding column \"" + preceding + "\" is restricted by a non-EQ relation)");
+                }
+                throw new InvalidRequestException("PRIMARY KEY column \"" + c.name() + "\" cannot be restricted as "
+                        + "preceding column \"" + table.clustering().get(prefix).name() + "\" is not restricted");
+            }
+            addClusteringFilter(c, ckValues.get(i), ckSlices[i]);
+        }
+        if (sliceStart != null && ckSlices.length > 0 && sliceStart.size() == 1 && prefix < ckCount) {
+            // already placed
+        }
+        for (Relation r : leftover) {
+            addFilter(r, binder);
+        }
+        boolean partialPk = false;
+        boolean anyPk = false;
+        for (List<BoundValue> v : pkValues) {
+            partialPk |= v == null;
+            anyPk |= v != null;
+        }
+        if (anyPk && partialPk) {
+            if (!allowFiltering || !forSelect) {
+                for (ColumnMetadata c : table.partitionKey()) {
+                    if (pkValues.get(c.position()) == null) {
+                        throw new InvalidRequestException("Cannot execute this query as it might involve data "
+                                + "filtering and thus may have unpredictable performance. If you want to execute this "
+                                + "query despite the performance unpredictability, use ALLOW FILTERING");
+                    }
+                }
+            }
+            for (ColumnMetadata c : table.partitionKey()) {
+                List<BoundValue> v = pkValues.get(c.position());
+                if (v != null) {
+                    filters.add(v.size() == 1 && pkInMarkers[c.position()] == null
+                            ? new Filter(c, Operator.EQ, v.get(0), null, null)
+                            : new Filter(c, Operator.IN, pkInMarkers[c.position()], v, null));
+                    pkValues.set(c.position(), null);
+                }
+            }
+        }
+        if (hasTokenRestriction && hasPartitionKeys()) {
+            throw new InvalidRequestException("Columns \"" + table.partitionKey().get(0).name() + "\" cannot be "
+                    + "restricted by both a normal relation and a token relation");
+        }
+        if (forSelect && !allowFiltering && !filters.isEmpty() && !indexedFilterOnly()) {
+            throw new InvalidRequestException("Cannot execute this query as it might involve data filtering and thus "
+                    + "may have unpredictable performance. If you want to execute this query despite the performance "
+                    + "unpredictability, use ALLOW FILTERING");
+        }
+        if (forSelect && !allowFiltering && !hasPartitionKeys() && (!ckEqValues.isEmpty() || sliceStart != null
+                || sliceEnd != null || hasMultiColumnIn) && !indexedFilterOnly()) {
+            throw new InvalidRequestException("Cannot execute this query as it might involve data filtering and thus "
+                    + "may have unpredictable performance. If you want to execute this query despite the performance "
+                    + "unpredictability, use ALLOW FILTERING");
+        }
+    }
+
+    private boolean indexedFilterOnly() {
+        if (filters.isEmpty()) {
+            return false;
+        }
+        for (Filter f : filters) {
+            boolean indexed = false;
+            for (var idx : table.indexes().values()) {
+                if (idx.targetColumn().equals(f.column().name())) {
+                    indexed = true;
+                }
+            }
+            if (!indexed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void analyzeMultiColumn(Relation.MultiColumn mc, TermBinder binder, List<List<BoundValue>> ckValues,
+                                    Object[][] ckSlices) {
+        List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns());
+        List<BoundValue> values = tupleValues(mc.value(), cols, binder);
+        if (mc.op() == Operator.EQ) {
+            for (int i = 0; i < cols.size(); i++) {
+                ckValues.set(cols.get(i).position(), List.of(values.get(i)));
+            }
+            return;
+        }
+        boolean mixed = false;
+        for (ColumnMetadata c : cols) {
+            mixed |= c.reversed() != cols.get(0).reversed();
+        }
+        if (mixed) {
+            throw new InvalidRequestException("Multi-column slice restrictions over clustering columns with mixed "
+                    + "ASC/DESC order are not supported yet");
+        }
+        boolean start = (mc.op() == Operator.GT || mc.op() == Operator.GTE) != cols.get(0).reversed();
+        boolean incl = mc.op() == Operator.GTE || mc.op() == Operator.LTE;
+        if (start) {
+            sliceStart = values;
+            sliceStartInclusive = incl;
+        } else {
+            sliceEnd = values;
+            sliceEndInclusive = incl;
+        }
+        ckSlices[cols.get(0).position()] = null;
+    }
+
+    private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder) {
+        List<BoundValue> values = new ArrayList<>();
+        if (t instanceof Term.TupleLiteral tl) {
+            if (tl.elements().size() != cols.size()) {
+                throw new InvalidRequestException("Expected " + cols.size() + " elements in value tuple, but got "
+                        + tl.elements().size() + ": " + t.toCql());
+            }
+            for (int i = 0; i < cols.size(); i++) {
+                values.add(binder.bind(tl.elements().get(i), cols.get(i).name(), cols.get(i).type()));
+            }
+            return values;
+        }
+        if (t instanceof Term.BindMarker m) {
+            List<DataType> types = new ArrayList<>();
+            for (ColumnMetadata c : cols) {
+                types.add(c.type());
+            }
+            StringBuilder name = new StringBuilder("(");
+            for (int i = 0; i < cols.size(); i++) {
+                name.append(i > 0 ? "," : "").append(cols.get(i).name());
+            }
+            BoundValue tuple = binder.marker(m, name.append(')').toString(),
+                    new io.charybdis.protocol.types.TupleType(types));
+            for (int i = 0; i < cols.size(); i++) {
+                int idx = i;
+                int n = cols.size();
+                values.add(ctx -> {
+                    ByteBuffer v = tuple.bind(ctx);
+                    if (v == null || v == Values.UNSET) {
+                        return v;
+                    }
+                    return Values.fields(v, n).get(idx);
+                });
+            }
+            return values;
+        }
+        throw new InvalidRequestException("Invalid multi-column relation value " + t.toCql());
+    }
+
+    private List<ColumnMetadata> clusteringPrefixColumns(List<String> names) {
+        List<ColumnMetadata> cols = new ArrayList<>();
+        for (String n : names) {
+            ColumnMetadata c = column(n);
+            if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
+                throw new InvalidRequestException("Multi-column relations can only be applied to clustering columns "
+                        + "but was applied to: " + n);
+            }
+            cols.add(c);
+        }
+        for (int i = 0; i < cols.size(); i++) {
+            if (cols.get(i).position() != cols.get(0).position() + i) {
+                throw new InvalidRequestException("Clustering columns must appear in the PRIMARY KEY order in "
+                        + "multi-column relations");
+            }
+        }
+        return cols;
+    }
+
+    private void addClusteringFilter(ColumnMetadata c, List<BoundValue> eq, Object[] slice) {
+        if (eq != null) {
+            filters.add(eq.size() == 1 ? new Filter(c, Operator.EQ, eq.get(0), null, null)
+                    : new Filter(c, Operator.IN, ckInMarkers[c.position()], eq, null));
+        }
+        if (slice != null) {
+            // slice arrays are in storage order; convert back to operators on the value
+            if (slice[0] != null) {
+                boolean incl = (Boolean) slice[1];
+                filters.add(new Filter(c, c.reversed() ? (incl ? Operator.LTE : Operator.LT)
+                        : (incl ? Operator.GTE : Operator.GT), (BoundValue) slice[0], null, null));
+            }
+            if (slice[2] != null) {
+                boolean incl = (Boolean) slice[3];
+                filters.add(new Filter(c, c.reversed() ? (incl ? Operator.GTE : Operator.GT)
+                        : (incl ? Operator.LTE : Operator.LT), (BoundValue) slice[2], null, null));
+            }
+        }
+    }
+
+    private void addFilter(Relation r, TermBinder binder) {
+        switch (r) {
+            case Relation.SingleColumn sc -> {
+                ColumnMetadata c = column(sc.column());
+                DataType valueType = c.type();
+                if (sc.op() == Operator.CONTAINS || sc.op() == Operator.NOT_CONTAINS) {
+                    TypeKind k = Types.kind(c.type());
+                    if (!k.isCollection()) {
+                        throw new InvalidRequestException("Cannot use CONTAINS on non-collection column " + c.name());
+                    }
+                    valueType = k == TypeKind.MAP ? Types.valueType(c.type()) : Types.elementType(c.type());
+                } else if (sc.op() == Operator.CONTAINS_KEY || sc.op() == Operator.NOT_CONTAINS_KEY) {
+                    if (Types.kind(c.type()) != TypeKind.MAP) {
+                        throw new InvalidRequestException("Cannot use CONTAINS KEY on non-map column " + c.name());
+                    }
+                    valueType = Types.keyType(c.type());
+                } else if (sc.op() == Operator.LIKE) {
+                    throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns");
+                } else if (c.type().isMultiCell() && sc.op() != Operator.EQ && sc.op() != Operator.NEQ) {
+                    throw new InvalidRequestException("Slice restrictions are not supported on collections");
+                }
+                filters.add(new Filter(c, sc.op(), binder.bind(sc.value(), c.name(), valueType), null, null));
+            }
+            case Relation.In in -> {
+                ColumnMetadata c = column(in.column());
+                List<BoundValue> values = new ArrayList<>();
+                BoundValue marker = null;
+                if (in.values() instanceof InValues.Terms t) {
+                    for (Term term : t.terms()) {
+                        values.add(binder.bind(term, c.name(), c.type()));
+                    }
+                } else {
+                    marker = binder.marker(((InValues.Marker) in.values()).marker(), "in(" + c.name() + ")",
+                            Types.listOf(c.type(), false));
+                }
+                filters.add(new Filter(c, in.op(), marker, values, null));
+            }
+            case Relation.MapElement me -> {
+                ColumnMetadata c = column(me.column());
+                if (Types.kind(c.type()) != TypeKind.MAP) {
+                    throw new InvalidRequestException("Column " + c.name() + " is not a map");
+                }
+                filters.add(new Filter(c, me.op(), binder.bind(me.value(), c.name(), Types.valueType(c.type())), null,
+                        binder.bind(me.key(), c.name(), Types.keyType(c.type()))));
+            }
+            case Relation.IsNotNull nn -> throw new InvalidRequestException("Unsupported restriction: " + nn.column()
+                    + " IS NOT NULL");
+            default -> throw new InvalidRequestException("Unsupported restriction " + r);
+        }
+    }
+
+    private static boolean isSliceOrEq(Operator op) {
+        return op == Operator.EQ || isSliceOp(op);
+    }
+
+    private static boolean isSliceOp(Operator op) {
+        return op == Operator.LT || op == Operator.LTE || op == Operator.GT || op == Operator.GTE;
+    }
+
+    private ColumnMetadata column(String name) {
+        ColumnMetadata c = table.column(name);
+        if (c == null) {
+            throw new InvalidRequestException("Undefined column name " + name + " in table " + table);
+        }
+        return c;
+    }
+
+    // ---- execution-time accessors --------------------------------------------------------------------------------
+
+    public boolean hasPartitionKeys() {
+        for (List<BoundValue> v : pkValues) {
+            if (v == null) {
+                return false;
+            }
+        }
+        return !pkValues.isEmpty();
+    }
+
+    public boolean hasTokenRestriction() {
+        return hasTokenRestriction;
+    }
+
+    public List<Filter> filters() {
+        return filters;
+    }
+
+    public boolean hasClusteringRestrictions() {
+        return !ckEqValues.isEmpty() || sliceStart != null || sliceEnd != null || hasMultiColumnIn;
+    }
+
+    /** Number of clustering columns fixed by = (only meaningful without IN). */
+    public int clusteringEqPrefixLength() {
+        return ckEqValues.size();
+    }
+
+    /** A partition to read: serialized key and token. */
+    public record PartitionKey(ByteBuffer key, long token, ByteBuffer[] components) {
+    }
+
+    /** The partitions selected by key, in token order, without duplicates. */
+    public List<PartitionKey> partitionKeys(BindContext ctx) {
+        int n = table.partitionKey().size();
+        List<List<ByteBuffer>> perColumn = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            perColumn.add(values(pkValues.get(i), pkInMarkers[i], table.partitionKey().get(i), ctx));
+        }
+        List<PartitionKey> out = new ArrayList<>();
+        TreeSet<ByteBuffer> seen = new TreeSet<>();
+        cartesian(perColumn, 0, new ByteBuffer[n], combo -> {
+            ByteBuffer key = PartitionKeyCodec.compose(combo);
+            if (key.remaining() == 0) {
+                throw new InvalidRequestException("Key may not be empty");
+            }
+            if (seen.add(key)) {
+                out.add(new PartitionKey(key, Murmur3.token(key), combo.clone()));
+            }
+        });
+        out.sort((a, b) -> {
+            int c = Long.compare(a.token(), b.token());
+            return c != 0 ? c : a.key().compareTo(b.key());
+        });
+        return out;
+    }
+
+    private List<ByteBuffer> values(List<BoundValue> bound, BoundValue inMarker, ColumnMetadata c, BindContext ctx) {
+        List<ByteBuffer> out = new ArrayList<>();
+        if (inMarker != null) {
+            ByteBuffer list = inMarker.bind(ctx);
+            if (list == null) {
+                throw new InvalidRequestException("Invalid null value for " + c.name() + " in IN restriction");
+            }
+            if (list == Values.UNSET) {
+                throw new InvalidRequestException("Invalid unset value for " + c.name() + " in IN restriction");
+            }
+            out.addAll(Values.elements(list, false));
+        } else {
+            for (BoundValue b : bound) {
+                ByteBuffer v = b.bind(ctx);
+                if (v == null) {
+                    throw new InvalidRequestException("Invalid null value for " + (c.isPrimaryKey()
+                            ? (c.kind() == ColumnMetadata.Kind.PARTITION_KEY ? "partition key part " : "clustering "
+                            + "column ") : "") + c.name());
+                }
+                if (v == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid unset value for column " + c.name());
+                }
+                out.add(v);
+            }
+        }
+        return out;
+    }
+
+    private static void cartesian(List<List<ByteBuffer>> lists, int i, ByteBuffer[] acc,
+                                  java.util.function.Consumer<ByteBuffer[]> sink) {
+        if (i == lists.size()) {
+            sink.accept(acc);
+            return;
+        }
+        for (ByteBuffer v : lists.get(i)) {
+            acc[i] = v;
+            cartesian(lists, i + 1, acc, sink);
+        }
+    }
+
+    /** Full clusterings selected by = / IN on every clustering column (for UPDATE, INSERT and row DELETE). */
+    public List<ByteBuffer[]> clusterings(BindContext ctx) {
+        int n = table.clustering().size();
+        List<ByteBuffer[]> out = new ArrayList<>();
+        if (hasMultiColumnIn) {
+            for (List<BoundValue> tuple : multiColumnIn) {
+                ByteBuffer[] values = new ByteBuffer[n];
+                for (int i = 0; i < tuple.size(); i++) {
+                    values[i] = checkedValue(tuple.get(i), table.clustering().get(i), ctx);
+                }
+                out.add(values);
+            }
+            return out;
+        }
+        List<List<ByteBuffer>> perColumn = new ArrayList<>();
+        for (int i = 0; i < ckEqValues.size(); i++) {
+            perColumn.add(values(ckEqValues.get(i), ckInMarkers[i], table.clustering().get(i), ctx));
+        }
+        cartesian(perColumn, 0, new ByteBuffer[ckEqValues.size()], combo -> out.add(combo.clone()));
+        return out;
+    }
+
+    private static ByteBuffer checkedValue(BoundValue b, ColumnMetadata c, BindContext ctx) {
+        ByteBuffer v = b.bind(ctx);
+        if (v == null || v == Values.UNSET) {
+            throw new InvalidRequestException("Invalid " + (v == null ? "null" : "unset") + " value for clustering "
+                    + "column " + c.name());
+        }
+        return v;
+    }
+
+    /** Storage slices for the clustering restrictions, in clustering order (empty = whole partition). */
+    public List<ReadCommand.Slice> slices(BindContext ctx) {
+        if (!hasClusteringRestrictions()) {
+            return List.of();
+        }
+        List<ReadCommand.Slice> out = new ArrayList<>();
+        List<ByteBuffer[]> prefixes = clusterings(ctx);
+        for (ByteBuffer[] prefix : prefixes) {
+            byte[] p = ClusteringCodec.encodePrefix(table, padded(prefix), prefix.length);
+            byte[] start = p;
+            byte[] end = ClusteringCodec.successor(p);
+            if (sliceStart != null) {
+                byte[] s = boundBytes(prefix, sliceStart, ctx);
+                start = sliceStartInclusive ? s : ClusteringCodec.successor(s);
+            }
+            if (sliceEnd != null) {
+                byte[] e = boundBytes(prefix, sliceEnd, ctx);
+                end = sliceEndInclusive ? ClusteringCodec.successor(e) : e;
+            }
+            if (p.length == 0 && sliceStart == null) {
+                start = null;
+            }
+            if (start != null && end != null && Arrays.compareUnsigned(start, end) >= 0) {
+                continue;
+            }
+            out.add(new ReadCommand.Slice(start, end));
+        }
+        out.sort((a, b) -> a.start() == null ? -1 : b.start() == null ? 1 : Arrays.compareUnsigned(a.start(), b.start()));
+        return mergeOverlapping(out);
+    }
+
+    private static List<ReadCommand.Slice> mergeOverlapping(List<ReadCommand.Slice> sorted) {
+        List<ReadCommand.Slice> out = new ArrayList<>();
+        for (ReadCommand.Slice s : sorted) {
+            if (!out.isEmpty()) {
+                ReadCommand.Slice last = out.get(out.size() - 1);
+                if (last.end() == null || (s.start() != null && Arrays.compareUnsigned(s.start(), last.end()) < 0)) {
+                    byte[] end = last.end() == null || s.end() == null ? null
+                            : Arrays.compareUnsigned(last.end(), s.end()) >= 0 ? last.end() : s.end();
+                    out.set(out.size() - 1, new ReadCommand.Slice(last.start(), end));
+                    continue;
+                }
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    private ByteBuffer[] padded(ByteBuffer[] prefix) {
+        ByteBuffer[] all = new ByteBuffer[table.clustering().size()];
+        System.arraycopy(prefix, 0, all, 0, prefix.length);
+        return all;
+    }
+
+    private byte[] boundBytes(ByteBuffer[] prefix, List<BoundValue> bound, BindContext ctx) {
+        ByteBuffer[] all = padded(prefix);
+        for (int i = 0; i < bound.size(); i++) {
+            all[prefix.length + i] = checkedValue(bound.get(i), table.clustering().get(prefix.length + i), ctx);
+        }
+        return ClusteringCodec.encodePrefix(table, all, prefix.length + bound.size());
+    }
+
+    /** Token range bounds for range reads; nulls when unbounded. */
+    public ReadCommand.KeyBound tokenStart(BindContext ctx) {
+        if (tokenStart == null) {
+            return null;
+        }
+        return ReadCommand.KeyBound.token(tokenValue(tokenStart, ctx), tokenStartInclusive);
+    }
+
+    public ReadCommand.KeyBound tokenEnd(BindContext ctx) {
+        if (tokenEnd == null) {
+            return null;
+        }
+        return ReadCommand.KeyBound.token(tokenValue(tokenEnd, ctx), tokenEndInclusive);
+    }
+
+    private static long tokenValue(BoundValue v, BindContext ctx) {
+        ByteBuffer b = v.bind(ctx);
+        if (b == null || b == Values.UNSET) {
+            throw new InvalidRequestException("Invalid null or unset value for token");
+        }
+        return b.getLong(b.position());
+    }
+
+    /** Whether the clustering restrictions select whole rows by = on every clustering column. */
+    public boolean selectsFullClusterings() {
+        return (ckEqValues.size() == table.clustering().size() || hasMultiColumnIn && multiColumnIn.get(0).size()
+                == table.clustering().size()) && sliceStart == null && sliceEnd == null;
+    }
+
+    public boolean hasSlice() {
+        return sliceStart != null || sliceEnd != null;
+    }
+}

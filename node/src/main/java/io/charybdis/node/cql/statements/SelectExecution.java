@@ -1,0 +1,610 @@
+package io.charybdis.node.cql.statements;
+
+import io.charybdis.node.cql.CqlStatement;
+import io.charybdis.node.cql.QueryContext;
+import io.charybdis.node.cql.ResultMessage;
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.keys.ClusteringCodec;
+import io.charybdis.node.cql.keys.Murmur3;
+import io.charybdis.node.cql.keys.PartitionKeyCodec;
+import io.charybdis.node.cql.syntax.SelectStatement;
+import io.charybdis.node.cql.syntax.Selector;
+import io.charybdis.node.cql.values.BindContext;
+import io.charybdis.node.cql.values.BindVariable;
+import io.charybdis.node.cql.values.BoundValue;
+import io.charybdis.node.cql.values.Functions;
+import io.charybdis.node.cql.values.TermBinder;
+import io.charybdis.node.cql.values.Values;
+import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.Schema;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.system.NodeInfo;
+import io.charybdis.node.system.VirtualTable;
+import io.charybdis.protocol.response.ResultMetadata;
+import io.charybdis.protocol.response.RowsWriter;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.TableId;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * A SELECT analyzed against its table. Execution reads through the storage engine in chunks, decodes each row
+ * into a reusable {@link RowData}, applies filters and limits, and encodes the selected values straight into the
+ * RESULT body, stopping at the page size with a {@link PagingState}.
+ */
+public final class SelectExecution implements CqlStatement {
+    private static final int FILTERING_CHUNK = 1000;
+
+    private final TableMetadata table;
+    private final VirtualTable virtual;
+    private final Storage storage;
+    private final Supplier<Schema> schema;
+    private final Supplier<NodeInfo> node;
+    private final Restrictions restrictions;
+    private final Selection selection;
+    private final List<BindVariable> variables;
+    private final List<Integer> pkIndexes;
+    private final BoundValue limit;
+    private final BoundValue perPartitionLimit;
+    private final boolean reversed;
+    private final boolean distinct;
+    private final int groupByColumns;
+    private final boolean orderByAcrossPartitions;
+    private final boolean staticOnlyRows;
+
+    public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Storage storage,
+                           Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions) {
+        this.table = table;
+        this.virtual = virtual;
+        this.storage = storage;
+        this.schema = schema;
+        this.node = node;
+        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
+        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
+        RowData template = new RowData(table);
+        if (s.json()) {
+            throw new InvalidRequestException("SELECT JSON is not supported by Charybdis yet");
+        }
+        this.distinct = s.distinct();
+        if (distinct) {
+            for (Selector.Item item : s.selectors()) {
+                if (item.selector() instanceof Selector.Column c) {
+                    ColumnMetadata col = table.column(c.name());
+                    if (col != null && !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+                        throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key "
+                                + "columns and/or static columns (not " + c.name() + ")");
+                    }
+                }
+            }
+            if (s.isWildcard()) {
+                throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key columns "
+                        + "(missing " + table.partitionKey().get(0).name() + ")");
+            }
+        }
+        this.selection = s.isWildcard() ? Selection.wildcard(table, template)
+                : Selection.of(table, template, s.selectors(), functions, binder);
+        this.limit = s.limit() == null ? null : binder.bind(s.limit(), "[limit]", DataType.INT);
+        this.perPartitionLimit = s.perPartitionLimit() == null ? null
+                : binder.bind(s.perPartitionLimit(), "[per_partition_limit]", DataType.INT);
+        boolean rev = false;
+        if (!s.orderBy().isEmpty()) {
+            if (!restrictions.hasPartitionKeys()) {
+                throw new InvalidRequestException("ORDER BY is only supported when the partition key is restricted by "
+                        + "an EQ or an IN.");
+            }
+            for (int i = 0; i < s.orderBy().size(); i++) {
+                SelectStatement.Ordering o = s.orderBy().get(i);
+                ColumnMetadata c = table.column(o.column());
+                if (c == null) {
+                    throw new InvalidRequestException("Undefined column name " + o.column() + " in table " + table);
+                }
+                if (o.annOf() != null) {
+                    throw new InvalidRequestException("ANN ordering requires a vector index (SAI), which Charybdis "
+                            + "does not support yet");
+                }
+                if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
+                    throw new InvalidRequestException("Order by is currently only supported on the clustered columns "
+                            + "of the PRIMARY KEY, got " + c.name());
+                }
+                if (c.position() != i) {
+                    throw new InvalidRequestException("Order by currently only supports the ordering of columns "
+                            + "following their declared order in the PRIMARY KEY");
+                }
+                boolean thisRev = o.descending() != c.reversed();
+                if (i == 0) {
+                    rev = thisRev;
+                } else if (rev != thisRev) {
+                    throw new InvalidRequestException("Unsupported order by relation");
+                }
+            }
+        }
+        this.reversed = rev;
+        this.orderByAcrossPartitions = !s.orderBy().isEmpty();
+        int groupBy = 0;
+        for (Selector g : s.groupBy()) {
+            if (!(g instanceof Selector.Column gc)) {
+                throw new InvalidRequestException("Only column names are supported in GROUP BY yet");
+            }
+            List<ColumnMetadata> pk = new ArrayList<>(table.partitionKey());
+            pk.addAll(table.clustering());
+            if (groupBy >= pk.size() || !pk.get(groupBy).name().equals(gc.name())) {
+                throw new InvalidRequestException("Group by currently only support groups of columns following their "
+                        + "declared order in the PRIMARY KEY");
+            }
+            groupBy++;
+        }
+        if (groupBy > 0 && groupBy < table.partitionKey().size()) {
+            throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
+        }
+        this.groupByColumns = groupBy;
+        this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
+        this.variables = binder.variables();
+        this.pkIndexes = pkBindIndexes(s, table, variables);
+    }
+
+    static List<Integer> pkBindIndexes(Object unused, TableMetadata table, List<BindVariable> vars) {
+        List<Integer> out = new ArrayList<>();
+        for (ColumnMetadata c : table.partitionKey()) {
+            int found = -1;
+            for (int i = 0; i < vars.size(); i++) {
+                if (vars.get(i).name().equals(c.name()) && vars.get(i).type().equals(c.type())) {
+                    found = i;
+                    break;
+                }
+            }
+            if (found < 0) {
+                return List.of();
+            }
+            out.add(found);
+        }
+        return out;
+    }
+
+    @Override
+    public List<BindVariable> bindVariables() {
+        return variables;
+    }
+
+    @Override
+    public List<Integer> partitionKeyBindIndexes() {
+        return pkIndexes;
+    }
+
+    @Override
+    public ResultMetadata resultMetadata() {
+        return selection.metadata();
+    }
+
+    @Override
+    public String keyspace() {
+        return table.keyspace();
+    }
+
+    @Override
+    public String table() {
+        return table.name();
+    }
+
+    private int intValue(BoundValue b, BindContext ctx, String what, int dflt) {
+        if (b == null) {
+            return dflt;
+        }
+        ByteBuffer v = b.bind(ctx);
+        if (v == null) {
+            throw new InvalidRequestException("Invalid null value of " + what);
+        }
+        if (v == Values.UNSET) {
+            return dflt;
+        }
+        int n = v.getInt(v.position());
+        if (n <= 0) {
+            throw new InvalidRequestException((what.equals("limit") ? "LIMIT" : "PER PARTITION LIMIT")
+                    + " must be strictly positive");
+        }
+        return n;
+    }
+
+    @Override
+    public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+        BindContext bind = ctx.bind();
+        int lim = intValue(limit, bind, "limit", Integer.MAX_VALUE);
+        int ppl = intValue(perPartitionLimit, bind, "per partition limit", Integer.MAX_VALUE);
+        int pageSize = ctx.options() != null && ctx.options().pageSize() > 0 ? ctx.options().pageSize()
+                : Integer.MAX_VALUE;
+        byte[] ps = ctx.options() == null ? null : ctx.options().pagingState();
+        PagingState state = ps == null ? null : PagingState.decode(ps);
+        boolean skipMetadata = ctx.options() != null && ctx.options().skipMetadata();
+        RowsWriter writer = new RowsWriter(ctx.alloc(), ctx.version());
+        writer.begin(selection.metadata(), skipMetadata, null, null);
+        try {
+            Run run = new Run(ctx, writer, lim, ppl, pageSize, state);
+            CompletableFuture<Void> done;
+            if (virtual != null) {
+                run.virtualRows();
+                done = CompletableFuture.completedFuture(null);
+            } else {
+                done = run.start();
+            }
+            return done.handle((v, err) -> {
+                if (err != null) {
+                    writer.abort();
+                    throw err instanceof RuntimeException re ? re
+                            : new java.util.concurrent.CompletionException(err);
+                }
+                run.finishAggregates();
+                if (run.pagingState != null) {
+                    writer.pagingState(run.pagingState);
+                }
+                return (ResultMessage) new ResultMessage.Rows(writer);
+            });
+        } catch (RuntimeException e) {
+            writer.abort();
+            throw e;
+        }
+    }
+
+    /** The state of one execution. */
+    private final class Run {
+        final QueryContext ctx;
+        final BindContext bind;
+        final RowsWriter writer;
+        final RowData row = new RowData(table);
+        final int perPartitionLimit;
+        final int pageSize;
+        final boolean aggregate = selection.isAggregate() || groupByColumns > 0;
+        final ByteBuffer[] firstRow = new ByteBuffer[selection.size()];
+        boolean groupStarted;
+        ByteBuffer[] groupKey;
+        int remaining;
+        int emitted;
+        byte[] pagingState;
+        // partition tracking
+        List<Restrictions.PartitionKey> keys;
+        List<ReadCommand.Slice> slices;
+        int partitionIndex;
+        long resumeToken;
+        byte[] resumeKey;
+        byte[] resumeClustering;
+        boolean resumeSet;
+        ByteBuffer currentKey;
+        long currentToken;
+        int partitionEmitted;
+        int partitionRegularRows;
+        boolean partitionHasStatic;
+        List<Object[]> sortBuffer;
+
+        Run(QueryContext ctx, RowsWriter writer, int limit, int ppl, int pageSize, PagingState state) {
+            this.ctx = ctx;
+            this.bind = ctx.bind();
+            this.writer = writer;
+            this.perPartitionLimit = distinct ? 1 : ppl;
+            this.pageSize = aggregate ? Integer.MAX_VALUE : pageSize;
+            this.remaining = aggregate ? Integer.MAX_VALUE : limit;
+            if (aggregate) {
+                selection.resetAggregates();
+            }
+            if (state != null) {
+                remaining = state.remaining();
+                partitionIndex = Math.max(0, state.partitionIndex());
+                resumeToken = state.token();
+                resumeKey = state.key();
+                resumeClustering = state.clustering();
+                resumeSet = true;
+                currentKey = ByteBuffer.wrap(state.key());
+                currentToken = state.token();
+                partitionEmitted = perPartitionLimit == Integer.MAX_VALUE ? 0
+                        : perPartitionLimit - state.remainingInPartition();
+                partitionRegularRows = state.clustering() == null ? 0 : 1;
+            }
+        }
+
+        CompletableFuture<Void> start() {
+            slices = restrictions.slices(bind);
+            if (restrictions.hasClusteringRestrictions() && slices.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (restrictions.hasPartitionKeys()) {
+                keys = restrictions.partitionKeys(bind);
+                if (orderByAcrossPartitions && keys.size() > 1) {
+                    if (pageSize != Integer.MAX_VALUE && !aggregate) {
+                        throw new InvalidRequestException("Cannot page queries with both ORDER BY and a IN restriction "
+                                + "on the partition key; you must either remove the ORDER BY or the IN and sort client "
+                                + "side, or disable paging for this query");
+                    }
+                    sortBuffer = new ArrayList<>();
+                }
+            }
+            return next();
+        }
+
+        boolean pageFull() {
+            return emitted >= pageSize || remaining <= 0;
+        }
+
+        CompletableFuture<Void> next() {
+            if (pageFull()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            ReadCommand cmd;
+            int chunk = restrictions.filters().isEmpty() && perPartitionLimit == Integer.MAX_VALUE
+                    ? Math.max(1, Math.min(pageSize - emitted, remaining)) : FILTERING_CHUNK;
+            if (!aggregate && pageSize != Integer.MAX_VALUE) {
+                chunk = Math.min(chunk, Math.max(pageSize - emitted, 1) + (restrictions.filters().isEmpty() ? 0
+                        : FILTERING_CHUNK));
+            }
+            if (aggregate || chunk == Integer.MAX_VALUE) {
+                chunk = FILTERING_CHUNK * 10;
+            }
+            TableId id = new TableId(table.id());
+            if (keys != null) {
+                if (partitionIndex >= keys.size()) {
+                    closePartition();
+                    return CompletableFuture.completedFuture(null);
+                }
+                Restrictions.PartitionKey k = keys.get(partitionIndex);
+                byte[] key = Values.bytes(k.key());
+                ReadCommand.Builder b = ReadCommand.partition(id, k.token(), key).slices(slices)
+                        .reversed(reversed).rowLimit(chunk).nowInSeconds(ctx.nowInSeconds());
+                if (resumeSet && resumeToken == k.token() && Arrays.equals(resumeKey, key)) {
+                    if (resumeClustering == null) {
+                        partitionIndex++;
+                        resumeSet = false;
+                        return next();
+                    }
+                    b.startAfter(resumeToken, resumeKey, resumeClustering);
+                }
+                if (distinct) {
+                    b.perPartitionLimit(1);
+                }
+                cmd = b.build();
+            } else {
+                ReadCommand.Builder b = ReadCommand.range(id, restrictions.tokenStart(bind), restrictions.tokenEnd(bind))
+                        .slices(slices).reversed(reversed).rowLimit(chunk).nowInSeconds(ctx.nowInSeconds());
+                if (resumeSet) {
+                    b.startAfter(resumeToken, resumeKey, resumeClustering);
+                }
+                if (distinct) {
+                    b.perPartitionLimit(1);
+                }
+                cmd = b.build();
+            }
+            return storage.read(cmd).thenCompose(result -> {
+                boolean more = process(result);
+                if (!more) {
+                    if (keys != null && !pageFull()) {
+                        closePartition();
+                        partitionIndex++;
+                        resumeSet = false;
+                        return next();
+                    }
+                    if (!pageFull()) {
+                        closePartition();
+                    }
+                    return CompletableFuture.completedFuture(null);
+                }
+                return next();
+            });
+        }
+
+        /** Consumes one storage result; returns whether the source may have more rows. */
+        boolean process(ReadResult result) {
+            ReadResult.Cursor cursor = result.cursor();
+            while (cursor.nextPartition()) {
+                long token = cursor.token();
+                ByteBuffer key = ByteBuffer.wrap(cursor.keyBytes());
+                if (currentKey == null || currentToken != token || !currentKey.equals(key)) {
+                    closePartition();
+                    currentKey = key;
+                    currentToken = token;
+                    partitionEmitted = 0;
+                    partitionRegularRows = 0;
+                    partitionHasStatic = false;
+                }
+                row.startPartition(token, key);
+                byte[] keyBytes = Values.bytes(key);
+                while (cursor.nextRow()) {
+                    row.loadRow(cursor);
+                    if (row.isStaticRow) {
+                        partitionHasStatic = true;
+                        continue;
+                    }
+                    partitionRegularRows++;
+                    remember(token, keyBytes, row.clusteringKey);
+                    if (partitionEmitted >= perPartitionLimit) {
+                        continue;
+                    }
+                    if (!Filters.matches(restrictions.filters(), row, bind)) {
+                        continue;
+                    }
+                    emit();
+                    partitionEmitted++;
+                    if (pageFull()) {
+                        savePagingState();
+                        return false;
+                    }
+                }
+                if (partitionRegularRows == 0 && partitionHasStatic) {
+                    remember(token, keyBytes, null);
+                }
+            }
+            return result.limitReached();
+        }
+
+        void remember(long token, byte[] key, byte[] clustering) {
+            resumeSet = true;
+            resumeToken = token;
+            resumeKey = key;
+            resumeClustering = clustering;
+        }
+
+        /** At the end of a partition: a partition with only static data shows as one row. */
+        void closePartition() {
+            if (currentKey != null && partitionRegularRows == 0 && partitionHasStatic && staticOnlyRows
+                    && partitionEmitted < perPartitionLimit && !pageFull()) {
+                row.asStaticOnlyRow();
+                if (Filters.matches(restrictions.filters(), row, bind)) {
+                    emit();
+                    partitionEmitted++;
+                    remember(currentToken, Values.bytes(currentKey), null);
+                    if (pageFull()) {
+                        savePagingState();
+                    }
+                }
+            } else if (distinct && currentKey != null && partitionEmitted == 0 && partitionHasStatic && !pageFull()) {
+                emit();
+                partitionEmitted++;
+            }
+            partitionHasStatic = false;
+            partitionRegularRows = 0;
+        }
+
+        void emit() {
+            if (aggregate) {
+                if (groupByColumns > 0) {
+                    ByteBuffer[] gk = new ByteBuffer[groupByColumns];
+                    for (int i = 0; i < groupByColumns; i++) {
+                        gk[i] = row.value(i);
+                    }
+                    if (groupStarted && !Arrays.equals(gk, groupKey)) {
+                        selection.writeAggregate(bind, firstRow, writer);
+                        selection.resetAggregates();
+                        groupStarted = false;
+                    }
+                    groupKey = gk;
+                }
+                selection.accumulate(row, bind, firstRow, !groupStarted);
+                groupStarted = true;
+                return;
+            }
+            if (sortBuffer != null) {
+                List<ByteBuffer> values = new ArrayList<>();
+                captureOutputs(values);
+                sortBuffer.add(new Object[]{row.clusteringKey.clone(), values});
+                emitted++;
+                remaining--;
+                return;
+            }
+            selection.write(row, bind, writer);
+            emitted++;
+            remaining--;
+        }
+
+        private void captureOutputs(List<ByteBuffer> sink) {
+            ByteBuffer[] vals = new ByteBuffer[selection.size()];
+            selection.accumulate(row, bind, vals, true);
+            sink.addAll(Arrays.asList(vals));
+        }
+
+        void savePagingState() {
+            if (aggregate || pageSize == Integer.MAX_VALUE) {
+                return;
+            }
+            int rip = perPartitionLimit == Integer.MAX_VALUE ? Integer.MAX_VALUE : perPartitionLimit - partitionEmitted;
+            if (remaining <= 0) {
+                return;
+            }
+            pagingState = new PagingState(remaining, keys == null ? -1 : partitionIndex, resumeToken, resumeKey,
+                    resumeClustering, rip).encode();
+        }
+
+        void finishAggregates() {
+            if (sortBuffer != null) {
+                sortBuffer.sort((a, b) -> {
+                    int c = Arrays.compareUnsigned((byte[]) a[0], (byte[]) b[0]);
+                    return reversed ? -c : c;
+                });
+                for (Object[] r : sortBuffer) {
+                    @SuppressWarnings("unchecked")
+                    List<ByteBuffer> values = (List<ByteBuffer>) r[1];
+                    for (ByteBuffer v : values) {
+                        if (v == null) {
+                            writer.nullValue();
+                        } else {
+                            writer.value(v);
+                        }
+                    }
+                }
+            }
+            if (!aggregate) {
+                return;
+            }
+            if (groupByColumns > 0) {
+                if (groupStarted) {
+                    selection.writeAggregate(bind, firstRow, writer);
+                }
+                return;
+            }
+            selection.writeAggregate(bind, firstRow, writer);
+        }
+
+        /** Virtual tables: every row is materialized; restrictions apply as filters. */
+        void virtualRows() {
+            List<ByteBuffer[]> rows = virtual.rows(schema.get(), node.get());
+            List<Restrictions.PartitionKey> wantedKeys = restrictions.hasPartitionKeys()
+                    ? restrictions.partitionKeys(bind) : null;
+            List<ReadCommand.Slice> wantedSlices = restrictions.slices(bind);
+            ReadCommand.KeyBound ts = restrictions.tokenStart(bind);
+            ReadCommand.KeyBound te = restrictions.tokenEnd(bind);
+            int pkCount = table.partitionKey().size();
+            int skip = resumeSet ? Math.max(0, partitionIndex) : 0;
+            int index = 0;
+            ByteBuffer lastKey = null;
+            for (ByteBuffer[] r : rows) {
+                index++;
+                if (index <= skip) {
+                    continue;
+                }
+                ByteBuffer[] pk = Arrays.copyOfRange(r, 0, pkCount);
+                ByteBuffer key = PartitionKeyCodec.compose(pk);
+                long token = Murmur3.token(key);
+                if (wantedKeys != null && wantedKeys.stream().noneMatch(k -> k.key().equals(key))) {
+                    continue;
+                }
+                if (ts != null && (ts.inclusive() ? token < ts.token() : token <= ts.token())) {
+                    continue;
+                }
+                if (te != null && (te.inclusive() ? token > te.token() : token >= te.token())) {
+                    continue;
+                }
+                if (!wantedSlices.isEmpty() && !table.clustering().isEmpty()) {
+                    byte[] ck = ClusteringCodec.encode(table, Arrays.copyOfRange(r, pkCount,
+                            pkCount + table.clustering().size()));
+                    boolean in = false;
+                    for (ReadCommand.Slice sl : wantedSlices) {
+                        in |= (sl.start() == null || Arrays.compareUnsigned(ck, sl.start()) >= 0)
+                                && (sl.end() == null || Arrays.compareUnsigned(ck, sl.end()) < 0);
+                    }
+                    if (!in) {
+                        continue;
+                    }
+                }
+                row.token = token;
+                row.loadValues(r);
+                if (!key.equals(lastKey)) {
+                    partitionEmitted = 0;
+                    lastKey = key;
+                }
+                if (partitionEmitted >= perPartitionLimit || !Filters.matches(restrictions.filters(), row, bind)) {
+                    continue;
+                }
+                emit();
+                partitionEmitted++;
+                if (pageFull()) {
+                    if (!aggregate && pageSize != Integer.MAX_VALUE && remaining > 0 && index < rows.size()) {
+                        pagingState = new PagingState(remaining, index, 0, new byte[0], null, Integer.MAX_VALUE)
+                                .encode();
+                    }
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,563 @@
+package io.charybdis.node.cql.statements;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.syntax.Selector;
+import io.charybdis.node.cql.syntax.Term;
+import io.charybdis.node.cql.values.BindContext;
+import io.charybdis.node.cql.values.Functions;
+import io.charybdis.node.cql.values.NativeFunction;
+import io.charybdis.node.cql.values.TermBinder;
+import io.charybdis.node.cql.values.Values;
+import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.response.ColumnSpec;
+import io.charybdis.protocol.response.ResultMetadata;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.types.NativeType;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SELECT clause: output columns computed from a {@link RowData}, including writetime/ttl, native functions,
+ * casts, UDT field and collection element access, and the aggregates count/min/max/sum/avg.
+ */
+public final class Selection {
+
+    /** One output column. */
+    interface Output {
+        DataType type();
+
+        String name();
+
+        /** Per-row value; for aggregates, called once per input row (accumulate) and {@link #result} at the end. */
+        ByteBuffer value(RowData row, BindContext ctx);
+
+        default boolean isAggregate() {
+            return false;
+        }
+
+        default void reset() {
+        }
+
+        default ByteBuffer result(BindContext ctx) {
+            throw new IllegalStateException();
+        }
+    }
+
+    private final List<Output> outputs;
+    private final ResultMetadata metadata;
+    private final boolean aggregate;
+
+    private Selection(List<Output> outputs, TableMetadata table) {
+        this.outputs = outputs;
+        List<ColumnSpec> specs = new ArrayList<>();
+        boolean agg = false;
+        for (Output o : outputs) {
+            specs.add(new ColumnSpec(table.keyspace(), table.name(), o.name(), o.type()));
+            agg |= o.isAggregate();
+        }
+        this.aggregate = agg;
+        this.metadata = ResultMetadata.of(specs);
+    }
+
+    public ResultMetadata metadata() {
+        return metadata;
+    }
+
+    public boolean isAggregate() {
+        return aggregate;
+    }
+
+    public int size() {
+        return outputs.size();
+    }
+
+    public static Selection wildcard(TableMetadata table, RowData row) {
+        List<Output> outputs = new ArrayList<>();
+        for (ColumnMetadata c : table.allColumns()) {
+            outputs.add(columnOutput(c, row.indexOf(c), c.name()));
+        }
+        return new Selection(outputs, table);
+    }
+
+    public static Selection of(TableMetadata table, RowData row, List<Selector.Item> items, Functions functions,
+                               TermBinder binder) {
+        List<Output> outputs = new ArrayList<>();
+        for (Selector.Item item : items) {
+            Output o = build(item.selector(), table, row, functions, binder);
+            if (item.alias() != null) {
+                Output inner = o;
+                String alias = item.alias();
+                o = new Output() {
+                    public DataType type() {
+                        return inner.type();
+                    }
+
+                    public String name() {
+                        return alias;
+                    }
+
+                    public ByteBuffer value(RowData r, BindContext ctx) {
+                        return inner.value(r, ctx);
+                    }
+
+                    public boolean isAggregate() {
+                        return inner.isAggregate();
+                    }
+
+                    public void reset() {
+                        inner.reset();
+                    }
+
+                    public ByteBuffer result(BindContext ctx) {
+                        return inner.result(ctx);
+                    }
+                };
+            }
+            outputs.add(o);
+        }
+        return new Selection(outputs, table);
+    }
+
+    /** Writes one row's outputs (non-aggregate selection). */
+    public void write(RowData row, BindContext ctx, io.charybdis.protocol.response.RowsWriter writer) {
+        for (Output o : outputs) {
+            ByteBuffer v = o.value(row, ctx);
+            if (v == null) {
+                writer.nullValue();
+            } else {
+                writer.value(v);
+            }
+        }
+    }
+
+    /** Feeds a row to the aggregates; non-aggregate outputs keep the first row's value. */
+    public void accumulate(RowData row, BindContext ctx, ByteBuffer[] firstRow, boolean first) {
+        for (int i = 0; i < outputs.size(); i++) {
+            Output o = outputs.get(i);
+            ByteBuffer v = o.value(row, ctx);
+            if (!o.isAggregate() && first) {
+                firstRow[i] = v;
+            }
+        }
+    }
+
+    public void writeAggregate(BindContext ctx, ByteBuffer[] firstRow, io.charybdis.protocol.response.RowsWriter w) {
+        for (int i = 0; i < outputs.size(); i++) {
+            Output o = outputs.get(i);
+            ByteBuffer v = o.isAggregate() ? o.result(ctx) : firstRow[i];
+            if (v == null) {
+                w.nullValue();
+            } else {
+                w.value(v);
+            }
+        }
+    }
+
+    public void resetAggregates() {
+        for (Output o : outputs) {
+            o.reset();
+        }
+    }
+
+    private static Output columnOutput(ColumnMetadata c, int index, String name) {
+        return new Output() {
+            public DataType type() {
+                return c.type();
+            }
+
+            public String name() {
+                return name;
+            }
+
+            public ByteBuffer value(RowData row, BindContext ctx) {
+                return row.value(index);
+            }
+        };
+    }
+
+    private static ColumnMetadata column(TableMetadata table, String name) {
+        ColumnMetadata c = table.column(name);
+        if (c == null) {
+            throw new InvalidRequestException("Undefined column name " + name + " in table " + table);
+        }
+        return c;
+    }
+
+    private static Output build(Selector s, TableMetadata table, RowData row, Functions functions, TermBinder binder) {
+        switch (s) {
+            case Selector.Column col -> {
+                ColumnMetadata c = column(table, col.name());
+                return columnOutput(c, row.indexOf(c), c.name());
+            }
+            case Selector.WriteTime wt -> {
+                if (!(wt.column() instanceof Selector.Column col)) {
+                    throw new InvalidRequestException("Only column selections are supported in " + wt.kind().name()
+                            .toLowerCase() + "()");
+                }
+                ColumnMetadata c = column(table, col.name());
+                String fn = wt.kind() == Selector.WriteTimeKind.TTL ? "ttl"
+                        : wt.kind() == Selector.WriteTimeKind.WRITETIME ? "writetime" : "maxwritetime";
+                if (c.isPrimaryKey()) {
+                    throw new InvalidRequestException("Cannot use selection function " + fn + " on PRIMARY KEY part "
+                            + c.name());
+                }
+                if (c.isMultiCell() && wt.kind() != Selector.WriteTimeKind.MAXWRITETIME) {
+                    throw new InvalidRequestException("Cannot use selection function " + fn + " on non-frozen "
+                            + (Types.kind(c.type()) == TypeKind.UDT ? "user type " : "collection ") + c.name());
+                }
+                int index = row.indexOf(c);
+                boolean ttl = wt.kind() == Selector.WriteTimeKind.TTL;
+                String name = fn + "(" + c.name() + ")";
+                return new Output() {
+                    public DataType type() {
+                        return ttl ? DataType.INT : DataType.BIGINT;
+                    }
+
+                    public String name() {
+                        return name;
+                    }
+
+                    public ByteBuffer value(RowData r, BindContext ctx) {
+                        if (r.values[index] == null) {
+                            return null;
+                        }
+                        if (ttl) {
+                            int t = r.ttl(index);
+                            return t == 0 ? null : Values.int32(t);
+                        }
+                        return Values.bigint(r.timestamp(index));
+                    }
+                };
+            }
+            case Selector.CountRows cr -> {
+                return new CountOutput("count", null, -1);
+            }
+            case Selector.FunctionCall fc -> {
+                return function(fc, table, row, functions, binder);
+            }
+            case Selector.Cast cast -> {
+                Output inner = build(cast.selector(), table, row, functions, binder);
+                NativeType target = NativeType.fromCqlName(cast.type().type().cqlName());
+                return Casts.cast(inner, target);
+            }
+            case Selector.FieldAccess fa -> {
+                Output inner = build(fa.receiver(), table, row, functions, binder);
+                if (Types.kind(inner.type()) != TypeKind.UDT) {
+                    throw new InvalidRequestException("Invalid field selection: " + inner.name() + " of type "
+                            + inner.type().cqlName() + " is not a user type");
+                }
+                int f = Types.fieldNames(inner.type()).indexOf(fa.field());
+                if (f < 0) {
+                    throw new InvalidRequestException(inner.type().cqlName() + " has no field " + fa.field());
+                }
+                DataType ft = Types.fieldTypes(inner.type()).get(f);
+                int arity = Types.fieldTypes(inner.type()).size();
+                String name = inner.name() + "." + fa.field();
+                return simple(ft, name, (r, ctx) -> {
+                    ByteBuffer v = inner.value(r, ctx);
+                    return v == null ? null : Values.fields(v, arity).get(f);
+                });
+            }
+            case Selector.ElementAccess ea -> {
+                Output inner = build(ea.receiver(), table, row, functions, binder);
+                TypeKind k = Types.kind(inner.type());
+                if (k != TypeKind.MAP && k != TypeKind.SET) {
+                    throw new InvalidRequestException("Element selection is only allowed on sets and maps, but "
+                            + inner.name() + " is a " + inner.type().cqlName());
+                }
+                DataType keyType = k == TypeKind.MAP ? Types.keyType(inner.type()) : Types.elementType(inner.type());
+                DataType outType = k == TypeKind.MAP ? Types.valueType(inner.type()) : keyType;
+                var key = binder.bind(ea.element(), inner.name(), keyType);
+                String name = inner.name() + "[" + ea.element().toCql() + "]";
+                return simple(outType, name, (r, ctx) -> {
+                    ByteBuffer v = inner.value(r, ctx);
+                    ByteBuffer kv = key.bind(ctx);
+                    if (v == null || kv == null) {
+                        return null;
+                    }
+                    List<ByteBuffer> parts = Values.elements(v, k == TypeKind.MAP);
+                    int step = k == TypeKind.MAP ? 2 : 1;
+                    for (int i = 0; i < parts.size(); i += step) {
+                        if (keyType.compare(parts.get(i), kv) == 0) {
+                            return parts.get(i + step - 1);
+                        }
+                    }
+                    return null;
+                });
+            }
+            case Selector.Value v -> {
+                if (v.term() instanceof Term.Literal lit) {
+                    DataType t = switch (lit.kind()) {
+                        case STRING -> DataType.TEXT;
+                        case INTEGER -> DataType.INT;
+                        case FLOAT -> DataType.DOUBLE;
+                        case BOOLEAN -> DataType.BOOLEAN;
+                        case UUID -> DataType.UUID;
+                        case HEX -> DataType.BLOB;
+                        case DURATION -> DataType.DURATION;
+                        case NULL -> throw new InvalidRequestException("Cannot infer type for term null in selection "
+                                + "clause (try using a cast to force a type)");
+                    };
+                    var bound = binder.bind(lit, lit.toCql(), t);
+                    return simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx));
+                }
+                throw new InvalidRequestException("Cannot infer type for term " + v.term().toCql()
+                        + " in selection clause (try using a cast to force a type)");
+            }
+            default -> throw new InvalidRequestException("Unsupported selector: " + s);
+        }
+    }
+
+    interface ValueFn {
+        ByteBuffer apply(RowData r, BindContext ctx);
+    }
+
+    static Output simple(DataType type, String name, ValueFn fn) {
+        return new Output() {
+            public DataType type() {
+                return type;
+            }
+
+            public String name() {
+                return name;
+            }
+
+            public ByteBuffer value(RowData r, BindContext ctx) {
+                return fn.apply(r, ctx);
+            }
+        };
+    }
+
+    private static Output function(Selector.FunctionCall fc, TableMetadata table, RowData row, Functions functions,
+                                   TermBinder binder) {
+        String fname = fc.function().name();
+        List<Output> args = new ArrayList<>();
+        for (Selector a : fc.args()) {
+            args.add(build(a, table, row, functions, binder));
+        }
+        StringBuilder name = new StringBuilder("system.").append(fname).append('(');
+        for (int i = 0; i < args.size(); i++) {
+            name.append(i > 0 ? ", " : "").append(args.get(i).name());
+        }
+        name.append(')');
+        String outName = name.toString();
+        switch (fname) {
+            case "count" -> {
+                if (args.size() != 1) {
+                    throw new InvalidRequestException("Invalid number of arguments in call to function system.count");
+                }
+                return new CountOutput(outName, args.get(0), 0);
+            }
+            case "min", "max", "sum", "avg" -> {
+                if (args.size() != 1) {
+                    throw new InvalidRequestException("Invalid number of arguments in call to function system." + fname
+                            + ": 1 required but " + args.size() + " provided");
+                }
+                return new Aggregate(fname, outName, args.get(0));
+            }
+            case "token" -> {
+                List<Output> keyArgs = args;
+                if (keyArgs.size() != table.partitionKey().size()) {
+                    throw new InvalidRequestException("Invalid number of arguments in call to function system.token: "
+                            + table.partitionKey().size() + " required but " + keyArgs.size() + " provided");
+                }
+                return simple(DataType.BIGINT, outName, (r, ctx) -> Values.bigint(r.token));
+            }
+            case "tojson" -> throw new InvalidRequestException("toJson() is not supported yet");
+            default -> {
+            }
+        }
+        List<NativeFunction> overloads = functions.overloads(fname);
+        if (overloads.isEmpty()) {
+            throw new InvalidRequestException("Unknown function '" + fc.function().toCql() + "'");
+        }
+        NativeFunction chosen = null;
+        for (NativeFunction fn : overloads) {
+            if (fn.argTypes().size() != args.size()) {
+                continue;
+            }
+            boolean ok = true;
+            for (int i = 0; i < args.size(); i++) {
+                ok &= fn.argTypes().get(i).equals(args.get(i).type());
+            }
+            if (ok) {
+                chosen = fn;
+                break;
+            }
+        }
+        if (chosen == null) {
+            throw new InvalidRequestException("Invalid call to function " + fname + ", none of its type signatures "
+                    + "match (known type signatures: " + overloads.stream().map(NativeFunction::signature).toList()
+                    + ")");
+        }
+        NativeFunction fn = chosen;
+        return simple(fn.returnType(), outName, (r, ctx) -> {
+            List<ByteBuffer> vals = new ArrayList<>(args.size());
+            for (Output a : args) {
+                vals.add(a.value(r, ctx));
+            }
+            return fn.execute(vals, ctx);
+        });
+    }
+
+    /** count(*) / count(x). */
+    static final class CountOutput implements Output {
+        private final String name;
+        private final Output arg;
+        private long count;
+
+        CountOutput(String name, Output arg, int unused) {
+            this.name = name;
+            this.arg = arg;
+        }
+
+        public DataType type() {
+            return DataType.BIGINT;
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public ByteBuffer value(RowData r, BindContext ctx) {
+            if (arg == null || arg.value(r, ctx) != null) {
+                count++;
+            }
+            return null;
+        }
+
+        public boolean isAggregate() {
+            return true;
+        }
+
+        public void reset() {
+            count = 0;
+        }
+
+        public ByteBuffer result(BindContext ctx) {
+            return Values.bigint(count);
+        }
+    }
+
+    /** min, max, sum, avg with Cassandra's result types (sum/avg keep the argument type). */
+    static final class Aggregate implements Output {
+        private final String fn;
+        private final String name;
+        private final Output arg;
+        private ByteBuffer best;
+        private BigDecimal sum = BigDecimal.ZERO;
+        private double dsum;
+        private long count;
+
+        Aggregate(String fn, String name, Output arg) {
+            this.fn = fn;
+            this.name = name;
+            this.arg = arg;
+            if ((fn.equals("sum") || fn.equals("avg")) && !isNumeric(arg.type())) {
+                throw new InvalidRequestException("Invalid call to function " + fn + ", none of its type signatures "
+                        + "match");
+            }
+        }
+
+        private static boolean isNumeric(DataType t) {
+            return switch (Types.kind(t)) {
+                case TINYINT, SMALLINT, INT, BIGINT, VARINT, DECIMAL, FLOAT, DOUBLE, COUNTER -> true;
+                default -> false;
+            };
+        }
+
+        public DataType type() {
+            return arg.type();
+        }
+
+        public String name() {
+            return name;
+        }
+
+        public boolean isAggregate() {
+            return true;
+        }
+
+        public void reset() {
+            best = null;
+            sum = BigDecimal.ZERO;
+            dsum = 0;
+            count = 0;
+        }
+
+        public ByteBuffer value(RowData r, BindContext ctx) {
+            ByteBuffer v = arg.value(r, ctx);
+            if (v == null || !v.hasRemaining()) {
+                return null;
+            }
+            switch (fn) {
+                case "min" -> {
+                    if (best == null || arg.type().compare(v, best) < 0) {
+                        best = v;
+                    }
+                }
+                case "max" -> {
+                    if (best == null || arg.type().compare(v, best) > 0) {
+                        best = v;
+                    }
+                }
+                default -> {
+                    Object o = arg.type().compose(v);
+                    if (o instanceof Float || o instanceof Double) {
+                        dsum += ((Number) o).doubleValue();
+                    } else if (o instanceof BigDecimal bd) {
+                        sum = sum.add(bd);
+                    } else if (o instanceof BigInteger bi) {
+                        sum = sum.add(new BigDecimal(bi));
+                    } else {
+                        sum = sum.add(BigDecimal.valueOf(((Number) o).longValue()));
+                    }
+                    count++;
+                }
+            }
+            return null;
+        }
+
+        public ByteBuffer result(BindContext ctx) {
+            if (fn.equals("min") || fn.equals("max")) {
+                return best;
+            }
+            TypeKind k = Types.kind(arg.type());
+            boolean avg = fn.equals("avg");
+            switch (k) {
+                case FLOAT, DOUBLE -> {
+                    double d = avg ? (count == 0 ? 0 : dsum / count) : dsum;
+                    return k == TypeKind.FLOAT ? arg.type().decompose((float) d) : arg.type().decompose(d);
+                }
+                case DECIMAL -> {
+                    BigDecimal d = avg ? (count == 0 ? BigDecimal.ZERO
+                            : sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128)) : sum;
+                    return arg.type().decompose(d);
+                }
+                case VARINT -> {
+                    BigInteger i = avg ? (count == 0 ? BigInteger.ZERO
+                            : sum.toBigInteger().divide(BigInteger.valueOf(count))) : sum.toBigInteger();
+                    return arg.type().decompose(i);
+                }
+                default -> {
+                    long l = avg ? (count == 0 ? 0 : sum.toBigInteger().divide(BigInteger.valueOf(count)).longValue())
+                            : sum.longValue();
+                    return switch (k) {
+                        case TINYINT -> arg.type().decompose((byte) l);
+                        case SMALLINT -> arg.type().decompose((short) l);
+                        case INT -> arg.type().decompose((int) l);
+                        default -> arg.type().decompose(l);
+                    };
+                }
+            }
+        }
+    }
+}
