@@ -1,19 +1,240 @@
 package io.charybdis.node;
 
+import io.charybdis.node.config.AuthenticatorType;
 import io.charybdis.node.config.NodeConfig;
+import io.charybdis.node.cql.CqlStatement;
+import io.charybdis.node.cql.QueryContext;
+import io.charybdis.node.cql.QueryProcessor;
+import io.charybdis.node.cql.ResultMessage;
+import io.charybdis.node.cql.values.BindVariable;
+import io.charybdis.node.describe.DescribeResult;
+import io.charybdis.node.describe.Describer;
+import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.SchemaManager;
+import io.charybdis.node.schema.SchemaStore;
+import io.charybdis.node.schema.TableLifecycle;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.server.Authenticator;
+import io.charybdis.node.server.CqlServer;
+import io.charybdis.node.server.Shards;
+import io.charybdis.node.system.NodeInfo;
+import io.charybdis.node.system.SystemKeyspaces;
+import io.charybdis.protocol.response.ColumnSpec;
+import io.charybdis.protocol.response.ResultMetadata;
+import io.charybdis.protocol.response.RowsWriter;
+import io.charybdis.storage.CommitLogSync;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.StorageConfig;
+import io.charybdis.storage.TableDescriptor;
+import io.charybdis.storage.TableId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.yaml.snakeyaml.Yaml;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Placeholder so Main compiles until the real node (CQL server, storage) lands: the lead replaces this file.
- * The API Main codes against: {@link #start(NodeConfig)}, {@link #describeListening()}, {@link #close()}.
+ * A running Charybdis node: shard event loops, the storage engine on them, the durable schema, the CQL layer and
+ * the native-protocol server. Several nodes can run in one JVM (tests): nothing here is static.
  */
 public final class CharybdisNode implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(CharybdisNode.class);
 
-    private CharybdisNode() {
+    private final NodeConfig config;
+    private final Shards shards;
+    private final Storage storage;
+    private final SchemaManager schemas;
+    private final CqlServer server;
+    private final NodeInfo info;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private CharybdisNode(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, CqlServer server,
+                          NodeInfo info) {
+        this.config = config;
+        this.shards = shards;
+        this.storage = storage;
+        this.schemas = schemas;
+        this.server = server;
+        this.info = info;
     }
 
     /** Starts storage and the CQL ports; returns once clients can connect. */
     public static CharybdisNode start(NodeConfig config) throws Exception {
-        throw new UnsupportedOperationException("CQL server not built yet");
+        Path data = config.dataFileDirectories().get(0);
+        Files.createDirectories(data);
+        Shards shards = new Shards(config.smp(), "charybdis");
+        Storage storage = null;
+        try {
+            StorageConfig sc = new StorageConfig(data, config.commitlogDirectory(), sync(config),
+                    config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
+                    config.commitlogSegmentSize().bytes(), config.memoryBudget().bytes(),
+                    config.ignoreCommitlogCorruption());
+            storage = Storage.open(sc, shards.loops());
+            SchemaManager schemas = new SchemaManager(new SchemaStore(data), SystemKeyspaces.builtIn());
+            Storage st = storage;
+            for (var ks : schemas.schema().keyspaces().values()) {
+                if (!ks.virtual()) {
+                    for (TableMetadata t : ks.tables().values()) {
+                        st.registerTable(descriptor(t));
+                    }
+                }
+            }
+            storage.replayCommitLog().get();
+            schemas.setLifecycle(new TableLifecycle() {
+                @Override
+                public void created(TableMetadata table) {
+                    st.registerTable(descriptor(table));
+                }
+
+                @Override
+                public void altered(TableMetadata before, TableMetadata after) {
+                    st.alterTable(descriptor(after));
+                }
+
+                @Override
+                public void dropped(TableMetadata table) {
+                    st.dropTable(new TableId(table.id())).join();
+                }
+            });
+            Identity identity = Identity.loadOrCreate(data, config.numTokens());
+            InetAddress rpc = InetAddress.getByName(config.rpcAddress());
+            NodeInfo[] infoHolder = new NodeInfo[1];
+            QueryProcessor qp = new QueryProcessor(schemas, storage, SystemKeyspaces::find, () -> infoHolder[0],
+                    config.preparedStatementsCacheSize().bytes());
+            qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, () -> infoHolder[0]));
+            Authenticator auth = config.authenticator() == AuthenticatorType.PASSWORD ? Authenticator.passwords()
+                    : Authenticator.allowAll();
+            CqlServer server = new CqlServer(shards, qp, auth, () -> infoHolder[0],
+                    (int) Math.min(Integer.MAX_VALUE, config.nativeTransportMaxFrameSize().bytes()));
+            schemas.addListener(server::schemaChanged);
+            server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
+            infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,
+                    InetAddress.getByName(config.listenAddress()), rpc, server.port(), config.storagePort(),
+                    "datacenter1", "rack1", NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
+                    config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
+            return new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
+        } catch (Exception | Error e) {
+            if (storage != null) {
+                try {
+                    storage.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            shards.close();
+            throw e;
+        }
+    }
+
+    private static CommitLogSync sync(NodeConfig config) {
+        return switch (config.commitlogSync()) {
+            case PERIODIC -> CommitLogSync.PERIODIC;
+            case BATCH -> CommitLogSync.BATCH;
+            case GROUP -> CommitLogSync.GROUP;
+        };
+    }
+
+    static TableDescriptor descriptor(TableMetadata t) {
+        return new TableDescriptor(new TableId(t.id()), t.keyspace(), t.name(), t.params().compression(),
+                t.params().compaction(), t.params().gcGraceSeconds());
+    }
+
+    private static CqlStatement describeStatement(SchemaManager schemas, io.charybdis.node.cql.syntax.DescribeStatement
+            stmt, String keyspace, java.util.function.Supplier<NodeInfo> node) {
+        return new CqlStatement() {
+            @Override
+            public List<BindVariable> bindVariables() {
+                return List.of();
+            }
+
+            @Override
+            public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+                DescribeResult r = Describer.describe(schemas.schema(), ctx.client().keyspace() != null
+                        ? ctx.client().keyspace() : keyspace, stmt, node.get());
+                List<ColumnSpec> specs = new ArrayList<>();
+                for (int i = 0; i < r.columnNames().size(); i++) {
+                    specs.add(new ColumnSpec(DescribeResult.KEYSPACE, DescribeResult.TABLE, r.columnNames().get(i),
+                            r.columnTypes().get(i)));
+                }
+                RowsWriter w = new RowsWriter(ctx.alloc(), ctx.version());
+                w.begin(ResultMetadata.of(specs), false, null, null);
+                for (List<ByteBuffer> row : r.rows()) {
+                    for (ByteBuffer v : row) {
+                        if (v == null) {
+                            w.nullValue();
+                        } else {
+                            w.value(v);
+                        }
+                    }
+                }
+                return CompletableFuture.completedFuture(new ResultMessage.Rows(w));
+            }
+        };
+    }
+
+    /** Host id and tokens, chosen at first start and kept in the data directory. */
+    private record Identity(UUID hostId, List<String> tokens) {
+        static Identity loadOrCreate(Path dir, int numTokens) throws IOException {
+            Path file = dir.resolve("node-identity.yaml");
+            if (Files.exists(file)) {
+                Map<?, ?> m = new Yaml().load(Files.readString(file, StandardCharsets.UTF_8));
+                @SuppressWarnings("unchecked")
+                List<Object> tokens = (List<Object>) m.get("tokens");
+                List<String> ts = new ArrayList<>();
+                for (Object t : tokens) {
+                    ts.add(String.valueOf(t));
+                }
+                return new Identity(UUID.fromString((String) m.get("host_id")), ts);
+            }
+            Random r = new Random();
+            List<String> tokens = new ArrayList<>();
+            for (int i = 0; i < Math.max(1, numTokens); i++) {
+                tokens.add(Long.toString(r.nextLong()));
+            }
+            Identity id = new Identity(UUID.randomUUID(), tokens);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("host_id", id.hostId.toString());
+            m.put("tokens", tokens);
+            Path tmp = file.resolveSibling("node-identity.yaml.tmp");
+            Files.writeString(tmp, new Yaml().dump(m), StandardCharsets.UTF_8);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return id;
+        }
+    }
+
+    public int nativePort() {
+        return server.port();
+    }
+
+    public int shardAwarePort() {
+        return server.shardAwarePort();
+    }
+
+    public Storage storage() {
+        return storage;
+    }
+
+    public SchemaManager schemas() {
+        return schemas;
+    }
+
+    public NodeInfo info() {
+        return info;
     }
 
     /**
@@ -21,11 +242,29 @@ public final class CharybdisNode implements AutoCloseable {
      * (shard-aware port 19042), 2 shards, data in /var/lib/charybdis/data".
      */
     public String describeListening() {
-        return "not listening";
+        return "listening for CQL clients on " + config.rpcAddress() + ":" + server.port() + " (shard-aware port "
+                + server.shardAwarePort() + "), " + shards.count() + " shards, data in "
+                + config.dataFileDirectories().get(0) + ", commit log in " + config.commitlogDirectory()
+                + " (" + config.commitlogSync().configName() + ")";
     }
 
-    /** Idempotent: stops the ports, syncs the commit log, flushes or leaves it replayable. */
+    /** Idempotent: stops the ports, flushes memtables, syncs the commit log, stops the shards. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        server.close();
+        try {
+            storage.drain().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("Drain did not complete cleanly; the commit log will be replayed at next start", e);
+        }
+        try {
+            storage.close();
+        } catch (RuntimeException e) {
+            log.warn("Error closing storage", e);
+        }
+        shards.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.charybdis.node.system;
 
+import io.charybdis.node.cql.syntax.Identifiers;
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.IndexMetadata;
 import io.charybdis.node.schema.KeyspaceMetadata;
@@ -23,19 +24,25 @@ public final class SchemaDetails {
     }
 
     /**
-     * The {@code target} option of an index as Cassandra stores it: an index on a whole non-frozen collection
-     * targets {@code values(c)}; other targets are kept as given.
+     * The {@code target} option of an index as Cassandra stores it: the column name quoted when needed, inside
+     * {@code keys(..)}, {@code entries(..)}, {@code full(..)} or {@code values(..)}; an index on a whole non-frozen
+     * collection targets {@code values(c)}. Custom index targets are kept as given.
      */
     public static String indexTarget(TableMetadata table, IndexMetadata index) {
         String target = index.options().getOrDefault("target", "");
-        if (target.indexOf('(') >= 0 || "CUSTOM".equals(index.kind())) {
+        if ("CUSTOM".equals(index.kind()) || target.isEmpty()) {
             return target;
         }
-        ColumnMetadata c = table.column(index.targetColumn());
-        if (c != null && c.isMultiCell() && Types.isCollection(c.type())) {
-            return "values(" + target + ")";
+        String column = index.targetColumn();
+        String quoted = Identifiers.quoteIfNeeded(column);
+        if (target.indexOf('(') > 0) {
+            return index.targetKind() + "(" + quoted + ")";
         }
-        return target;
+        ColumnMetadata c = table.column(column);
+        if (c != null && c.isMultiCell() && Types.isCollection(c.type())) {
+            return "values(" + quoted + ")";
+        }
+        return quoted;
     }
 
     /** An index's options with {@link #indexTarget} applied. */

@@ -102,8 +102,8 @@ public final class ModificationExecution implements CqlStatement {
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
         Attributes attrs = stmt.attributes() == null ? Attributes.NONE : stmt.attributes();
         this.timestamp = attrs.timestamp() == null ? null : binder.bind(attrs.timestamp(), "[timestamp]",
-                DataType.BIGINT);
-        this.ttl = attrs.ttl() == null ? null : binder.bind(attrs.ttl(), "[ttl]", DataType.INT);
+                io.charybdis.protocol.types.NativeType.BIGINT);
+        this.ttl = attrs.ttl() == null ? null : binder.bind(attrs.ttl(), "[ttl]", io.charybdis.protocol.types.NativeType.INT);
         switch (stmt) {
             case InsertStatement ins -> {
                 kind = Kind.INSERT;
@@ -202,7 +202,7 @@ public final class ModificationExecution implements CqlStatement {
 
     private ResultMetadata casMetadata() {
         List<ColumnSpec> specs = new ArrayList<>();
-        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", DataType.BOOLEAN));
+        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", io.charybdis.protocol.types.NativeType.BOOLEAN));
         return ResultMetadata.of(specs);
     }
 
@@ -266,7 +266,7 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 if (k == TypeKind.LIST && c.isMultiCell()) {
                     return new Op(c, OpKind.SET_INDEX, binder.bind(se.value(), "value(" + c.name() + ")",
-                            Types.elementType(c.type())), binder.bind(se.key(), "idx(" + c.name() + ")", DataType.INT),
+                            Types.elementType(c.type())), binder.bind(se.key(), "idx(" + c.name() + ")", io.charybdis.protocol.types.NativeType.INT),
                             -1);
                 }
                 throw new InvalidRequestException("Invalid operation (" + c.name() + "[" + se.key().toCql() + "] = "
@@ -314,7 +314,7 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 if (k == TypeKind.LIST) {
                     return new Op(c, OpKind.DELETE_INDEX, null, binder.bind(el.element(), "idx(" + c.name() + ")",
-                            DataType.INT), -1);
+                            io.charybdis.protocol.types.NativeType.INT), -1);
                 }
                 if (k == TypeKind.SET) {
                     return new Op(c, OpKind.DELETE_KEY, null, binder.bind(el.element(), c.name(),
@@ -363,7 +363,7 @@ public final class ModificationExecution implements CqlStatement {
                                 + c.name());
                     }
                     DataType vt = k == TypeKind.MAP ? Types.valueType(c.type()) : Types.elementType(c.type());
-                    DataType kt = k == TypeKind.MAP ? Types.keyType(c.type()) : DataType.INT;
+                    DataType kt = k == TypeKind.MAP ? Types.keyType(c.type()) : io.charybdis.protocol.types.NativeType.INT;
                     conditions.add(new BoundCondition(c, e.op(), binder.bind(e.value(), c.name(), vt), null,
                             binder.bind(e.element(), c.name(), kt), -1));
                 }
@@ -947,7 +947,7 @@ public final class ModificationExecution implements CqlStatement {
 
     private ResultMessage casResult(QueryContext ctx, CasResult cas, byte[] clustering) {
         List<ColumnSpec> specs = new ArrayList<>();
-        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", DataType.BOOLEAN));
+        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", io.charybdis.protocol.types.NativeType.BOOLEAN));
         RowData row = cas.applied() ? null : findRow(cas.current(), clustering);
         List<ColumnMetadata> shown = new ArrayList<>();
         if (row != null) {

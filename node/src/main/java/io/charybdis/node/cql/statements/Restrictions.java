@@ -161,7 +161,7 @@ public final class Restrictions {
                                 + "order: " + String.join(", ", names));
                     }
                     hasTokenRestriction = true;
-                    BoundValue v = binder.bind(t.value(), "partition key token", DataType.BIGINT);
+                    BoundValue v = binder.bind(t.value(), "partition key token", io.charybdis.protocol.types.NativeType.BIGINT);
                     switch (t.op()) {
                         case GT, GTE -> {
                             tokenStart = v;

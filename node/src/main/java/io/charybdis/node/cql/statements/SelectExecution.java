@@ -91,9 +91,9 @@ public final class SelectExecution implements CqlStatement {
         }
         this.selection = s.isWildcard() ? Selection.wildcard(table, template)
                 : Selection.of(table, template, s.selectors(), functions, binder);
-        this.limit = s.limit() == null ? null : binder.bind(s.limit(), "[limit]", DataType.INT);
+        this.limit = s.limit() == null ? null : binder.bind(s.limit(), "[limit]", io.charybdis.protocol.types.NativeType.INT);
         this.perPartitionLimit = s.perPartitionLimit() == null ? null
-                : binder.bind(s.perPartitionLimit(), "[per_partition_limit]", DataType.INT);
+                : binder.bind(s.perPartitionLimit(), "[per_partition_limit]", io.charybdis.protocol.types.NativeType.INT);
         boolean rev = false;
         if (!s.orderBy().isEmpty()) {
             if (!restrictions.hasPartitionKeys()) {

@@ -218,7 +218,7 @@ public final class Selection {
                 String name = fn + "(" + c.name() + ")";
                 return new Output() {
                     public DataType type() {
-                        return ttl ? DataType.INT : DataType.BIGINT;
+                        return ttl ? io.charybdis.protocol.types.NativeType.INT : io.charybdis.protocol.types.NativeType.BIGINT;
                     }
 
                     public String name() {
@@ -296,13 +296,13 @@ public final class Selection {
             case Selector.Value v -> {
                 if (v.term() instanceof Term.Literal lit) {
                     DataType t = switch (lit.kind()) {
-                        case STRING -> DataType.TEXT;
-                        case INTEGER -> DataType.INT;
-                        case FLOAT -> DataType.DOUBLE;
-                        case BOOLEAN -> DataType.BOOLEAN;
-                        case UUID -> DataType.UUID;
-                        case HEX -> DataType.BLOB;
-                        case DURATION -> DataType.DURATION;
+                        case STRING -> io.charybdis.protocol.types.NativeType.TEXT;
+                        case INTEGER -> io.charybdis.protocol.types.NativeType.INT;
+                        case FLOAT -> io.charybdis.protocol.types.NativeType.DOUBLE;
+                        case BOOLEAN -> io.charybdis.protocol.types.NativeType.BOOLEAN;
+                        case UUID -> io.charybdis.protocol.types.NativeType.UUID;
+                        case HEX -> io.charybdis.protocol.types.NativeType.BLOB;
+                        case DURATION -> io.charybdis.protocol.types.NativeType.DURATION;
                         case NULL -> throw new InvalidRequestException("Cannot infer type for term null in selection "
                                 + "clause (try using a cast to force a type)");
                     };
@@ -369,7 +369,7 @@ public final class Selection {
                     throw new InvalidRequestException("Invalid number of arguments in call to function system.token: "
                             + table.partitionKey().size() + " required but " + keyArgs.size() + " provided");
                 }
-                return simple(DataType.BIGINT, outName, (r, ctx) -> Values.bigint(r.token));
+                return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName, (r, ctx) -> Values.bigint(r.token));
             }
             case "tojson" -> throw new InvalidRequestException("toJson() is not supported yet");
             default -> {
@@ -420,7 +420,7 @@ public final class Selection {
         }
 
         public DataType type() {
-            return DataType.BIGINT;
+            return io.charybdis.protocol.types.NativeType.BIGINT;
         }
 
         public String name() {

@@ -28,37 +28,37 @@ public final class Functions {
     private final Map<String, List<NativeFunction>> byName = new LinkedHashMap<>();
 
     public Functions() {
-        add("now", List.of(), DataType.TIMEUUID, (a, c) -> Values.uuid(TimeUuids.now()));
-        add("currenttimeuuid", List.of(), DataType.TIMEUUID, (a, c) -> Values.uuid(TimeUuids.now()));
-        add("uuid", List.of(), DataType.UUID, (a, c) -> Values.uuid(UUID.randomUUID()));
-        add("currenttimestamp", List.of(), DataType.TIMESTAMP, (a, c) -> Values.bigint(c.nowMicros() / 1000));
-        add("currentdate", List.of(), DataType.DATE,
+        add("now", List.of(), io.charybdis.protocol.types.NativeType.TIMEUUID, (a, c) -> Values.uuid(TimeUuids.now()));
+        add("currenttimeuuid", List.of(), io.charybdis.protocol.types.NativeType.TIMEUUID, (a, c) -> Values.uuid(TimeUuids.now()));
+        add("uuid", List.of(), io.charybdis.protocol.types.NativeType.UUID, (a, c) -> Values.uuid(UUID.randomUUID()));
+        add("currenttimestamp", List.of(), io.charybdis.protocol.types.NativeType.TIMESTAMP, (a, c) -> Values.bigint(c.nowMicros() / 1000));
+        add("currentdate", List.of(), io.charybdis.protocol.types.NativeType.DATE,
                 (a, c) -> Values.int32((int) (LocalDate.ofInstant(Instant.ofEpochMilli(c.nowMicros() / 1000),
                         ZoneOffset.UTC).toEpochDay() + (1L << 31))));
-        add("currenttime", List.of(), DataType.TIME,
+        add("currenttime", List.of(), io.charybdis.protocol.types.NativeType.TIME,
                 (a, c) -> Values.bigint(LocalTime.ofInstant(Instant.ofEpochMilli(c.nowMicros() / 1000),
                         ZoneOffset.UTC).toNanoOfDay()));
-        add("mintimeuuid", List.of(DataType.TIMESTAMP), DataType.TIMEUUID,
+        add("mintimeuuid", List.of(io.charybdis.protocol.types.NativeType.TIMESTAMP), io.charybdis.protocol.types.NativeType.TIMEUUID,
                 (a, c) -> Values.uuid(TimeUuids.min(a.get(0).getLong(a.get(0).position()))));
-        add("maxtimeuuid", List.of(DataType.TIMESTAMP), DataType.TIMEUUID,
+        add("maxtimeuuid", List.of(io.charybdis.protocol.types.NativeType.TIMESTAMP), io.charybdis.protocol.types.NativeType.TIMEUUID,
                 (a, c) -> Values.uuid(TimeUuids.max(a.get(0).getLong(a.get(0).position()))));
         for (String n : List.of("totimestamp", "dateof")) {
-            add(n, List.of(DataType.TIMEUUID), DataType.TIMESTAMP,
+            add(n, List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.TIMESTAMP,
                     (a, c) -> Values.bigint(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
         }
-        add("totimestamp", List.of(DataType.DATE), DataType.TIMESTAMP,
+        add("totimestamp", List.of(io.charybdis.protocol.types.NativeType.DATE), io.charybdis.protocol.types.NativeType.TIMESTAMP,
                 (a, c) -> Values.bigint(DateTimes.toLocalDate(a.get(0).getInt(a.get(0).position())).toEpochDay()
                         * 86_400_000L));
-        add("todate", List.of(DataType.TIMEUUID), DataType.DATE,
+        add("todate", List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.DATE,
                 (a, c) -> dateOfMillis(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
-        add("todate", List.of(DataType.TIMESTAMP), DataType.DATE,
+        add("todate", List.of(io.charybdis.protocol.types.NativeType.TIMESTAMP), io.charybdis.protocol.types.NativeType.DATE,
                 (a, c) -> dateOfMillis(a.get(0).getLong(a.get(0).position())));
         for (String n : List.of("tounixtimestamp", "unixtimestampof")) {
-            add(n, List.of(DataType.TIMEUUID), DataType.BIGINT,
+            add(n, List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.BIGINT,
                     (a, c) -> Values.bigint(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
         }
-        add("tounixtimestamp", List.of(DataType.TIMESTAMP), DataType.BIGINT, (a, c) -> a.get(0).duplicate());
-        add("tounixtimestamp", List.of(DataType.DATE), DataType.BIGINT,
+        add("tounixtimestamp", List.of(io.charybdis.protocol.types.NativeType.TIMESTAMP), io.charybdis.protocol.types.NativeType.BIGINT, (a, c) -> a.get(0).duplicate());
+        add("tounixtimestamp", List.of(io.charybdis.protocol.types.NativeType.DATE), io.charybdis.protocol.types.NativeType.BIGINT,
                 (a, c) -> Values.bigint(DateTimes.toLocalDate(a.get(0).getInt(a.get(0).position())).toEpochDay()
                         * 86_400_000L));
         for (NativeType t : NativeType.values()) {
@@ -66,8 +66,8 @@ public final class Functions {
                 continue;
             }
             String name = t.cqlName();
-            add(name + "asblob", List.of(t), DataType.BLOB, (a, c) -> a.get(0).duplicate());
-            add("blobas" + name, List.of(DataType.BLOB), t, (a, c) -> {
+            add(name + "asblob", List.of(t), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
+            add("blobas" + name, List.of(io.charybdis.protocol.types.NativeType.BLOB), t, (a, c) -> {
                 try {
                     t.validate(a.get(0));
                 } catch (RuntimeException e) {
@@ -78,8 +78,8 @@ public final class Functions {
                 return a.get(0).duplicate();
             });
         }
-        add("varcharasblob", List.of(DataType.TEXT), DataType.BLOB, (a, c) -> a.get(0).duplicate());
-        add("blobasvarchar", List.of(DataType.BLOB), DataType.TEXT, (a, c) -> a.get(0).duplicate());
+        add("varcharasblob", List.of(io.charybdis.protocol.types.NativeType.TEXT), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
+        add("blobasvarchar", List.of(io.charybdis.protocol.types.NativeType.BLOB), io.charybdis.protocol.types.NativeType.TEXT, (a, c) -> a.get(0).duplicate());
     }
 
     private static ByteBuffer dateOfMillis(long millis) {

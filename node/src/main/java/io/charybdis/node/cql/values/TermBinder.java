@@ -36,7 +36,7 @@ public final class TermBinder {
         List<BindVariable> out = new ArrayList<>(variables.length);
         for (int i = 0; i < variables.length; i++) {
             BindVariable v = variables[i];
-            out.add(v != null ? v : new BindVariable(keyspace, table, "expr(" + i + ")", DataType.BLOB));
+            out.add(v != null ? v : new BindVariable(keyspace, table, "expr(" + i + ")", io.charybdis.protocol.types.NativeType.BLOB));
         }
         return out;
     }

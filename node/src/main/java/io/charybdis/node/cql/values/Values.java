@@ -9,7 +9,7 @@ import java.util.UUID;
 /** Serialized forms of CQL values, as the native protocol and Cassandra's storage carry them. */
 public final class Values {
     /** Marks an unset bind value: the column is left untouched. Compared by identity. */
-    public static final ByteBuffer UNSET = ByteBuffer.allocate(0).asReadOnlyBuffer();
+    public static final ByteBuffer UNSET = io.charybdis.protocol.request.QueryOptions.UNSET;
     public static final ByteBuffer EMPTY = ByteBuffer.allocate(0).asReadOnlyBuffer();
 
     private Values() {

@@ -1,0 +1,317 @@
+package io.charybdis.node.server;
+
+import io.charybdis.node.cql.ClientState;
+import io.charybdis.node.cql.QueryProcessor;
+import io.charybdis.node.cql.ResultMessage;
+import io.charybdis.node.cql.exceptions.AlreadyExistsException;
+import io.charybdis.node.cql.exceptions.AuthenticationException;
+import io.charybdis.node.cql.exceptions.CqlException;
+import io.charybdis.node.cql.exceptions.UnpreparedException;
+import io.charybdis.node.schema.SchemaChange;
+import io.charybdis.protocol.Envelope;
+import io.charybdis.protocol.ErrorCode;
+import io.charybdis.protocol.ProtocolException;
+import io.charybdis.protocol.ProtocolVersion;
+import io.charybdis.protocol.ProtocolVersionException;
+import io.charybdis.protocol.frame.EnvelopeDecoder;
+import io.charybdis.protocol.frame.EnvelopeEncoder;
+import io.charybdis.protocol.frame.V5Framing;
+import io.charybdis.protocol.request.BatchChild;
+import io.charybdis.protocol.request.QueryOptions;
+import io.charybdis.protocol.request.Request;
+import io.charybdis.protocol.request.Requests;
+import io.charybdis.protocol.response.PreparedMetadata;
+import io.charybdis.protocol.response.ResponseBuilder;
+import io.charybdis.protocol.response.Responses;
+import io.charybdis.protocol.response.ColumnSpec;
+import io.charybdis.protocol.types.DataType;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One client connection: the STARTUP/auth handshake, then requests dispatched to the {@link QueryProcessor}.
+ * Requests on different streams run concurrently; each response is written on the connection's event loop as soon
+ * as it is ready (responses may come back out of order, as the protocol allows).
+ */
+final class CqlConnection extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(CqlConnection.class);
+
+    private final CqlServer server;
+    private final int shard;
+    private final ClientState client;
+    private ProtocolVersion version;
+    private boolean ready;
+    private boolean authenticated;
+
+    CqlConnection(CqlServer server, int shard) {
+        this.server = server;
+        this.shard = shard;
+        this.client = new ClientState(server.authenticator().requiresLogin() ? null : "anonymous");
+        this.authenticated = !server.authenticator().requiresLogin();
+    }
+
+    ProtocolVersion version() {
+        return version == null ? ProtocolVersion.V4 : version;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        server.connectionOpened(ctx.channel());
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        server.connectionClosed(ctx.channel());
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof Envelope env)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        int stream = env.streamId();
+        boolean tracing = env.hasFlag(Envelope.TRACING);
+        Request request;
+        try {
+            if (version == null) {
+                version = env.version();
+            }
+            request = Requests.decode(env);
+        } catch (ProtocolException e) {
+            writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, e.getMessage());
+            return;
+        } finally {
+            env.release();
+        }
+        try {
+            dispatch(ctx, stream, tracing, request);
+        } catch (Throwable t) {
+            writeFailure(ctx, stream, t);
+        }
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, int stream, boolean tracing, Request request) {
+        switch (request) {
+            case Request.Options o -> ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream)
+                    .supported(server.supportedOptions(shard)));
+            case Request.Startup s -> startup(ctx, stream, s);
+            case Request.AuthResponse a -> authResponse(ctx, stream, a);
+            default -> {
+                if (!ready) {
+                    writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR,
+                            "Unexpected message " + request.getClass().getSimpleName().toUpperCase()
+                                    + ", expecting STARTUP or OPTIONS.");
+                    return;
+                }
+                if (!authenticated) {
+                    writeError(ctx, stream, ErrorCode.UNAUTHORIZED,
+                            "You have not logged in");
+                    return;
+                }
+                execute(ctx, stream, tracing, request);
+            }
+        }
+    }
+
+    private void startup(ChannelHandlerContext ctx, int stream, Request.Startup s) {
+        String compression = s.compression();
+        boolean lz4 = false;
+        if (compression != null) {
+            if (!compression.equals("lz4")) {
+                writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, "Unsupported compression algorithm: "
+                        + compression + " (supported: lz4)");
+                return;
+            }
+            lz4 = true;
+        }
+        ready = true;
+        ResponseBuilder rb = Responses.to(ctx.alloc(), version(), stream);
+        Envelope reply = server.authenticator().requiresLogin()
+                ? rb.authenticate(server.authenticator().className()) : rb.ready();
+        ctx.writeAndFlush(reply);
+        if (version().isAtLeast(ProtocolVersion.V5)) {
+            V5Framing.install(ctx.pipeline(), lz4);
+        } else if (lz4) {
+            ((EnvelopeDecoder) ctx.pipeline().get(EnvelopeDecoder.NAME)).enableLz4();
+            ((EnvelopeEncoder) ctx.pipeline().get(EnvelopeEncoder.NAME)).enableLz4();
+        }
+    }
+
+    private void authResponse(ChannelHandlerContext ctx, int stream, Request.AuthResponse a) {
+        if (!ready || !server.authenticator().requiresLogin()) {
+            writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, "Unexpected AUTH_RESPONSE message");
+            return;
+        }
+        String user = server.authenticator().authenticate(a.token());
+        if (user == null) {
+            writeError(ctx, stream, ErrorCode.BAD_CREDENTIALS, "Provided username "
+                    + server.authenticator().userOf(a.token()) + " and/or password are incorrect");
+            return;
+        }
+        client.login(user);
+        authenticated = true;
+        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).authSuccess(null));
+    }
+
+    private void execute(ChannelHandlerContext ctx, int stream, boolean tracing, Request request) {
+        QueryProcessor qp = server.processor();
+        CompletableFuture<ResultMessage> result;
+        switch (request) {
+            case Request.Query q -> result = qp.query(q.query(), q.options(), client, ctx.alloc(), version());
+            case Request.Prepare p -> {
+                QueryProcessor.Prepared prepared = qp.prepare(p.query(), p.keyspace(), client);
+                writePrepared(ctx, stream, prepared);
+                return;
+            }
+            case Request.Execute e -> {
+                QueryProcessor.Prepared prepared = qp.prepared(e.statementId());
+                if (prepared == null) {
+                    throw new UnpreparedException(e.statementId());
+                }
+                result = qp.execute(prepared, e.options(), client, ctx.alloc(), version());
+            }
+            case Request.Batch b -> {
+                List<QueryProcessor.BatchItem> items = new ArrayList<>();
+                for (BatchChild child : b.children()) {
+                    switch (child) {
+                        case BatchChild.QueryChild qc -> items.add(new QueryProcessor.BatchItem(qc.query(), null,
+                                qc.values(), null));
+                        case BatchChild.PreparedChild pc -> {
+                            QueryProcessor.Prepared prepared = qp.prepared(pc.statementId());
+                            if (prepared == null) {
+                                throw new UnpreparedException(pc.statementId());
+                            }
+                            items.add(new QueryProcessor.BatchItem(null, prepared, pc.values(), null));
+                        }
+                    }
+                }
+                QueryOptions opts = new QueryOptions(b.consistency(), List.of(), null, false, -1, null,
+                        b.serialConsistency(), b.defaultTimestamp(), b.keyspace(), b.nowInSeconds());
+                result = qp.batch(b.type() != io.charybdis.protocol.request.BatchType.UNLOGGED, items, opts, client,
+                        ctx.alloc(), version());
+            }
+            case Request.Register r -> {
+                server.register(ctx.channel(), r.eventTypes(), this);
+                ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).ready());
+                return;
+            }
+            default -> throw new ProtocolException("Unexpected request " + request, stream, false);
+        }
+        UUID tracingId = tracing ? UUID.randomUUID() : null;
+        result.whenComplete((r, err) -> {
+            if (ctx.executor().inEventLoop()) {
+                respond(ctx, stream, tracingId, r, err);
+            } else {
+                ctx.executor().execute(() -> respond(ctx, stream, tracingId, r, err));
+            }
+        });
+    }
+
+    private void respond(ChannelHandlerContext ctx, int stream, UUID tracingId, ResultMessage r, Throwable err) {
+        if (err != null) {
+            writeFailure(ctx, stream, err);
+            return;
+        }
+        List<String> warnings = null;
+        if (r instanceof ResultMessage.Warned w) {
+            warnings = w.warnings();
+            r = w.inner();
+        }
+        ResponseBuilder rb = Responses.to(ctx.alloc(), version(), stream).tracing(tracingId).warnings(warnings);
+        Envelope out = switch (r) {
+            case ResultMessage.Void v -> rb.voidResult();
+            case ResultMessage.SetKeyspace s -> rb.setKeyspace(s.keyspace());
+            case ResultMessage.SchemaChanged sc -> rb.schemaChange(toProtocol(sc.change()));
+            case ResultMessage.Rows rows -> rb.rows(rows.writer());
+            case ResultMessage.Warned w -> rb.voidResult();
+        };
+        ctx.writeAndFlush(out);
+    }
+
+    static io.charybdis.protocol.response.SchemaChange toProtocol(SchemaChange c) {
+        return new io.charybdis.protocol.response.SchemaChange(
+                io.charybdis.protocol.response.SchemaChange.Change.valueOf(c.change().name()),
+                io.charybdis.protocol.response.SchemaChange.Target.valueOf(c.target().name()),
+                c.keyspace(), c.name(), c.argTypes());
+    }
+
+    private void writePrepared(ChannelHandlerContext ctx, int stream, QueryProcessor.Prepared p) {
+        var stmt = p.statement();
+        List<ColumnSpec> vars = new ArrayList<>();
+        for (var v : stmt.bindVariables()) {
+            vars.add(new ColumnSpec(v.keyspace() == null ? "" : v.keyspace(), v.table() == null ? "" : v.table(),
+                    v.name(), v.type() == null ? io.charybdis.protocol.types.NativeType.BLOB : v.type()));
+        }
+        PreparedMetadata md = PreparedMetadata.of(vars, stmt.partitionKeyBindIndexes());
+        byte[] resultId = version().isAtLeast(ProtocolVersion.V5) ? p.resultMetadataId() : null;
+        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).prepared(p.id(), resultId, md,
+                stmt.resultMetadata()));
+    }
+
+    private void writeFailure(ChannelHandlerContext ctx, int stream, Throwable t) {
+        while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        ResponseBuilder rb = Responses.to(ctx.alloc(), version(), stream);
+        Envelope out;
+        switch (t) {
+            case AlreadyExistsException ae -> out = rb.alreadyExists(ae.getMessage(), ae.keyspace(), ae.table());
+            case UnpreparedException ue -> out = rb.unprepared(ue.getMessage(), ue.id());
+            case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
+            case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
+            default -> {
+                log.error("Unexpected error on stream {} of {}", stream, ctx.channel(), t);
+                out = rb.error(ErrorCode.SERVER_ERROR, t.getClass().getName() + ": " + t.getMessage());
+            }
+        }
+        ctx.writeAndFlush(out);
+    }
+
+    private void writeError(ChannelHandlerContext ctx, int stream, ErrorCode code, String message) {
+        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).error(code, message));
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof ProtocolVersionException pve) {
+            ByteBuf reply = pve.encodeErrorResponse(ctx.alloc());
+            ctx.writeAndFlush(reply).addListener(f -> ctx.close());
+            return;
+        }
+        ProtocolException pe = ProtocolException.find(cause);
+        if (pe != null) {
+            Envelope err = Responses.to(ctx.alloc(), version(), pe.streamId()).error(pe.errorCode(), pe.getMessage());
+            if (pe.isFatal()) {
+                ctx.writeAndFlush(err).addListener(f -> ctx.close());
+            } else {
+                ctx.writeAndFlush(err);
+            }
+            return;
+        }
+        if (cause instanceof java.io.IOException) {
+            log.debug("Connection {} failed: {}", ctx.channel(), cause.toString());
+        } else {
+            log.warn("Closing connection {} after an unexpected error", ctx.channel(), cause);
+        }
+        ctx.close();
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

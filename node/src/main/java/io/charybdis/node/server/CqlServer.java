@@ -1,0 +1,167 @@
+package io.charybdis.node.server;
+
+import io.charybdis.node.cql.QueryProcessor;
+import io.charybdis.node.schema.SchemaChange;
+import io.charybdis.node.system.NodeInfo;
+import io.charybdis.protocol.Envelope;
+import io.charybdis.protocol.frame.EnvelopeDecoder;
+import io.charybdis.protocol.frame.EnvelopeEncoder;
+import io.charybdis.protocol.response.Responses;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The CQL native-protocol server: the regular port (connections spread over the shards) and the shard-aware port
+ * (connections land on the shard their source port selects). Also delivers EVENTs to registered connections.
+ */
+public final class CqlServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(CqlServer.class);
+
+    private final Shards shards;
+    private final QueryProcessor processor;
+    private final Authenticator authenticator;
+    private final Supplier<NodeInfo> node;
+    private final int maxFrameSize;
+    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
+    private final Map<Channel, CqlConnection> schemaListeners = new ConcurrentHashMap<>();
+    private Channel regular;
+    private Channel shardAware;
+    private int shardAwarePort;
+
+    public CqlServer(Shards shards, QueryProcessor processor, Authenticator authenticator, Supplier<NodeInfo> node,
+                     int maxFrameSize) {
+        this.shards = shards;
+        this.processor = processor;
+        this.authenticator = authenticator;
+        this.node = node;
+        this.maxFrameSize = maxFrameSize;
+    }
+
+    QueryProcessor processor() {
+        return processor;
+    }
+
+    Authenticator authenticator() {
+        return authenticator;
+    }
+
+    public void start(InetAddress address, int port, int shardAwarePortRequested) throws InterruptedException {
+        ChannelHandler init = new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                int shard = Math.max(0, shards.shardOf(ch.eventLoop()));
+                ch.pipeline().addLast("flushConsolidation", new FlushConsolidationHandler(256, true));
+                ch.pipeline().addLast(EnvelopeDecoder.NAME, new EnvelopeDecoder(maxFrameSize));
+                ch.pipeline().addLast(EnvelopeEncoder.NAME, new EnvelopeEncoder(true));
+                ch.pipeline().addLast("cql", new CqlConnection(CqlServer.this, shard));
+            }
+        };
+        regular = new ServerBootstrap()
+                .group(shards.acceptor(), shards.group())
+                .channel(shards.serverChannelClass())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(init)
+                .bind(new InetSocketAddress(address, port)).sync().channel();
+        if (shardAwarePortRequested >= 0) {
+            shardAware = new ServerBootstrap()
+                    .group(shards.acceptor(), shards.group())
+                    .channel(shards.serverChannelClass())
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .handler(new ShardRoutingAcceptor(shards, init))
+                    .childHandler(init)
+                    .bind(new InetSocketAddress(address, shardAwarePortRequested)).sync().channel();
+            shardAwarePort = ((InetSocketAddress) shardAware.localAddress()).getPort();
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) regular.localAddress()).getPort();
+    }
+
+    public int shardAwarePort() {
+        return shardAwarePort;
+    }
+
+    Map<String, List<String>> supportedOptions(int shard) {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("CQL_VERSION", List.of(NodeInfo.CQL_VERSION));
+        m.put("COMPRESSION", List.of("lz4"));
+        m.put("PROTOCOL_VERSIONS", List.of("4/v4", "5/v5"));
+        m.put("SCYLLA_SHARD", List.of(Integer.toString(shard)));
+        m.put("SCYLLA_NR_SHARDS", List.of(Integer.toString(shards.count())));
+        m.put("SCYLLA_PARTITIONER", List.of("org.apache.cassandra.dht.Murmur3Partitioner"));
+        m.put("SCYLLA_SHARDING_ALGORITHM", List.of("biased-token-round-robin"));
+        m.put("SCYLLA_SHARDING_IGNORE_MSB", List.of("12"));
+        if (shardAware != null) {
+            m.put("SCYLLA_SHARD_AWARE_PORT", List.of(Integer.toString(shardAwarePort)));
+        }
+        return m;
+    }
+
+    void connectionOpened(Channel ch) {
+        connections.add(ch);
+    }
+
+    void connectionClosed(Channel ch) {
+        connections.remove(ch);
+        schemaListeners.remove(ch);
+    }
+
+    void register(Channel ch, List<String> eventTypes, CqlConnection conn) {
+        if (eventTypes.contains("SCHEMA_CHANGE")) {
+            schemaListeners.put(ch, conn);
+        }
+    }
+
+    /** Sends a SCHEMA_CHANGE event to every connection that registered for it. */
+    public void schemaChanged(SchemaChange change) {
+        var event = CqlConnection.toProtocol(change);
+        schemaListeners.forEach((ch, conn) -> {
+            if (ch.isActive()) {
+                ch.eventLoop().execute(() -> {
+                    Envelope env = Responses.event(ch.alloc(), conn.version(), event);
+                    ch.writeAndFlush(env);
+                });
+            }
+        });
+    }
+
+    public int connectionCount() {
+        return connections.size();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (regular != null) {
+                regular.close().syncUninterruptibly();
+            }
+            if (shardAware != null) {
+                shardAware.close().syncUninterruptibly();
+            }
+            for (Channel ch : connections) {
+                ch.close();
+            }
+        } catch (RuntimeException e) {
+            log.warn("Error while closing the CQL server", e);
+        }
+    }
+}
