@@ -58,6 +58,12 @@ public record StressSettings(CommandSettings command, PopulationSettings populat
         if (command == null) {
             throw new SettingsException("Unrecognised command: " + tokens.get(0), "");
         }
+        if (command == Command.HELP) {
+            if (tokens.size() > 2) {
+                throw new SettingsException("help takes at most one command or option name", "");
+            }
+            return special(command, tokens.size() == 2 ? tokens.get(1) : null, null);
+        }
         List<String> commandParams = new ArrayList<>();
         Map<String, List<String>> groups = new LinkedHashMap<>();
         List<String> unknown = new ArrayList<>();
@@ -80,12 +86,6 @@ public record StressSettings(CommandSettings command, PopulationSettings populat
                     + String.join(" ", unknown), "");
         }
 
-        if (command == Command.HELP) {
-            if (commandParams.size() > 1 || !groups.isEmpty()) {
-                throw new SettingsException("help takes at most one command or option name", "");
-            }
-            return special(command, commandParams.isEmpty() ? null : commandParams.get(0), null);
-        }
         if (command == Command.VERSION) {
             return special(command, null, null);
         }
