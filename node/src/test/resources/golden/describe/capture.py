@@ -5,7 +5,7 @@ Run against a fresh Cassandra 5.0.x node (e.g. 127.0.0.2:9042), with the Python 
     python3 capture.py [host] [port]
 It creates schema.cql's keyspaces, runs every query of queries.txt and writes describe.json (query, keyspace in
 use, result column names and types, rows or the error), system_schema.json (the system_schema rows of the
-keyspaces of schema.cql) and system.json (system.local/peers/peers_v2 column metadata). It drops the keyspaces at
+keyspaces of schema.cql). It drops the keyspaces at
 the end.
 """
 import json
