@@ -6,6 +6,8 @@ import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
 import io.charybdis.storage.read.ResultWriter;
+import io.charybdis.storage.schedule.BacklogController;
+import io.charybdis.storage.compaction.CompactionLog;
 import io.charybdis.storage.shard.Shard;
 import io.charybdis.storage.shard.ShardContext;
 import io.charybdis.storage.shard.ShardRouting;
@@ -84,6 +86,10 @@ public final class Storage implements AutoCloseable {
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(i, executors.get(i), ctx);
         }
+        timer.scheduleAtFixedRate(() -> onEachShard(Shard::adjustFlushShares), BacklogController.FLUSH_PERIOD_MILLIS,
+                BacklogController.FLUSH_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(() -> onEachShard(Shard::adjustCompactionShares), BacklogController.COMPACTION_PERIOD_MILLIS,
+                BacklogController.COMPACTION_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
         if (config.commitLogSync() == CommitLogSync.PERIODIC) {
             long period = Math.max(1, config.commitLogSyncPeriodMillis());
             timer.scheduleAtFixedRate(this::periodicSync, period, period, TimeUnit.MILLISECONDS);
@@ -99,6 +105,19 @@ public final class Storage implements AutoCloseable {
             return new Storage(config, shardExecutors);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open storage dataDirectory=" + config.dataDirectory(), e);
+        }
+    }
+
+    private void onEachShard(java.util.function.Consumer<Shard> op) {
+        if (closed) {
+            return;
+        }
+        for (Shard s : shards) {
+            try {
+                s.execute(() -> op.accept(s));
+            } catch (RuntimeException e) {
+                // the shard's executor is gone (shutting down)
+            }
         }
     }
 
@@ -388,6 +407,53 @@ public final class Storage implements AutoCloseable {
         return e.stats();
     }
 
+    public TableMetrics metrics(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.metrics();
+    }
+
+    // ------------------------------------------------------------------ compaction management
+
+    /** Running compactions, pending work and backlog per table, and each shard's controller state. */
+    public CompletableFuture<CompactionStatus> compactionStatus() {
+        List<CompletableFuture<CompactionStatus.ShardStatus>> fs = new ArrayList<>();
+        for (Shard s : shards) {
+            fs.add(s.submit(s::compactionStatus));
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            List<CompactionStatus.ShardStatus> parts = new ArrayList<>();
+            for (CompletableFuture<CompactionStatus.ShardStatus> f : fs) {
+                parts.add(f.join());
+            }
+            return CompactionStatus.merge(parts);
+        });
+    }
+
+    /**
+     * Compacts all of the table's SSTables on every shard into one run (size-tiered: one SSTable; leveled: SSTables
+     * of sstable_size_in_mb in the lowest level that holds them all), once the compactions running are done.
+     * Purges what gc_grace_seconds allows. Completes when every shard is done.
+     */
+    public CompletableFuture<Void> forceMajorCompaction(TableId id) {
+        if (!tables.containsKey(id)) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        return onAllShards(s -> s.forceMajorCompaction(id));
+    }
+
+    /** Stops every running compaction (their inputs stay; the strategies pick again later). Returns how many. */
+    public CompletableFuture<Integer> stopCompactions() {
+        List<CompletableFuture<Integer>> fs = new ArrayList<>();
+        for (Shard s : shards) {
+            fs.add(s.submit(s::stopCompactions));
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new))
+                .thenApply(v -> fs.stream().mapToInt(CompletableFuture::join).sum());
+    }
+
     /** Syncs the commit log and stops; releases all off-heap memory. Do not call from a shard thread. */
     @Override
     public void close() {
@@ -404,6 +470,9 @@ public final class Storage implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        for (Shard s : shards) {
+            s.closeScheduler();
         }
         onAllShards(Shard::close).join();
         for (TableEntry e : tables.values()) {
@@ -464,6 +533,7 @@ public final class Storage implements AutoCloseable {
 
     /** Removes temporary files and the components of SSTables that never got their TOC. */
     private static void cleanTableDirectory(Path dir) throws IOException {
+        CompactionLog.recover(dir);
         Set<Long> complete = new HashSet<>();
         List<Path> files = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {

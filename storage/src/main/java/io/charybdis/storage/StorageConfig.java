@@ -7,7 +7,11 @@ import java.util.Objects;
  * Typed engine configuration, built once by the node and passed down.
  *
  * @param memoryBudgetBytes off-heap bytes for memtables and row cache of the whole node, split evenly
- *                          between shards; memtables may use up to half of a shard's share before flushing
+ *                          between shards; a shard's memtables may use up to half of its share (the hard limit:
+ *                          writes wait beyond it) and start flushing at 60% of that; the row cache takes the rest
+ * @param compactionThroughputBytesPerSecond cassandra.yaml {@code compaction_throughput} for the whole node, split
+ *                          evenly between shards; 0 = unlimited (the default). Only ever a cap: compaction speed is
+ *                          set by the backlog controller
  */
 public record StorageConfig(
         Path dataDirectory,
@@ -17,7 +21,8 @@ public record StorageConfig(
         long commitLogGroupWindowMillis,
         long commitLogSegmentSizeBytes,
         long memoryBudgetBytes,
-        boolean ignoreCommitLogCorruption) {
+        boolean ignoreCommitLogCorruption,
+        long compactionThroughputBytesPerSecond) {
 
     public static final long DEFAULT_SEGMENT_SIZE = 32L << 20;
 
@@ -31,6 +36,25 @@ public record StorageConfig(
         if (memoryBudgetBytes < (1 << 20)) {
             throw new IllegalArgumentException("memoryBudgetBytes=" + memoryBudgetBytes + " must be >= 1MiB");
         }
+        if (compactionThroughputBytesPerSecond < 0) {
+            throw new IllegalArgumentException("compactionThroughputBytesPerSecond=" + compactionThroughputBytesPerSecond
+                    + " must be >= 0");
+        }
+    }
+
+    /** A configuration without a compaction throughput cap. */
+    public StorageConfig(Path dataDirectory, Path commitLogDirectory, CommitLogSync commitLogSync,
+                         long commitLogSyncPeriodMillis, long commitLogGroupWindowMillis, long commitLogSegmentSizeBytes,
+                         long memoryBudgetBytes, boolean ignoreCommitLogCorruption) {
+        this(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis, commitLogGroupWindowMillis,
+                commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption, 0);
+    }
+
+    /** {@code compaction_throughput} as a cap in bytes per second for the node (0 = none). */
+    public StorageConfig withCompactionThroughputBytesPerSecond(long bytesPerSecond) {
+        return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
+                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption,
+                bytesPerSecond);
     }
 
     /** Defaults like cassandra.yaml: periodic sync every 10s, 32 MiB segments, 1/4 of max heap... as off-heap budget. */
@@ -42,21 +66,24 @@ public record StorageConfig(
 
     public StorageConfig withCommitLogSync(CommitLogSync sync) {
         return new StorageConfig(dataDirectory, commitLogDirectory, sync, commitLogSyncPeriodMillis,
-                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption);
+                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption,
+                compactionThroughputBytesPerSecond);
     }
 
     public StorageConfig withMemoryBudgetBytes(long bytes) {
         return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
-                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, bytes, ignoreCommitLogCorruption);
+                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, bytes, ignoreCommitLogCorruption,
+                compactionThroughputBytesPerSecond);
     }
 
     public StorageConfig withCommitLogSegmentSizeBytes(long bytes) {
         return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
-                commitLogGroupWindowMillis, bytes, memoryBudgetBytes, ignoreCommitLogCorruption);
+                commitLogGroupWindowMillis, bytes, memoryBudgetBytes, ignoreCommitLogCorruption,
+                compactionThroughputBytesPerSecond);
     }
 
     public StorageConfig withIgnoreCommitLogCorruption(boolean ignore) {
         return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
-                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignore);
+                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignore, compactionThroughputBytesPerSecond);
     }
 }

@@ -1,6 +1,15 @@
 package io.charybdis.storage.shard;
 
+import io.charybdis.storage.CompactionStatus;
 import io.charybdis.storage.StorageException;
+import io.charybdis.storage.compaction.BacklogTracker;
+import io.charybdis.storage.compaction.CompactionJob;
+import io.charybdis.storage.compaction.CompactionLog;
+import io.charybdis.storage.compaction.CompactionOptions;
+import io.charybdis.storage.compaction.CompactionStrategy;
+import io.charybdis.storage.compaction.SizeTieredStrategy;
+import io.charybdis.storage.schedule.BacklogController;
+import io.charybdis.storage.schedule.ShardScheduler;
 import io.charybdis.storage.TableDescriptor;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.cache.RowCache;
@@ -26,6 +35,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -50,6 +60,10 @@ public final class Shard {
     private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
     private static final int RANGE_BATCH = 64;
     private static final long MAX_CACHED_PARTITION = 1 << 20;
+    private static final int MAX_COMPACTIONS_PER_TABLE = 2;
+    /** Floors of shares: an explicit flush (ScyllaDB raises its backlog to backlog_of_shares(200)), a user compaction. */
+    private static final double EXPLICIT_FLUSH_SHARES = 200;
+    private static final double USER_COMPACTION_SHARES = 200;
 
     final int id;
     private final Executor executor;
@@ -62,7 +76,18 @@ public final class Shard {
     private final PartitionMerger merger = new PartitionMerger();
     private final ExpandableArrayBuffer mergeOut = new ExpandableArrayBuffer(4096);
     private final HashMap<DecoratedKey, ArrayDeque<Runnable>> locks = new HashMap<>();
-    private final long memtableShare;
+    private final long hardLimit;
+    private final long softLimit;
+    private final ShardScheduler scheduler;
+    private final BacklogController compactionController = BacklogController.compaction();
+    private final BacklogController flushController = BacklogController.flush(BacklogController.DEFAULT_SOFT_LIMIT);
+    private final ArrayDeque<BlockedWrite> blockedWrites = new ArrayDeque<>();
+    private final List<FlushTask> runningFlushes = new ArrayList<>();
+    private boolean memoryFlushRunning;
+    private volatile long foregroundOps;
+    private volatile long statBlockedWrites;
+    private volatile double compactionBacklog;
+    private volatile double dirtyRatio;
     private final long shardBudget;
     private final RowCache cache;
     private final ExpandableArrayBuffer cacheScratch = new ExpandableArrayBuffer(1024);
@@ -79,7 +104,9 @@ public final class Shard {
                 ctx.config().commitLogGroupWindowMillis(), ctx.config().commitLogSegmentSizeBytes(),
                 ctx.segmentIds(), executor);
         this.shardBudget = Math.max(512 * 1024, ctx.config().memoryBudgetBytes() / ctx.shardCount());
-        this.memtableShare = shardBudget / 2;
+        this.hardLimit = shardBudget / 2;
+        this.softLimit = (long) (hardLimit * BacklogController.DEFAULT_SOFT_LIMIT);
+        this.scheduler = new ShardScheduler(id, () -> foregroundOps);
         this.cache = new RowCache(allocator);
         this.maxSegments = Math.max(4, 256 / ctx.shardCount());
     }
@@ -157,6 +184,7 @@ public final class Shard {
             }
             ts = new TableShard(e, newMemtable());
             ts.sstables.addAll(e.takeInitial(id));
+            strategy(ts);
             ts.publishStats();
             e.publish(id, ts);
             tables.put(tid, ts);
@@ -176,17 +204,54 @@ public final class Shard {
             done.completeExceptionally(new StorageException("storage is drained or closed: writes are not accepted"));
             return done;
         }
+        foregroundOps++;
         TableShard ts = table(m.table());
         if (!locks.isEmpty()) {
             DecoratedKey dk = new DecoratedKey(m.token(), m.partitionKey());
             ArrayDeque<Runnable> waiters = locks.get(dk);
             if (waiters != null) {
-                waiters.add(() -> applyNow(ts, m, log, done));
+                waiters.add(() -> admit(() -> applyNow(ts, m, log, done), done));
                 return done;
             }
         }
-        applyNow(ts, m, log, done);
+        admit(() -> applyNow(ts, m, log, done), done);
         return done;
+    }
+
+    private record BlockedWrite(Runnable apply, CompletableFuture<?> done) {
+    }
+
+    /**
+     * Memtable back-pressure: runs {@code apply} now if the shard's memtables are under the hard limit and no
+     * write is already waiting, else queues it (FIFO) until a flush frees memory. Its future completes later.
+     */
+    private void admit(Runnable apply, CompletableFuture<?> done) {
+        if (blockedWrites.isEmpty() && memtableBytes() < hardLimit) {
+            apply.run();
+            return;
+        }
+        blockedWrites.add(new BlockedWrite(apply, done));
+        statBlockedWrites++;
+        maybeFlush();
+    }
+
+    private void drainBlockedWrites() {
+        while (!blockedWrites.isEmpty() && memtableBytes() < hardLimit) {
+            BlockedWrite w = blockedWrites.poll();
+            if (!acceptingWrites) {
+                w.done().completeExceptionally(new StorageException("storage is drained or closed: writes are not accepted"));
+            } else {
+                w.apply().run();
+            }
+        }
+        if (!blockedWrites.isEmpty()) {
+            maybeFlush();
+        }
+    }
+
+    /** Writes waiting for memtable memory on this shard. */
+    public int blockedWrites() {
+        return blockedWrites.size();
     }
 
     private void applyNow(TableShard ts, Mutation m, boolean log, CompletableFuture<Void> done) {
@@ -205,28 +270,30 @@ public final class Shard {
         maybeFlush();
     }
 
+    /**
+     * Starts a flush of the largest memtable when the shard's memtables pass the soft limit and no
+     * memory-triggered flush is running, and flushes what pins the oldest commit log segment.
+     */
     private void maybeFlush() {
-        long total = 0;
-        TableShard largest = null;
-        for (TableShard ts : tables.values()) {
-            long b = ts.memtable.allocatedBytes();
-            total += b;
-            for (Memtable f : ts.flushing) {
-                total += f.allocatedBytes();
+        long dirty = memtableBytes();
+        if (dirty > softLimit && !memoryFlushRunning) {
+            TableShard largest = null;
+            for (TableShard ts : tables.values()) {
+                if (!ts.memtable.isEmpty() && (largest == null || ts.memtable.allocatedBytes() > largest.memtable.allocatedBytes())) {
+                    largest = ts;
+                }
             }
-            if (largest == null || b > largest.memtable.allocatedBytes()) {
-                largest = ts;
+            if (largest != null) {
+                memoryFlushRunning = true;
+                flush(largest, 10).whenComplete((v, t) -> memoryFlushRunning = false);
             }
-        }
-        if (total > memtableShare && largest != null && !largest.memtable.isEmpty() && largest.flushing.size() < 2) {
-            flush(largest);
         }
         if (commitLog.segmentCount() > maxSegments) {
             long oldest = commitLog.oldestSegment();
             for (TableId t : List.copyOf(commitLog.tablesDirtyIn(oldest))) {
                 TableShard ts = tables.get(t);
                 if (ts != null && ts.memtable.firstSegment() >= 0 && ts.memtable.firstSegment() <= oldest) {
-                    flush(ts);
+                    flush(ts, 10);
                 }
             }
         }
@@ -245,79 +312,57 @@ public final class Shard {
             }
             return CompletableFuture.completedFuture(null);
         }
-        return flush(ts);
+        return flush(ts, EXPLICIT_FLUSH_SHARES);
     }
 
     public CompletableFuture<Void> flushAll() {
         List<CompletableFuture<Void>> fs = new ArrayList<>();
         for (TableShard ts : tables.values()) {
-            fs.add(flush(ts));
+            fs.add(flush(ts, EXPLICIT_FLUSH_SHARES));
         }
         return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new));
     }
 
-    private CompletableFuture<Void> flush(TableShard ts) {
+    private CompletableFuture<Void> flush(TableShard ts, double minShares) {
         Memtable m = ts.memtable;
         if (m.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
         ts.memtable = newMemtable();
         ts.flushing.add(m);
-        m.retain(); // for the I/O task
-        int epoch = ts.epoch;
-        TableDescriptor d = ts.entry.descriptor();
-        Path dir = ts.entry.directory();
-        long generation = ts.entry.nextGeneration();
+        m.retain(); // for the flush task
         CompletableFuture<Void> done = new CompletableFuture<>();
+        FlushTask task = new FlushTask(this, ts, m, ts.epoch, ts.entry.nextGeneration(), ctx.shardCount(), minShares, done);
+        runningFlushes.add(task);
         ts.publishStats();
-        io(() -> {
-            SSTableReader reader = null;
-            Throwable error = null;
-            SSTableWriter w = null;
-            try {
-                w = new SSTableWriter(dir, generation, Compression.fromOptions(d.compression()), id,
-                        ctx.shardCount(), m.partitionCount());
-                PartitionMerger pm = new PartitionMerger();
-                ExpandableArrayBuffer out = new ExpandableArrayBuffer(4096);
-                PartitionView[] one = new PartitionView[1];
-                for (PartitionView p : m.partitions()) {
-                    one[0] = p;
-                    if (pm.merge(one, 1, null, null, PurgePolicy.NONE, out, 0) > 0) {
-                        w.append(out, 0);
-                    }
-                }
-                w.finish();
-                reader = SSTableReader.open(dir, generation);
-            } catch (Throwable t) {
-                error = t;
-                if (w != null) {
-                    w.abort();
-                }
-            }
-            SSTableReader r = reader;
-            Throwable err = error;
-            execute(() -> flushDone(ts, m, epoch, r, err, done));
-        }, done);
+        scheduler.submit(ShardScheduler.Group.FLUSH, task);
         return done;
     }
 
-    private void flushDone(TableShard ts, Memtable m, int epoch, SSTableReader reader, Throwable error,
-                           CompletableFuture<Void> done) {
-        if (error == null && ts.epoch == epoch && !ts.dropped && !closed) {
+    void flushDone(FlushTask task, SSTableReader reader, Throwable error) {
+        TableShard ts = task.ts;
+        Memtable m = task.memtable;
+        runningFlushes.remove(task);
+        if (error == null && ts.epoch == task.epoch && !ts.dropped && !closed) {
             foldIntoCache(ts, m);
         }
-        m.release(); // the I/O task's reference
+        m.release(); // the flush task's reference
         if (error != null) {
-            LOG.error("flush failed shard={} table={}.{}: {}", id, ts.entry.descriptor().keyspace(),
-                    ts.entry.descriptor().name(), error.toString());
-            done.completeExceptionally(new StorageException("flush failed table=" + ts.entry.descriptor().name(), error));
+            if (!closed) {
+                LOG.error("flush failed shard={} table={}.{}: {}", id, ts.entry.descriptor().keyspace(),
+                        ts.entry.descriptor().name(), error.toString());
+            }
+            task.done.completeExceptionally(new StorageException("flush failed table=" + ts.entry.descriptor().name(), error));
             return;
         }
-        if (ts.epoch != epoch || ts.dropped || closed) {
+        if (ts.epoch != task.epoch || ts.dropped || closed) {
             reader.markObsolete();
             reader.release();
         } else {
             ts.sstables.add(reader);
+            if (compactable(reader)) {
+                ts.tracker().replaceSSTables(List.of(), List.of(reader));
+            }
             ts.statFlushes = ts.statFlushes + 1;
             if (ts.flushing.remove(m)) {
                 m.release();
@@ -326,7 +371,8 @@ public final class Shard {
             commitLog.markClean(tid, m.firstSegment(), m.lastSegment(), seg -> covers(ts, seg));
         }
         ts.publishStats();
-        done.complete(null);
+        task.done.complete(null);
+        drainBlockedWrites();
         maybeCompact(ts);
     }
 
@@ -341,12 +387,11 @@ public final class Shard {
             return;
         }
         PartitionView[] two = new PartitionView[2];
-        byte[] key = null;
         for (PartitionView p : m.partitions()) {
             if (!cache.hasTable(tid)) {
                 return;
             }
-            key = new byte[p.keyLength()];
+            byte[] key = new byte[p.keyLength()];
             p.keyBuffer().getBytes(p.keyOffset(), key);
             PartitionView cached = cache.peek(tid, p.token(), key);
             if (cached == null) {
@@ -380,93 +425,252 @@ public final class Shard {
 
     // ------------------------------------------------------------------ compaction
 
-    private void maybeCompact(TableShard ts) {
-        if (ts.compacting || ts.dropped || closed) {
-            return;
-        }
-        Map<String, String> opts = ts.entry.descriptor().compaction();
-        int min = Integer.parseInt(opts.getOrDefault("min_threshold", "4"));
-        int max = Integer.parseInt(opts.getOrDefault("max_threshold", "32"));
-        if (opts.getOrDefault("enabled", "true").equalsIgnoreCase("false")) {
-            return;
-        }
-        List<SSTableReader> candidates = new ArrayList<>();
+    /** Whether this shard may compact the SSTable (written by it under the current layout, readable). */
+    private boolean compactable(SSTableReader r) {
+        return !r.isCorrupt() && r.ownedBy(id, ctx.shardCount());
+    }
+
+    private List<SSTableReader> compactableSSTables(TableShard ts) {
+        List<SSTableReader> l = new ArrayList<>();
         for (SSTableReader r : ts.sstables) {
-            if (!r.isCorrupt() && r.ownedBy(id, ctx.shardCount())) {
-                candidates.add(r);
+            if (compactable(r)) {
+                l.add(r);
             }
         }
-        List<SSTableReader> bucket = SizeTiered.pick(candidates, Math.max(2, min), Math.max(min, max));
-        if (bucket.isEmpty()) {
+        return l;
+    }
+
+    /** The table's strategy for its current {@code compaction} option; rebuilt (levels repaired) when it changes. */
+    private CompactionStrategy strategy(TableShard ts) {
+        Map<String, String> opts = ts.entry.descriptor().compaction();
+        if (ts.strategy == null || !opts.equals(ts.strategySource)) {
+            CompactionOptions parsed = CompactionOptions.parse(opts);
+            if (ts.strategy == null || !parsed.equals(ts.strategy.options())) {
+                ts.strategy = CompactionStrategy.of(parsed);
+                List<SSTableReader> live = compactableSSTables(ts);
+                if (parsed.kind() == CompactionOptions.Kind.LEVELED) {
+                    ts.strategy.repairLevels(live);
+                }
+                ts.resetTracker(ts.strategy.newBacklogTracker(), live);
+            }
+            ts.strategySource = opts;
+        }
+        return ts.strategy;
+    }
+
+    void maybeCompact(TableShard ts) {
+        if (ts.dropped || closed) {
             return;
         }
-        for (SSTableReader r : bucket) {
-            r.acquire();
+        CompactionStrategy strategy = strategy(ts);
+        if (!ts.majorWaiters.isEmpty()) {
+            if (ts.running.isEmpty()) {
+                List<CompletableFuture<Void>> waiters = new ArrayList<>(ts.majorWaiters);
+                ts.majorWaiters.clear();
+                CompactionJob<SSTableReader> job = strategy.major(compactableSSTables(ts));
+                if (job == null) {
+                    waiters.forEach(f -> f.complete(null));
+                } else {
+                    start(ts, job, true, waiters);
+                }
+            }
+            return;
         }
+        if (!strategy.options().enabled()) {
+            return;
+        }
+        int now = (int) (System.currentTimeMillis() / 1000);
+        while (ts.running.size() < MAX_COMPACTIONS_PER_TABLE) {
+            CompactionJob<SSTableReader> job = strategy.next(compactableSSTables(ts), ts.compacting::contains,
+                    now - ts.entry.descriptor().gcGraceSeconds(), System.currentTimeMillis());
+            if (job == null) {
+                break;
+            }
+            start(ts, job, false, List.of());
+        }
+    }
+
+    private void start(TableShard ts, CompactionJob<SSTableReader> job, boolean userInitiated,
+                       List<CompletableFuture<Void>> waiters) {
+        for (SSTableReader r : job.inputs()) {
+            r.acquire();
+            ts.compacting.add(r);
+        }
+        // a tombstone may only go if no data it shadows can remain outside this compaction
         long maxPurgeable = ts.memtable.minTimestamp();
         for (Memtable f : ts.flushing) {
             maxPurgeable = Math.min(maxPurgeable, f.minTimestamp());
         }
+        Set<SSTableReader> inputs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        inputs.addAll(job.inputs());
         for (SSTableReader r : ts.sstables) {
-            if (!bucket.contains(r)) {
+            if (!inputs.contains(r)) {
                 maxPurgeable = Math.min(maxPurgeable, r.minTimestamp());
             }
         }
         int now = (int) (System.currentTimeMillis() / 1000);
         PurgePolicy purge = new PurgePolicy(now, now - ts.entry.descriptor().gcGraceSeconds(), maxPurgeable);
-        ts.compacting = true;
-        int epoch = ts.epoch;
-        TableDescriptor d = ts.entry.descriptor();
-        Path dir = ts.entry.directory();
-        long generation = ts.entry.nextGeneration();
-        CompletableFuture<Void> failed = new CompletableFuture<>();
-        failed.whenComplete((v, t) -> execute(() -> {
-            ts.compacting = false;
-            bucket.forEach(SSTableReader::release);
-        }));
-        io(() -> {
-            SSTableReader out = null;
-            Throwable error = null;
-            try {
-                out = Compactor.compact(bucket, dir, generation, Compression.fromOptions(d.compression()), id,
-                        ctx.shardCount(), purge);
-            } catch (Throwable t) {
-                error = t;
-            }
-            SSTableReader o = out;
-            Throwable err = error;
-            execute(() -> compactionDone(ts, bucket, o, epoch, err));
-        }, failed);
+        CompactionTask task = new CompactionTask(this, ts, job, purge, ts.epoch, ctx.shardCount(), userInitiated,
+                userInitiated ? USER_COMPACTION_SHARES : 0, waiters);
+        ts.running.add(task);
+        ts.publishStats();
+        scheduler.submit(ShardScheduler.Group.COMPACTION, task);
     }
 
-    private void compactionDone(TableShard ts, List<SSTableReader> inputs, SSTableReader output, int epoch, Throwable error) {
-        ts.compacting = false;
+    void compactionDone(CompactionTask task, List<SSTableReader> outputs, CompactionLog log, Throwable error) {
+        TableShard ts = task.ts;
+        ts.running.remove(task);
+        List<SSTableReader> inputs = task.job.inputs();
+        inputs.forEach(ts.compacting::remove);
         if (error != null) {
-            LOG.error("compaction failed shard={} table={}: {}", id, ts.entry.descriptor().name(), error.toString());
-            inputs.forEach(SSTableReader::release);
-            return;
-        }
-        if (ts.epoch != epoch || ts.dropped || closed) {
-            if (output != null) {
-                output.markObsolete();
-                output.release();
+            if (error instanceof CompactionTask.StoppedException) {
+                LOG.info("compaction stopped shard={} table={}.{} id={}", id, ts.entry.descriptor().keyspace(),
+                        ts.entry.descriptor().name(), task.id);
+            } else {
+                LOG.error("compaction failed shard={} table={}.{}: {}", id, ts.entry.descriptor().keyspace(),
+                        ts.entry.descriptor().name(), error.toString());
             }
             inputs.forEach(SSTableReader::release);
+            task.waiters.forEach(f -> f.completeExceptionally(error));
+            ts.publishStats();
+            return;
+        }
+        if (ts.epoch != task.epoch || ts.dropped || closed) {
+            for (SSTableReader o : outputs) {
+                o.markObsolete();
+                o.release();
+            }
+            inputs.forEach(SSTableReader::release);
+            log.discard();
+            task.waiters.forEach(f -> f.complete(null));
             return;
         }
         for (SSTableReader r : inputs) {
             if (ts.sstables.remove(r)) {
-                r.markObsolete();
+                r.markObsolete(log::inputDeleted);
                 r.release();
+            } else {
+                log.inputDeleted();
             }
             r.release();
         }
-        if (output != null) {
-            ts.sstables.add(output);
+        ts.sstables.addAll(outputs);
+        ts.tracker().replaceSSTables(inputs, outputs);
+        if (task.job.type() == CompactionJob.Type.TOMBSTONE_COMPACTION && ts.strategy instanceof SizeTieredStrategy st) {
+            outputs.forEach(o -> st.tombstoneCompactionOutput(o.generation()));
         }
         ts.statCompactions = ts.statCompactions + 1;
+        ts.statBytesCompacted = ts.statBytesCompacted + task.totalBytes;
         ts.publishStats();
+        task.waiters.forEach(f -> f.complete(null));
         maybeCompact(ts);
+    }
+
+    /** Runs a major compaction of the table on this shard (after the running ones); completes when done. */
+    public CompletableFuture<Void> forceMajorCompaction(TableId tid) {
+        if (!ctx.tables().containsKey(tid)) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + tid));
+        }
+        TableShard ts = table(tid);
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        ts.majorWaiters.add(f);
+        maybeCompact(ts);
+        return f;
+    }
+
+    /** Asks every running compaction to stop at its next chunk; returns how many were asked. */
+    public CompletableFuture<Integer> stopCompactions() {
+        int n = 0;
+        for (TableShard ts : tables.values()) {
+            for (CompactionTask t : ts.running) {
+                t.stop();
+                n++;
+            }
+        }
+        return CompletableFuture.completedFuture(n);
+    }
+
+    /** The backlog of one table (bytes × rewrites), from its tracker and the work in flight. */
+    private double backlog(TableShard ts) {
+        List<BacklogTracker.OngoingWrite> writes = new ArrayList<>();
+        List<BacklogTracker.OngoingCompaction> compactions = new ArrayList<>();
+        for (FlushTask f : runningFlushes) {
+            if (f.ts == ts) {
+                writes.add(new BacklogTracker.OngoingWrite(f.bytesWritten, 0));
+            }
+        }
+        for (CompactionTask t : ts.running) {
+            t.ongoing(writes, compactions);
+        }
+        return ts.tracker().backlog(writes, compactions);
+    }
+
+    /** Compaction controller period: backlog → compaction shares; also starts compactions that became due. */
+    public void adjustCompactionShares() {
+        if (closed) {
+            return;
+        }
+        double total = 0;
+        for (TableShard ts : tables.values()) {
+            maybeCompact(ts);
+            double b = backlog(ts);
+            for (CompactionTask t : ts.running) {
+                if (t.userInitiated) {
+                    b += compactionController.backlogOfShares(USER_COMPACTION_SHARES) * shardBudget;
+                }
+            }
+            ts.statBacklog = b;
+            total += b;
+        }
+        double normalized = total / shardBudget;
+        compactionBacklog = normalized;
+        scheduler.setShares(ShardScheduler.Group.COMPACTION, compactionController.sharesFor(normalized));
+        long cap = ctx.config().compactionThroughputBytesPerSecond();
+        scheduler.setThroughputCap(ShardScheduler.Group.COMPACTION, cap == 0 ? 0 : Math.max(1, cap / ctx.shardCount()));
+    }
+
+    /** Flush controller period: dirty memory → flush shares; releases writes memory now allows. */
+    public void adjustFlushShares() {
+        if (closed) {
+            return;
+        }
+        double ratio = (double) memtableBytes() / hardLimit;
+        dirtyRatio = ratio;
+        scheduler.setShares(ShardScheduler.Group.FLUSH, flushController.sharesFor(ratio));
+        drainBlockedWrites();
+    }
+
+    /** This shard's part of the compaction status (running compactions, per-table pending work, shares). */
+    public CompletableFuture<CompactionStatus.ShardStatus> compactionStatus() {
+        List<CompactionStatus.Running> running = new ArrayList<>();
+        List<CompactionStatus.TableStatus> perTable = new ArrayList<>();
+        for (TableShard ts : tables.values()) {
+            TableDescriptor d = ts.entry.descriptor();
+            for (CompactionTask t : ts.running) {
+                running.add(new CompactionStatus.Running(t.id, d.id(), d.keyspace(), d.name(), id,
+                        t.job.type().displayName(), t.completedBytes(), t.totalBytes, t.startedAtMillis));
+            }
+            CompactionStrategy s = strategy(ts);
+            perTable.add(new CompactionStatus.TableStatus(d.id(), d.keyspace(), d.name(), s.options().className(),
+                    s.pendingTasks(compactableSSTables(ts)) + ts.majorWaiters.size(), ts.running.size(), backlog(ts),
+                    levelCounts(ts)));
+        }
+        return CompletableFuture.completedFuture(new CompactionStatus.ShardStatus(id, running, perTable, compactionBacklog,
+                scheduler.shares(ShardScheduler.Group.COMPACTION), dirtyRatio, scheduler.shares(ShardScheduler.Group.FLUSH),
+                blockedWrites.size(), scheduler.processedBytes(ShardScheduler.Group.COMPACTION),
+                scheduler.processedBytes(ShardScheduler.Group.FLUSH)));
+    }
+
+    private static int[] levelCounts(TableShard ts) {
+        int[] counts = new int[1];
+        for (SSTableReader r : ts.sstables) {
+            int l = Math.max(0, r.level());
+            if (l >= counts.length) {
+                counts = java.util.Arrays.copyOf(counts, l + 1);
+            }
+            counts[l]++;
+        }
+        return counts;
     }
 
     // ------------------------------------------------------------------ reads
@@ -494,6 +698,7 @@ public final class Shard {
     }
 
     public CompletableFuture<ReadResult> read(ReadCommand c) {
+        foregroundOps++;
         return c.isSinglePartition() ? readPartition(c) : readRange(c);
     }
 
@@ -931,6 +1136,12 @@ public final class Shard {
             r.release();
         }
         ts.sstables.clear();
+        ts.resetTracker(strategy(ts).newBacklogTracker(), List.of());
+        for (CompactionTask t : ts.running) {
+            t.stop();
+        }
+        ts.majorWaiters.forEach(f -> f.complete(null));
+        ts.majorWaiters.clear();
         commitLog.forget(tid);
         if (drop) {
             ts.dropped = true;
@@ -967,10 +1178,19 @@ public final class Shard {
     }
 
     /** Frees every memtable and releases every SSTable; syncs and stops the commit log. */
+    /** Stops the background thread; queued flushes and compactions are abandoned. Not from a shard thread. */
+    public void closeScheduler() {
+        scheduler.close();
+    }
+
     public CompletableFuture<Void> close() {
         closed = true;
         acceptingWrites = false;
         cache.clear();
+        for (BlockedWrite w : blockedWrites) {
+            w.done().completeExceptionally(new StorageException("storage is closed: write not applied"));
+        }
+        blockedWrites.clear();
         for (TableShard ts : tables.values()) {
             ts.memtable.release();
             for (Memtable m : ts.flushing) {

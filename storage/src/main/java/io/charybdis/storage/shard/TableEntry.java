@@ -60,6 +60,27 @@ public final class TableEntry {
         return new io.charybdis.storage.TableStats(sstables, disk, mem, memParts, sstParts, flushes, compactions, pending);
     }
 
+    /** Compaction and read metrics summed over the shards that touched the table; safe from any thread. */
+    public io.charybdis.storage.TableMetrics metrics() {
+        long bytes = 0, compactions = 0;
+        double backlog = 0;
+        long[] counts = new long[TableShard.SSTABLES_PER_READ_SLOTS];
+        for (int i = 0; i < perShard.length(); i++) {
+            TableShard ts = perShard.get(i);
+            if (ts == null) {
+                continue;
+            }
+            bytes += ts.statBytesCompacted;
+            compactions += ts.statCompactions;
+            backlog += ts.statBacklog;
+            for (int j = 0; j < counts.length; j++) {
+                counts[j] += ts.sstablesPerRead.get(j);
+            }
+        }
+        return new io.charybdis.storage.TableMetrics(bytes, compactions, backlog,
+                new io.charybdis.storage.TableMetrics.Histogram(counts));
+    }
+
     public TableDescriptor descriptor() {
         return descriptor;
     }

@@ -3,7 +3,14 @@ package io.charybdis.storage.shard;
 import io.charybdis.storage.memtable.Memtable;
 import io.charybdis.storage.sstable.SSTableReader;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import io.charybdis.storage.compaction.BacklogTracker;
+import io.charybdis.storage.compaction.CompactionStrategy;
 
 /** One table's state on one shard: the writable memtable, memtables being flushed, live SSTables. */
 final class TableShard {
@@ -18,8 +25,14 @@ final class TableShard {
     int cachePhase;
     /** Reads by number of SSTables consulted: index n for n SSTables, the last slot for "that many or more". */
     final java.util.concurrent.atomic.AtomicLongArray sstablesPerRead = new java.util.concurrent.atomic.AtomicLongArray(SSTABLES_PER_READ_SLOTS);
-    boolean compacting;
     boolean dropped;
+    CompactionStrategy strategy;
+    Map<String, String> strategySource;
+    private BacklogTracker tracker;
+    /** Inputs of running compactions (identity). */
+    final Set<SSTableReader> compacting = Collections.newSetFromMap(new IdentityHashMap<>());
+    final List<CompactionTask> running = new ArrayList<>();
+    final List<CompletableFuture<Void>> majorWaiters = new ArrayList<>();
 
     // published for TableStats (written by the shard thread only)
     volatile int statSSTables;
@@ -30,6 +43,8 @@ final class TableShard {
     volatile long statFlushes;
     volatile long statCompactions;
     volatile int statPendingFlushes;
+    volatile long statBytesCompacted;
+    volatile double statBacklog;
 
     TableShard(TableEntry entry, Memtable memtable) {
         this.entry = entry;
@@ -55,6 +70,16 @@ final class TableShard {
         statMemtableBytes = mem;
         statMemtablePartitions = mp;
         statPendingFlushes = flushing.size();
+    }
+
+    /** The strategy's backlog tracker; set by the shard together with the strategy. */
+    BacklogTracker tracker() {
+        return tracker;
+    }
+
+    void resetTracker(BacklogTracker t, List<SSTableReader> live) {
+        tracker = t;
+        t.replaceSSTables(List.of(), live);
     }
 
     void recordSSTablesPerRead(int n) {

@@ -29,13 +29,16 @@ import org.slf4j.LoggerFactory;
  * <p>Lifetime: reference counted. The owning shard holds one reference; readers and compactions acquire more.
  * When the count drops to zero the files are closed, and deleted if the SSTable was marked obsolete.
  */
-public final class SSTableReader {
+public final class SSTableReader implements io.charybdis.storage.compaction.CompactionSSTable {
     private static final Logger LOG = LoggerFactory.getLogger(SSTableReader.class);
 
     private final Path dir;
     private final long generation;
     private final AtomicInteger refs = new AtomicInteger(1);
     private volatile boolean obsolete;
+    private volatile Runnable afterDelete;
+    private volatile int level;
+    private long createdAtMillis;
     private CorruptSSTableException failure;
     private SSTableStats stats;
     private BloomFilter filter;
@@ -77,6 +80,7 @@ public final class SSTableReader {
         return dir.resolve(fileName(generation, component));
     }
 
+    @Override
     public long generation() {
         return generation;
     }
@@ -205,6 +209,8 @@ public final class SSTableReader {
             sum.get(blockKeys[i]);
         }
         onDiskBytes = dataSize + indexSize + Files.size(path(COMPONENTS[2])) + Files.size(path(COMPONENTS[3]));
+        level = stats.level();
+        createdAtMillis = Files.getLastModifiedTime(path(COMPONENTS[4])).toMillis();
     }
 
     public boolean isCorrupt() {
@@ -219,12 +225,69 @@ public final class SSTableReader {
         return stats == null ? 0 : stats.partitionCount();
     }
 
+    @Override
     public long onDiskBytes() {
         return onDiskBytes;
     }
 
+    @Override
     public long minTimestamp() {
         return stats == null ? Long.MIN_VALUE : stats.minTimestamp();
+    }
+
+    @Override
+    public long maxTimestamp() {
+        return stats == null ? Long.MAX_VALUE : stats.maxTimestamp();
+    }
+
+    @Override
+    public int level() {
+        return level;
+    }
+
+    @Override
+    public void level(int newLevel) {
+        level = newLevel;
+    }
+
+    @Override
+    public long minToken() {
+        return stats == null ? Long.MIN_VALUE : stats.minToken();
+    }
+
+    @Override
+    public byte[] minKey() {
+        return stats == null ? new byte[0] : stats.minKey();
+    }
+
+    @Override
+    public long maxToken() {
+        return stats == null ? Long.MAX_VALUE : stats.maxToken();
+    }
+
+    @Override
+    public byte[] maxKey() {
+        return stats == null ? new byte[0] : stats.maxKey();
+    }
+
+    @Override
+    public long rowCount() {
+        return stats == null ? 0 : stats.rowCount();
+    }
+
+    @Override
+    public long tombstoneCount() {
+        return stats == null ? 0 : stats.tombstoneCount();
+    }
+
+    @Override
+    public long createdAtMillis() {
+        return createdAtMillis;
+    }
+
+    /** Bytes of partition records (uncompressed), the unit of compaction progress. */
+    public long uncompressedLength() {
+        return stats == null ? 0 : stats.uncompressedLength();
     }
 
     /** Whether the shard that wrote this SSTable matches the current layout (else every shard reads it filtered). */
@@ -503,12 +566,22 @@ public final class SSTableReader {
             closeChannels();
             if (obsolete) {
                 deleteFiles();
+                Runnable r = afterDelete;
+                if (r != null) {
+                    r.run();
+                }
             }
         }
     }
 
     /** Marks the files for deletion once the last reference is released. */
     public void markObsolete() {
+        obsolete = true;
+    }
+
+    /** Marks the files for deletion once the last reference is released, then runs {@code afterDelete}. */
+    public void markObsolete(Runnable afterDelete) {
+        this.afterDelete = afterDelete;
         obsolete = true;
     }
 

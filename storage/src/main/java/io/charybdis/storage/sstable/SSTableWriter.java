@@ -58,6 +58,7 @@ public final class SSTableWriter {
     private long maxToken;
     private byte[] maxKey;
     private boolean done;
+    private int level;
 
     public SSTableWriter(Path dir, long generation, Compression compression, int shardId, int shardCount,
                          long expectedPartitions) throws IOException {
@@ -85,6 +86,22 @@ public final class SSTableWriter {
 
     public long partitions() {
         return partitions;
+    }
+
+    /** The LCS level recorded in the Statistics component (default 0). */
+    public SSTableWriter level(int newLevel) {
+        this.level = newLevel;
+        return this;
+    }
+
+    /** Uncompressed partition bytes appended so far. */
+    public long uncompressedBytes() {
+        return uncompressed;
+    }
+
+    /** Bytes written to the data file so far (compressed chunks), about the SSTable's final size. */
+    public long bytesWritten() {
+        return data.position();
     }
 
     /** Appends one partition record (must sort after the previous one). */
@@ -267,7 +284,7 @@ public final class SSTableWriter {
             f.writeInt(shardId);
             f.writeInt(shardCount);
             f.writeLong(uncompressed);
-            f.writeInt(0);
+            f.writeInt(level);
             f.writeInt(f.crcSoFar());
             f.writeInt(FOOTER_MAGIC);
             f.finish();
