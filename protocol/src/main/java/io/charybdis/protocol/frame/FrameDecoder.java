@@ -185,10 +185,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
         ProtocolException error = EnvelopeChecks.check(versionByte, ProtocolVersion.V5, expectRequests, stream,
                 opcodeCode);
-        if (error == null && (flags & Envelope.COMPRESSED) != 0) {
-            error = new ProtocolException("Compressed envelope inside a v5 frame (v5 compresses frames)", stream,
-                    false);
-        }
+        // In v5 compression applies to frames; drivers may still set the envelope's compression flag, which
+        // Cassandra ignores. So do we: the body inside a frame is never compressed on its own.
+        flags &= ~Envelope.COMPRESSED;
         if (error != null) {
             buf.skipBytes(bodyLength);
             return error;
