@@ -125,12 +125,18 @@ public record StressSettings(CommandSettings command, PopulationSettings populat
                 topic, spec, List.of());
     }
 
-    /** Splits each argument at white space that is not inside parentheses. */
+    /**
+     * Splits each argument at white space that is not inside parentheses, and joins arguments that the shell split
+     * inside parentheses ({@code replication(strategy=X dc1=3)} unquoted).
+     */
     static List<String> tokenize(List<String> args) {
         List<String> out = new ArrayList<>();
+        StringBuilder sb = new StringBuilder();
+        int depth = 0;
         for (String arg : args) {
-            StringBuilder sb = new StringBuilder();
-            int depth = 0;
+            if (depth > 0) {
+                sb.append(' ');
+            }
             for (int i = 0; i < arg.length(); i++) {
                 char c = arg.charAt(i);
                 if (c == '(') {
@@ -147,9 +153,13 @@ public record StressSettings(CommandSettings command, PopulationSettings populat
                     sb.append(c);
                 }
             }
-            if (!sb.isEmpty()) {
+            if (!sb.isEmpty() && depth == 0) {
                 out.add(sb.toString());
+                sb.setLength(0);
             }
+        }
+        if (!sb.isEmpty()) {
+            out.add(sb.toString());
         }
         return out;
     }
