@@ -22,11 +22,13 @@ final class Sessions {
     }
 
     static CqlSession open(StressSettings s, String keyspace, int concurrency) throws Exception {
+        int maxRequests = Math.max(s.mode().maxPendingPerConnection(),
+                Math.min(32768, concurrency / Math.max(1, s.mode().connectionsPerHost()) + 1));
         ProgrammaticDriverConfigLoaderBuilder config = DriverConfigLoader.programmaticBuilder()
                 .withInt(DefaultDriverOption.CONNECTION_POOL_LOCAL_SIZE, s.mode().connectionsPerHost())
                 .withInt(DefaultDriverOption.CONNECTION_POOL_REMOTE_SIZE, s.mode().connectionsPerHost())
-                .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, Math.max(s.mode().maxPendingPerConnection(),
-                        Math.min(32768, concurrency / Math.max(1, s.mode().connectionsPerHost()) + 1)))
+                .withInt(DefaultDriverOption.CONNECTION_MAX_REQUESTS, maxRequests)
+                .withInt(DefaultDriverOption.CONNECTION_MAX_ORPHAN_REQUESTS, Math.max(1, maxRequests / 4))
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(12))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
                 .withDuration(DefaultDriverOption.CONTROL_CONNECTION_TIMEOUT, Duration.ofSeconds(10))
