@@ -40,11 +40,12 @@ public record CompactionStatus(List<Running> running, List<TableStatus> tables, 
      *
      * @param normalizedBacklog compaction backlog / the shard's memory (the compaction controller's input)
      * @param dirtyRatio        memtable memory / the hard limit (the flush controller's input)
-     * @param blockedWrites     writes waiting for memtable memory
+     * @param blockedWrites     writes waiting for memtable memory now
+     * @param writesDelayed     writes that ever had to wait for memtable memory
      */
     public record ShardStatus(int shard, List<Running> running, List<TableStatus> tables, double normalizedBacklog,
                               double compactionShares, double dirtyRatio, double flushShares, int blockedWrites,
-                              long compactionBytesProcessed, long flushBytesProcessed) {
+                              long writesDelayed, long compactionBytesProcessed, long flushBytesProcessed) {
     }
 
     public int pendingTasks() {

@@ -657,7 +657,7 @@ public final class Shard {
         }
         return CompletableFuture.completedFuture(new CompactionStatus.ShardStatus(id, running, perTable, compactionBacklog,
                 scheduler.shares(ShardScheduler.Group.COMPACTION), dirtyRatio, scheduler.shares(ShardScheduler.Group.FLUSH),
-                blockedWrites.size(), scheduler.processedBytes(ShardScheduler.Group.COMPACTION),
+                blockedWrites.size(), statBlockedWrites, scheduler.processedBytes(ShardScheduler.Group.COMPACTION),
                 scheduler.processedBytes(ShardScheduler.Group.FLUSH)));
     }
 
