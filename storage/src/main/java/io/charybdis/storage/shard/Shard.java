@@ -50,9 +50,13 @@ import org.slf4j.LoggerFactory;
  * One shard: owns, for its slice of the token range, every table's memtables, SSTables and commit log.
  *
  * <p>Implementation notes: every field is touched only on {@link #executor} (one thread). Public entry points
- * are called on that thread by {@code Storage}, which submits to the executor. Blocking work (SSTable reads,
- * flush and compaction writes) runs on the shared I/O pool and hops back with {@link #execute}; commit log
- * writes and fsyncs run on the shard's commit log thread. Memtables and SSTables handed to I/O work are
+ * are called on that thread by {@code Storage}, which submits to the executor. SSTable reads run on the shared
+ * I/O pool; flushes and compactions run as chunked tasks on the shard's {@link ShardScheduler} (shares set by
+ * the flush and compaction {@link BacklogController}s every 50 / 250 ms); both hop back with {@link #execute};
+ * commit log writes and fsyncs run on the shard's commit log thread. Memory: the shard's budget
+ * (memory_budget / shards) is shared by memtables and the {@link RowCache}; memtables start flushing at 60% of
+ * the hard limit (half the budget) and writes wait (their futures complete later) while memtables are at the
+ * hard limit; the cache takes the rest and is evicted as memtables grow. Memtables and SSTables handed to I/O work are
  * reference counted so a flush or compaction completing meanwhile cannot free them under a reader.
  * A partition under {@link #atomically} is locked: writes to it queue until the read-decide-apply is over.
  */
