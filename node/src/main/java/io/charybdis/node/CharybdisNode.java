@@ -150,7 +150,7 @@ public final class CharybdisNode implements AutoCloseable {
 
     static TableDescriptor descriptor(TableMetadata t) {
         return new TableDescriptor(new TableId(t.id()), t.keyspace(), t.name(), t.params().compression(),
-                t.params().compaction(), t.params().gcGraceSeconds());
+                t.params().compaction(), t.params().gcGraceSeconds()).withCaching(t.params().caching());
     }
 
     private static CqlStatement describeStatement(SchemaManager schemas, io.charybdis.node.cql.syntax.DescribeStatement
