@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 /** Starts an in-process node on free ports in a temporary directory, and sessions to it through the Java driver. */
 final class TestNode implements AutoCloseable {
     final Path dir;
+    final UnaryOperator<NodeConfig.Builder> customize;
     CharybdisNode node;
 
     TestNode() throws Exception {
@@ -27,13 +28,22 @@ final class TestNode implements AutoCloseable {
     }
 
     TestNode(Path dir) throws Exception {
+        this(dir, b -> b);
+    }
+
+    TestNode(UnaryOperator<NodeConfig.Builder> customize) throws Exception {
+        this(Files.createTempDirectory("charybdis-test"), customize);
+    }
+
+    TestNode(Path dir, UnaryOperator<NodeConfig.Builder> customize) throws Exception {
         this.dir = dir;
+        this.customize = customize;
         start();
     }
 
     void start() throws Exception {
-        node = CharybdisNode.start(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
-                .nativeShardAwareTransportPort(0).smp(2).build());
+        node = CharybdisNode.start(customize.apply(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
+                .nativeShardAwareTransportPort(0).smp(2)).build());
     }
 
     void restart() throws Exception {
