@@ -1,0 +1,133 @@
+package io.charybdis.jmh;
+
+import io.charybdis.node.cql.ClientState;
+import io.charybdis.node.cql.QueryProcessor;
+import io.charybdis.node.cql.ResultMessage;
+import io.charybdis.node.cql.syntax.CqlParser;
+import io.charybdis.node.schema.SchemaManager;
+import io.charybdis.node.schema.SchemaStore;
+import io.charybdis.node.system.SystemKeyspaces;
+import io.charybdis.protocol.Consistency;
+import io.charybdis.protocol.ProtocolVersion;
+import io.charybdis.protocol.request.QueryOptions;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.StorageConfig;
+import io.charybdis.storage.TableDescriptor;
+import io.charybdis.storage.TableId;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Executing prepared statements through the CQL layer and the storage engine, without the network: a small
+ * INSERT, and a point SELECT whose RESULT body is encoded and released. Measures the per-request cost of the hot
+ * path (binding, mutation building, commit log append, memtable, read, row encoding).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 3)
+@Measurement(iterations = 3, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"})
+public class PreparedStatementBenchmark {
+    private Path dir;
+    private ExecutorService shard;
+    private Storage storage;
+    private QueryProcessor processor;
+    private QueryProcessor.Prepared insert;
+    private QueryProcessor.Prepared select;
+    private final ClientState client = new ClientState("bench");
+    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        dir = Files.createTempDirectory("charybdis-jmh");
+        shard = Executors.newSingleThreadExecutor();
+        storage = Storage.open(StorageConfig.defaults(dir), List.of(shard));
+        SchemaManager schemas = new SchemaManager(new SchemaStore(dir), SystemKeyspaces.builtIn());
+        schemas.setLifecycle(new io.charybdis.node.schema.TableLifecycle() {
+            public void created(io.charybdis.node.schema.TableMetadata t) {
+                storage.registerTable(TableDescriptor.of(new TableId(t.id()), t.keyspace(), t.name()));
+            }
+
+            public void altered(io.charybdis.node.schema.TableMetadata b, io.charybdis.node.schema.TableMetadata a) {
+            }
+
+            public void dropped(io.charybdis.node.schema.TableMetadata t) {
+            }
+        });
+        processor = new QueryProcessor(schemas, storage, SystemKeyspaces::find, () -> null, 1 << 20);
+        run("CREATE KEYSPACE b WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        run("CREATE TABLE b.kv (k int PRIMARY KEY, v text)");
+        insert = processor.prepare("INSERT INTO b.kv (k, v) VALUES (?, ?)", null, client);
+        select = processor.prepare("SELECT k, v FROM b.kv WHERE k = ?", null, client);
+        for (int i = 0; i < 10_000; i++) {
+            execute(insert, ByteBuffer.allocate(4).putInt(0, i), ByteBuffer.wrap(("value-" + i).getBytes()));
+        }
+    }
+
+    private void run(String cql) throws Exception {
+        processor.analyze(CqlParser.prepare(cql), null, client).execute(
+                new io.charybdis.node.cql.QueryContext(alloc, ProtocolVersion.V4, QueryOptions.of(Consistency.ONE),
+                        client, List.of(), System.currentTimeMillis() * 1000, (int) (System.currentTimeMillis() / 1000)))
+                .get();
+    }
+
+    private Object execute(QueryProcessor.Prepared p, ByteBuffer... values) throws Exception {
+        QueryOptions options = new QueryOptions(Consistency.ONE, List.of(values), null, false, 5000, null, null,
+                Long.MIN_VALUE, null, Integer.MIN_VALUE);
+        ResultMessage r = processor.execute(p, options, client, alloc, ProtocolVersion.V4).get();
+        if (r instanceof ResultMessage.Rows rows) {
+            ByteBuf body = rows.writer().finish();
+            int size = body.readableBytes();
+            body.release();
+            return size;
+        }
+        return r;
+    }
+
+    @Benchmark
+    public Object preparedInsert() throws Exception {
+        int k = next++ & 0xFFFF;
+        return execute(insert, ByteBuffer.allocate(4).putInt(0, k), ByteBuffer.wrap(new byte[]{'x', 'y', 'z'}));
+    }
+
+    @Benchmark
+    public Object preparedPointSelect() throws Exception {
+        int k = next++ % 10_000;
+        return execute(select, ByteBuffer.allocate(4).putInt(0, k));
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        storage.close();
+        shard.shutdownNow();
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
