@@ -192,9 +192,6 @@ public final class ModificationExecution implements CqlStatement {
                     || (op.kind() == OpKind.REMOVE && Types.kind(op.column().type()) == TypeKind.LIST);
         }
         this.needsRead = read;
-        if (isConditional() && (restrictions.partitionKeys(new BindContext(List.of(), 0, 0)).size() > 1)) {
-            throw new InvalidRequestException("IN on the partition key is not supported with conditional updates");
-        }
         this.variables = binder.variables();
         this.pkIndexes = SelectExecution.pkBindIndexes(null, table, variables);
         this.casMetadata = isConditional() ? casMetadata() : ResultMetadata.EMPTY;
@@ -821,6 +818,9 @@ public final class ModificationExecution implements CqlStatement {
 
     private CompletableFuture<ResultMessage> executeConditional(QueryContext ctx) {
         List<Restrictions.PartitionKey> keys = partitionKeys(ctx);
+        if (keys.size() != 1) {
+            throw new InvalidRequestException("IN on the partition key is not supported with conditional updates");
+        }
         Restrictions.PartitionKey pk = keys.get(0);
         if (kind != Kind.INSERT && !staticOnly && !restrictions.selectsFullClusterings()) {
             throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality "
