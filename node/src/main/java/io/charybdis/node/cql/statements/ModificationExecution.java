@@ -56,6 +56,8 @@ public final class ModificationExecution implements CqlStatement {
     /** Maximum TTL Cassandra accepts (20 years). */
     static final int MAX_TTL = 630_720_000;
     private static final AtomicLong PREPEND_SEQ = new AtomicLong();
+    /** Builders are reusable and {@link MutationBuilder#build()} copies out, so one per thread serves every write. */
+    private static final ThreadLocal<MutationBuilder> BUILDER = ThreadLocal.withInitial(MutationBuilder::new);
     private static final long PREPEND_EPOCH_MILLIS = 946_684_800_000L; // 2000-01-01
 
     enum Kind { INSERT, UPDATE, DELETE }
@@ -484,7 +486,7 @@ public final class ModificationExecution implements CqlStatement {
         List<Mutation> out = new ArrayList<>(keys.size());
         TableId id = new TableId(table.id());
         for (Restrictions.PartitionKey pk : keys) {
-            MutationBuilder b = new MutationBuilder();
+            MutationBuilder b = BUILDER.get();
             b.start(id, pk.token(), pk.key());
             if (kind == Kind.DELETE && ops.isEmpty()) {
                 deleteRows(b, bind, ts, now);
