@@ -1,0 +1,445 @@
+package io.charybdis.node.cql.values;
+
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.types.NativeType;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * CQL values as JSON, the way Cassandra's {@code SELECT JSON}, {@code toJson()}, {@code INSERT JSON} and
+ * {@code fromJson()} write and read them: numbers and booleans bare, everything else as strings (timestamps as
+ * {@code "yyyy-MM-dd HH:mm:ss.SSSZ"} in UTC, blobs as {@code "0x..."}), collections and tuples as arrays, maps and
+ * UDTs as objects (map keys always strings). Includes a small JSON reader for the parsing direction.
+ */
+public final class Json {
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSX")
+            .withZone(ZoneOffset.UTC);
+
+    private Json() {
+    }
+
+    // ---- writing -------------------------------------------------------------------------------------------------
+
+    public static String format(DataType type, ByteBuffer value) {
+        StringBuilder sb = new StringBuilder();
+        write(sb, type, value);
+        return sb.toString();
+    }
+
+    static void write(StringBuilder sb, DataType type, ByteBuffer value) {
+        if (value == null) {
+            sb.append("null");
+            return;
+        }
+        TypeKind kind = Types.kind(type);
+        if (!value.hasRemaining() && kind != TypeKind.TEXT && kind != TypeKind.ASCII && kind != TypeKind.BLOB
+                && !kind.isCollection()) {
+            sb.append("null");
+            return;
+        }
+        switch (kind) {
+            case TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, DECIMAL -> sb.append(type.compose(value));
+            case FLOAT, DOUBLE -> {
+                double d = ((Number) type.compose(value)).doubleValue();
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    sb.append('"').append(type.compose(value)).append('"');
+                } else {
+                    sb.append(type.compose(value));
+                }
+            }
+            case BOOLEAN -> sb.append(type.compose(value));
+            case TEXT, ASCII -> quote(sb, Values.toText(value));
+            case BLOB -> sb.append("\"0x").append(HexFormat.of().formatHex(Values.bytes(value))).append('"');
+            case TIMESTAMP -> sb.append('"').append(TIMESTAMP.format(Instant.ofEpochMilli(value.getLong(value.position()))))
+                    .append('"');
+            case LIST, SET, VECTOR, TUPLE -> {
+                sb.append('[');
+                List<ByteBuffer> parts = Types.splitComponents(type, value);
+                for (int i = 0; i < parts.size(); i++) {
+                    if (i > 0) {
+                        sb.append(", ");
+                    }
+                    write(sb, Types.componentType(type, i), parts.get(i));
+                }
+                sb.append(']');
+            }
+            case MAP -> {
+                sb.append('{');
+                List<ByteBuffer> parts = Values.elements(value, true);
+                for (int i = 0; i < parts.size(); i += 2) {
+                    if (i > 0) {
+                        sb.append(", ");
+                    }
+                    String key = format(Types.keyType(type), parts.get(i));
+                    if (key.startsWith("\"")) {
+                        sb.append(key);
+                    } else {
+                        quote(sb, key);
+                    }
+                    sb.append(": ");
+                    write(sb, Types.valueType(type), parts.get(i + 1));
+                }
+                sb.append('}');
+            }
+            case UDT -> {
+                sb.append('{');
+                List<String> names = Types.fieldNames(type);
+                List<ByteBuffer> fields = Values.fields(value, names.size());
+                for (int i = 0; i < names.size(); i++) {
+                    if (i > 0) {
+                        sb.append(", ");
+                    }
+                    quote(sb, columnKey(names.get(i)));
+                    sb.append(": ");
+                    write(sb, Types.fieldTypes(type).get(i), fields.get(i));
+                }
+                sb.append('}');
+            }
+            default -> {
+                String lit = type.toCqlLiteral(value);
+                if (lit.startsWith("'") && lit.endsWith("'")) {
+                    lit = lit.substring(1, lit.length() - 1).replace("''", "'");
+                }
+                quote(sb, lit);
+            }
+        }
+    }
+
+    /** A column or field name as a JSON key: case-sensitive names keep their CQL double quotes. */
+    public static String columnKey(String name) {
+        return io.charybdis.node.cql.syntax.Identifiers.quoteIfNeeded(name);
+    }
+
+    public static void quote(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                case '\b' -> sb.append("\\b");
+                case '\f' -> sb.append("\\f");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        sb.append('"');
+    }
+
+    // ---- reading -------------------------------------------------------------------------------------------------
+
+    /** Parses JSON text into Java values: Map (ordered), List, String, BigDecimal, Boolean, or null. */
+    public static Object parse(String text) {
+        Reader r = new Reader(text);
+        Object v = r.value();
+        r.skipWs();
+        if (r.pos != text.length()) {
+            throw new InvalidRequestException("Could not decode JSON string '" + text + "': trailing characters");
+        }
+        return v;
+    }
+
+    /** Converts a parsed JSON value to the serialized form of {@code type}. */
+    public static ByteBuffer toValue(Object json, DataType type, String receiver) {
+        if (json == null) {
+            return null;
+        }
+        TypeKind kind = Types.kind(type);
+        try {
+            switch (kind) {
+                case TEXT, ASCII -> {
+                    if (!(json instanceof String s)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    return type.decompose(s);
+                }
+                case BOOLEAN -> {
+                    if (json instanceof Boolean b) {
+                        return type.decompose(b);
+                    }
+                    if (json instanceof String s && (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false"))) {
+                        return type.decompose(Boolean.parseBoolean(s));
+                    }
+                    throw mismatch(json, type, receiver);
+                }
+                case TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, DECIMAL, FLOAT, DOUBLE -> {
+                    BigDecimal n = json instanceof BigDecimal bd ? bd
+                            : json instanceof String s ? new BigDecimal(s.trim()) : null;
+                    if (n == null) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    return switch (kind) {
+                        case TINYINT -> type.decompose(n.byteValueExact());
+                        case SMALLINT -> type.decompose(n.shortValueExact());
+                        case INT -> type.decompose(n.intValueExact());
+                        case BIGINT, COUNTER -> type.decompose(n.longValueExact());
+                        case VARINT -> type.decompose(n.toBigIntegerExact());
+                        case DECIMAL -> type.decompose(n);
+                        case FLOAT -> type.decompose(n.floatValue());
+                        default -> type.decompose(n.doubleValue());
+                    };
+                }
+                case BLOB -> {
+                    if (!(json instanceof String s) || !s.startsWith("0x")) {
+                        throw new InvalidRequestException("Value '" + json + "' is not a valid blob representation: "
+                                + "String representation of blob is missing 0x prefix: " + json);
+                    }
+                    return ByteBuffer.wrap(HexFormat.of().parseHex(s.substring(2)));
+                }
+                case TIMESTAMP -> {
+                    if (json instanceof BigDecimal n) {
+                        return Values.bigint(n.longValueExact());
+                    }
+                    return Values.bigint(DateTimes.parseTimestampMillis((String) json));
+                }
+                case LIST, SET, VECTOR, TUPLE -> {
+                    if (!(json instanceof List<?> list)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    List<ByteBuffer> parts = new ArrayList<>();
+                    for (int i = 0; i < list.size(); i++) {
+                        parts.add(toValue(list.get(i), Types.componentType(type, i), receiver));
+                    }
+                    if (kind == TypeKind.SET) {
+                        DataType et = Types.elementType(type);
+                        TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(et::compare);
+                        parts.forEach(p -> sorted.put(p, p));
+                        parts = new ArrayList<>(sorted.keySet());
+                    }
+                    return kind == TypeKind.TUPLE ? Values.tuple(parts) : Types.joinComponents(type, parts);
+                }
+                case MAP -> {
+                    if (!(json instanceof Map<?, ?> map)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    DataType kt = Types.keyType(type);
+                    TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(kt::compare);
+                    for (Map.Entry<?, ?> e : map.entrySet()) {
+                        String k = (String) e.getKey();
+                        Object keyJson = Types.kind(kt) == TypeKind.TEXT || Types.kind(kt) == TypeKind.ASCII ? k
+                                : parseKey(k);
+                        sorted.put(toValue(keyJson, kt, receiver), toValue(e.getValue(), Types.valueType(type),
+                                receiver));
+                    }
+                    List<ByteBuffer> flat = new ArrayList<>();
+                    sorted.forEach((k, v) -> {
+                        flat.add(k);
+                        flat.add(v);
+                    });
+                    return Types.joinComponents(type, flat);
+                }
+                case UDT -> {
+                    if (!(json instanceof Map<?, ?> map)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    List<String> names = Types.fieldNames(type);
+                    List<ByteBuffer> fields = new ArrayList<>();
+                    for (int i = 0; i < names.size(); i++) {
+                        Object f = map.containsKey(columnKey(names.get(i))) ? map.get(columnKey(names.get(i)))
+                                : map.get(names.get(i));
+                        fields.add(toValue(f, Types.fieldTypes(type).get(i), receiver));
+                    }
+                    for (Object k : map.keySet()) {
+                        String key = (String) k;
+                        String unquoted = key.startsWith("\"") ? key.substring(1, key.length() - 1) : key.toLowerCase();
+                        if (!names.contains(unquoted)) {
+                            throw new InvalidRequestException("Unknown field '" + key + "' in value of user defined "
+                                    + "type " + type.cqlName());
+                        }
+                    }
+                    return Values.tuple(fields);
+                }
+                default -> {
+                    if (!(json instanceof String s)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    return Literals.parse(new io.charybdis.node.cql.syntax.Term.Literal(
+                            io.charybdis.node.cql.syntax.LiteralKind.STRING, s), type, receiver);
+                }
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Unable to make "
+                    + type.cqlName() + " from '" + json + "'");
+        }
+    }
+
+    private static Object parseKey(String k) {
+        try {
+            return parse(k);
+        } catch (InvalidRequestException e) {
+            return k;
+        }
+    }
+
+    private static InvalidRequestException mismatch(Object json, DataType type, String receiver) {
+        return new InvalidRequestException("Error decoding JSON value for " + receiver + ": Expected a "
+                + type.cqlName() + " value, but got a " + (json instanceof String ? "String" : json instanceof List
+                ? "List" : json instanceof Map ? "Map" : json.getClass().getSimpleName()) + ": " + json);
+    }
+
+    /** A minimal, strict JSON reader. */
+    private static final class Reader {
+        final String s;
+        int pos;
+
+        Reader(String s) {
+            this.s = s;
+        }
+
+        void skipWs() {
+            while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) {
+                pos++;
+            }
+        }
+
+        InvalidRequestException error(String what) {
+            return new InvalidRequestException("Could not decode JSON string '" + s + "': " + what + " at "
+                    + "character " + pos);
+        }
+
+        Object value() {
+            skipWs();
+            if (pos >= s.length()) {
+                throw error("unexpected end of input");
+            }
+            char c = s.charAt(pos);
+            switch (c) {
+                case '{' -> {
+                    pos++;
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    skipWs();
+                    if (peek('}')) {
+                        return m;
+                    }
+                    do {
+                        skipWs();
+                        String key = string();
+                        skipWs();
+                        expect(':');
+                        m.put(key, value());
+                        skipWs();
+                    } while (peek(','));
+                    expect('}');
+                    return m;
+                }
+                case '[' -> {
+                    pos++;
+                    List<Object> l = new ArrayList<>();
+                    skipWs();
+                    if (peek(']')) {
+                        return l;
+                    }
+                    do {
+                        l.add(value());
+                        skipWs();
+                    } while (peek(','));
+                    expect(']');
+                    return l;
+                }
+                case '"' -> {
+                    return string();
+                }
+                default -> {
+                    if (s.startsWith("true", pos)) {
+                        pos += 4;
+                        return Boolean.TRUE;
+                    }
+                    if (s.startsWith("false", pos)) {
+                        pos += 5;
+                        return Boolean.FALSE;
+                    }
+                    if (s.startsWith("null", pos)) {
+                        pos += 4;
+                        return null;
+                    }
+                    int start = pos;
+                    while (pos < s.length() && "+-0123456789.eE".indexOf(s.charAt(pos)) >= 0) {
+                        pos++;
+                    }
+                    if (start == pos) {
+                        throw error("unexpected character '" + c + "'");
+                    }
+                    try {
+                        return new BigDecimal(s.substring(start, pos));
+                    } catch (NumberFormatException e) {
+                        throw error("bad number");
+                    }
+                }
+            }
+        }
+
+        boolean peek(char c) {
+            if (pos < s.length() && s.charAt(pos) == c) {
+                pos++;
+                return true;
+            }
+            return false;
+        }
+
+        void expect(char c) {
+            skipWs();
+            if (!peek(c)) {
+                throw error("expected '" + c + "'");
+            }
+        }
+
+        String string() {
+            expect('"');
+            StringBuilder sb = new StringBuilder();
+            while (true) {
+                if (pos >= s.length()) {
+                    throw error("unterminated string");
+                }
+                char c = s.charAt(pos++);
+                if (c == '"') {
+                    return sb.toString();
+                }
+                if (c == '\\') {
+                    if (pos >= s.length()) {
+                        throw error("bad escape");
+                    }
+                    char e = s.charAt(pos++);
+                    switch (e) {
+                        case 'n' -> sb.append('\n');
+                        case 't' -> sb.append('\t');
+                        case 'r' -> sb.append('\r');
+                        case 'b' -> sb.append('\b');
+                        case 'f' -> sb.append('\f');
+                        case 'u' -> {
+                            if (pos + 4 > s.length()) {
+                                throw error("bad unicode escape");
+                            }
+                            sb.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
+                            pos += 4;
+                        }
+                        default -> sb.append(e);
+                    }
+                } else {
+                    sb.append(c);
+                }
+            }
+        }
+    }
+
+}
