@@ -85,6 +85,59 @@ public final class ModificationExecution implements CqlStatement {
     private final boolean staticOnly;
     private final ResultMetadata casMetadata;
 
+    /**
+     * The JSON document of an INSERT JSON, parsed once per execution, and the value it gives each column: absent
+     * columns are null, or unset with DEFAULT UNSET.
+     */
+    private static final class JsonDocument {
+        private final BoundValue doc;
+        private final TableMetadata table;
+        private final ThreadLocal<Object[]> cache = new ThreadLocal<>();
+
+        JsonDocument(BoundValue doc, TableMetadata table) {
+            this.doc = doc;
+            this.table = table;
+        }
+
+        @SuppressWarnings("unchecked")
+        private java.util.Map<String, Object> parsed(BindContext ctx) {
+            Object[] c = cache.get();
+            if (c != null && c[0] == ctx) {
+                return (java.util.Map<String, Object>) c[1];
+            }
+            ByteBuffer text = doc.bind(ctx);
+            if (text == null || text == Values.UNSET) {
+                throw new InvalidRequestException("Got null for INSERT JSON values");
+            }
+            Object json = io.charybdis.node.cql.values.Json.parse(Values.toText(text));
+            if (!(json instanceof java.util.Map<?, ?> m)) {
+                throw new InvalidRequestException("Could not decode JSON string as a map: " + Values.toText(text));
+            }
+            java.util.Map<String, Object> byColumn = new java.util.HashMap<>();
+            for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
+                String key = (String) e.getKey();
+                String name = key.startsWith("\"") && key.endsWith("\"") && key.length() > 1
+                        ? key.substring(1, key.length() - 1).replace("\"\"", "\"") : key.toLowerCase(java.util.Locale.ROOT);
+                if (table.column(name) == null) {
+                    throw new InvalidRequestException("JSON values map contains unrecognized column: " + key);
+                }
+                byColumn.put(name, e.getValue());
+            }
+            cache.set(new Object[]{ctx, byColumn});
+            return byColumn;
+        }
+
+        BoundValue column(ColumnMetadata c, boolean defaultUnset) {
+            return ctx -> {
+                java.util.Map<String, Object> m = parsed(ctx);
+                if (!m.containsKey(c.name())) {
+                    return defaultUnset ? Values.UNSET : null;
+                }
+                return io.charybdis.node.cql.values.Json.toValue(m.get(c.name()), c.type(), c.name());
+            };
+        }
+    }
+
     private record BoundCondition(ColumnMetadata column, Operator op, BoundValue value, List<BoundValue> in,
                                   BoundValue element, int field) {
     }
@@ -164,7 +217,17 @@ public final class ModificationExecution implements CqlStatement {
                 ifExists = del.ifExists();
                 bindConditions(del.conditions(), binder);
             }
-            default -> throw new InvalidRequestException("INSERT JSON is not supported by Charybdis yet");
+            case io.charybdis.node.cql.syntax.InsertJsonStatement ij -> {
+                kind = Kind.INSERT;
+                BoundValue doc = binder.bind(ij.json(), "[json]", io.charybdis.protocol.types.NativeType.TEXT);
+                JsonDocument json = new JsonDocument(doc, table);
+                for (ColumnMetadata c : table.regularAndStatic()) {
+                    ops.add(new Op(c, OpKind.SET, json.column(c, ij.defaultUnset()), null, -1));
+                }
+                restrictions = new Restrictions(table, c -> json.column(c, false));
+                ifNotExists = ij.ifNotExists();
+                ifExists = false;
+            }
         }
         if (!restrictions.hasPartitionKeys()) {
             String missing = table.partitionKey().get(0).name();

@@ -292,6 +292,20 @@ public final class Restrictions {
         }
     }
 
+    /** Equality on every primary key column with the given values (INSERT JSON). */
+    public Restrictions(TableMetadata table, java.util.function.Function<ColumnMetadata, BoundValue> keyValues) {
+        this.table = table;
+        this.pkValues = new ArrayList<>();
+        this.pkInMarkers = new BoundValue[table.partitionKey().size()];
+        this.ckInMarkers = new BoundValue[table.clustering().size()];
+        for (ColumnMetadata c : table.partitionKey()) {
+            pkValues.add(List.of(keyValues.apply(c)));
+        }
+        for (ColumnMetadata c : table.clustering()) {
+            ckEqValues.add(List.of(keyValues.apply(c)));
+        }
+    }
+
     private boolean indexedFilterOnly() {
         if (filters.isEmpty()) {
             return false;

@@ -70,9 +70,6 @@ public final class SelectExecution implements CqlStatement {
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
         this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
         RowData template = new RowData(table);
-        if (s.json()) {
-            throw new InvalidRequestException("SELECT JSON is not supported by Charybdis yet");
-        }
         this.distinct = s.distinct();
         if (distinct) {
             for (Selector.Item item : s.selectors()) {
@@ -89,8 +86,9 @@ public final class SelectExecution implements CqlStatement {
                         + "(missing " + table.partitionKey().get(0).name() + ")");
             }
         }
-        this.selection = s.isWildcard() ? Selection.wildcard(table, template)
+        Selection sel = s.isWildcard() ? Selection.wildcard(table, template)
                 : Selection.of(table, template, s.selectors(), functions, binder);
+        this.selection = s.json() ? sel.asJson(table) : sel;
         this.limit = s.limit() == null ? null : binder.bind(s.limit(), "[limit]", io.charybdis.protocol.types.NativeType.INT);
         this.perPartitionLimit = s.perPartitionLimit() == null ? null
                 : binder.bind(s.perPartitionLimit(), "[per_partition_limit]", io.charybdis.protocol.types.NativeType.INT);
@@ -260,7 +258,7 @@ public final class SelectExecution implements CqlStatement {
         final int perPartitionLimit;
         final int pageSize;
         final boolean aggregate = selection.isAggregate() || groupByColumns > 0;
-        final ByteBuffer[] firstRow = new ByteBuffer[selection.size()];
+        final ByteBuffer[] firstRow = new ByteBuffer[selection.accumulatorSize()];
         boolean groupStarted;
         ByteBuffer[] groupKey;
         int remaining;

@@ -54,9 +54,15 @@ public final class Selection {
     private final List<Output> outputs;
     private final ResultMetadata metadata;
     private final boolean aggregate;
+    private final boolean json;
 
     private Selection(List<Output> outputs, TableMetadata table) {
+        this(outputs, table, false);
+    }
+
+    private Selection(List<Output> outputs, TableMetadata table, boolean json) {
         this.outputs = outputs;
+        this.json = json;
         List<ColumnSpec> specs = new ArrayList<>();
         boolean agg = false;
         for (Output o : outputs) {
@@ -64,7 +70,26 @@ public final class Selection {
             agg |= o.isAggregate();
         }
         this.aggregate = agg;
-        this.metadata = ResultMetadata.of(specs);
+        this.metadata = json ? ResultMetadata.of(List.of(new ColumnSpec(table.keyspace(), table.name(), "[json]",
+                NativeType.TEXT))) : ResultMetadata.of(specs);
+    }
+
+    /** The same selection as SELECT JSON: one {@code [json]} text column holding an object of the outputs. */
+    public Selection asJson(TableMetadata table) {
+        return new Selection(outputs, table, true);
+    }
+
+    private ByteBuffer jsonObject(ByteBuffer[] values) {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < outputs.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            io.charybdis.node.cql.values.Json.quote(sb, io.charybdis.node.cql.values.Json.columnKey(
+                    outputs.get(i).name()));
+            sb.append(": ").append(io.charybdis.node.cql.values.Json.format(outputs.get(i).type(), values[i]));
+        }
+        return Values.text(sb.append('}').toString());
     }
 
     public ResultMetadata metadata() {
@@ -76,7 +101,7 @@ public final class Selection {
     }
 
     public int size() {
-        return outputs.size();
+        return json ? 1 : outputs.size();
     }
 
     public static Selection wildcard(TableMetadata table, RowData row) {
@@ -128,6 +153,14 @@ public final class Selection {
 
     /** Writes one row's outputs (non-aggregate selection). */
     public void write(RowData row, BindContext ctx, io.charybdis.protocol.response.RowsWriter writer) {
+        if (json) {
+            ByteBuffer[] values = new ByteBuffer[outputs.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = outputs.get(i).value(row, ctx);
+            }
+            writer.value(jsonObject(values));
+            return;
+        }
         for (Output o : outputs) {
             ByteBuffer v = o.value(row, ctx);
             if (v == null) {
@@ -140,16 +173,33 @@ public final class Selection {
 
     /** Feeds a row to the aggregates; non-aggregate outputs keep the first row's value. */
     public void accumulate(RowData row, BindContext ctx, ByteBuffer[] firstRow, boolean first) {
+        ByteBuffer[] target = json && !aggregate ? new ByteBuffer[outputs.size()] : firstRow;
         for (int i = 0; i < outputs.size(); i++) {
             Output o = outputs.get(i);
             ByteBuffer v = o.value(row, ctx);
             if (!o.isAggregate() && first) {
-                firstRow[i] = v;
+                target[i] = v;
             }
+        }
+        if (json && !aggregate) {
+            firstRow[0] = jsonObject(target);
         }
     }
 
+    /** Values kept for non-aggregate outputs across {@link #accumulate} calls. */
+    public int accumulatorSize() {
+        return outputs.size();
+    }
+
     public void writeAggregate(BindContext ctx, ByteBuffer[] firstRow, io.charybdis.protocol.response.RowsWriter w) {
+        if (json) {
+            ByteBuffer[] values = new ByteBuffer[outputs.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = outputs.get(i).isAggregate() ? outputs.get(i).result(ctx) : firstRow[i];
+            }
+            w.value(jsonObject(values));
+            return;
+        }
         for (int i = 0; i < outputs.size(); i++) {
             Output o = outputs.get(i);
             ByteBuffer v = o.isAggregate() ? o.result(ctx) : firstRow[i];
