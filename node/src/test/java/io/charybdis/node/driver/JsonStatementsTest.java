@@ -56,6 +56,14 @@ class JsonStatementsTest {
     }
 
     @Test
+    void shouldConvertWithToJsonAndFromJson() {
+        session.execute("INSERT INTO js.users (id, name, emails) VALUES (5, 'eve', fromJson('[\"e@x\"]'))");
+        Row r = session.execute("SELECT toJson(emails), toJson(name) FROM js.users WHERE id = 5").one();
+        assertThat(r.getString(0)).isEqualTo("[\"e@x\"]");
+        assertThat(r.getString(1)).isEqualTo("\"eve\"");
+    }
+
+    @Test
     void shouldRejectBadJson() {
         assertThatThrownBy(() -> session.execute("INSERT INTO js.users JSON '{\"id\": 3, \"nope\": 1}'"))
                 .isInstanceOf(InvalidQueryException.class).hasMessageContaining("unrecognized column");

@@ -421,7 +421,16 @@ public final class Selection {
                 }
                 return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName, (r, ctx) -> Values.bigint(r.token));
             }
-            case "tojson" -> throw new InvalidRequestException("toJson() is not supported yet");
+            case "tojson" -> {
+                if (args.size() != 1) {
+                    throw new InvalidRequestException("toJson() may only be used with a single argument");
+                }
+                Output arg = args.get(0);
+                return simple(NativeType.TEXT, outName, (r, ctx) -> {
+                    ByteBuffer v = arg.value(r, ctx);
+                    return Values.text(io.charybdis.node.cql.values.Json.format(arg.type(), v));
+                });
+            }
             default -> {
             }
         }

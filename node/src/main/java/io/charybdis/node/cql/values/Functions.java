@@ -101,6 +101,19 @@ public final class Functions {
     /** Binds a function call in a term position (a value of a receiver of type {@code receiverType}). */
     public BoundValue bindCall(Term.FunctionCall call, String receiverName, DataType receiverType, TermBinder binder) {
         String name = call.function().name();
+        if (name.equals("fromjson")) {
+            if (call.args().size() != 1) {
+                throw new InvalidRequestException("fromJson() may only be called with a single argument");
+            }
+            BoundValue text = binder.bind(call.args().get(0), "fromjson(" + receiverName + ")", NativeType.TEXT);
+            return ctx -> {
+                ByteBuffer t = text.bind(ctx);
+                if (t == null || t == Values.UNSET) {
+                    return t;
+                }
+                return Json.toValue(Json.parse(Values.toText(t)), receiverType, receiverName);
+            };
+        }
         if (call.function().keyspace() != null && !call.function().keyspace().equals("system")) {
             throw new InvalidRequestException("Unknown function " + call.function().toCql());
         }
