@@ -415,6 +415,24 @@ public final class Storage implements AutoCloseable {
         return e.metrics();
     }
 
+    /** Local read (single-partition) and write latencies of the table, summed over shards. */
+    public TableLatencies latencies(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.latencies();
+    }
+
+    /** Uncompressed data length of the table's live SSTables. */
+    public long uncompressedBytes(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.uncompressedBytes();
+    }
+
     // ------------------------------------------------------------------ compaction management
 
     /** Running compactions, pending work and backlog per table, and each shard's controller state. */

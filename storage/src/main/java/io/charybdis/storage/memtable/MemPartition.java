@@ -1,134 +1,161 @@
 package io.charybdis.storage.memtable;
 
-import static io.charybdis.storage.mutation.MutationLayout.*;
+import static io.charybdis.storage.memtable.MemtableLayout.*;
 
-import io.charybdis.storage.mutation.DecoratedKey;
 import io.charybdis.storage.mutation.PartitionView;
-import java.util.Arrays;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One partition of a memtable. Rows and range tombstones live in the memtable's arena; this on-heap object holds
- * the partition deletion and sorted arrays of arena pointers (8 bytes per row, no per-cell objects).
- * Next step: move the row index into the arena as a B-tree so the heap holds nothing per row.
+ * A reusable {@link PartitionView} flyweight over one partition node of a memtable ({@link MemtableLayout}).
+ * Row access by index keeps a finger on the last node visited, so forward scans cost O(1) a row and any other
+ * index (a reverse scan, a jump) O(log n); {@link #lowerBound} is a skip-list seek. Not thread-safe; valid
+ * until the memtable is written again or released.
  */
-final class MemPartition implements PartitionView {
-    private final DecoratedKey key;
-    private final UnsafeBuffer keyBuffer;
+public final class MemPartition implements PartitionView {
     private final MemtableArena arena;
-    long deletionTs = NO_TIMESTAMP;
-    int deletionLdt = NO_DELETION_TIME;
-    private long[] rts = new long[0];
-    private int rtCount;
-    private long[] rows = new long[2];
-    private int rowCount;
+    private final RowSearch rows;
+    private long node = NIL;
+    private UnsafeBuffer buffer;
+    private int offset;
+    private int payload;
+    private int fingerIndex = -1;
+    private long fingerNode = NIL;
+    private int rtIndex = -1;
+    private long rtLink = NIL;
 
-    MemPartition(DecoratedKey key, MemtableArena arena) {
-        this.key = key;
-        this.keyBuffer = new UnsafeBuffer(key.key());
+    MemPartition(MemtableArena arena) {
         this.arena = arena;
+        this.rows = new RowSearch(arena, 1);
     }
 
-    DecoratedKey key() {
-        return key;
+    MemPartition wrap(long partitionNode) {
+        node = partitionNode;
+        buffer = arena.buffer(partitionNode);
+        offset = MemtableArena.offset(partitionNode);
+        payload = MemtableLayout.payload(buffer, offset);
+        fingerIndex = -1;
+        fingerNode = NIL;
+        rtIndex = -1;
+        rtLink = NIL;
+        return this;
     }
 
-    void addRangeTombstone(long ptr) {
-        if (rtCount == rts.length) {
-            rts = Arrays.copyOf(rts, Math.max(2, rtCount * 2));
-        }
-        rts[rtCount++] = ptr;
+    long node() {
+        return node;
     }
 
-    /** Index of the row with this clustering, or -(insertion point) - 1. */
-    int find(DirectBuffer b, int off, int len) {
-        int i = lowerBound(b, off, len);
-        if (i < rowCount) {
-            long ptr = rows[i];
-            UnsafeBuffer rb = arena.buffer(ptr);
-            int ro = MemtableArena.offset(ptr);
-            if (io.charybdis.storage.mutation.Rows.compareClustering(rb, ro, b, off, len) == 0) {
-                return i;
-            }
-        }
-        return -i - 1;
-    }
-
-    void replaceRow(int i, long ptr) {
-        rows[i] = ptr;
-    }
-
-    long rowPointer(int i) {
-        return rows[i];
-    }
-
-    void insertRow(int at, long ptr) {
-        if (rowCount == rows.length) {
-            rows = Arrays.copyOf(rows, rowCount * 2);
-        }
-        System.arraycopy(rows, at, rows, at + 1, rowCount - at);
-        rows[at] = ptr;
-        rowCount++;
+    private long rowsHead() {
+        return buffer.getLong(payload + PP_ROWS);
     }
 
     @Override
     public long token() {
-        return key.token();
+        return buffer.getLong(payload + PP_TOKEN);
     }
 
     @Override
     public DirectBuffer keyBuffer() {
-        return keyBuffer;
+        return buffer;
     }
 
     @Override
     public int keyOffset() {
-        return 0;
+        return payload + PP_KEY;
     }
 
     @Override
     public int keyLength() {
-        return key.key().length;
+        return buffer.getInt(offset + N_AUX);
     }
 
     @Override
     public long deletionTimestamp() {
-        return deletionTs;
+        return buffer.getLong(payload + PP_DELETION_TS);
     }
 
     @Override
     public int deletionLocalTime() {
-        return deletionLdt;
+        return buffer.getInt(payload + PP_DELETION_LDT);
     }
 
     @Override
     public int rangeTombstoneCount() {
-        return rtCount;
+        return buffer.getInt(payload + PP_RT_COUNT);
+    }
+
+    private long rtLink(int i) {
+        if (i != rtIndex) {
+            if (i < rtIndex || rtIndex < 0) {
+                rtIndex = 0;
+                rtLink = buffer.getLong(payload + PP_RT_HEAD);
+            }
+            while (rtIndex < i) {
+                rtLink = arena.buffer(rtLink).getLong(MemtableArena.offset(rtLink) + RT_NEXT);
+                rtIndex++;
+            }
+        }
+        return rtLink;
     }
 
     @Override
     public DirectBuffer rangeTombstoneBuffer(int i) {
-        return arena.buffer(rts[i]);
+        return arena.buffer(rtLink(i));
     }
 
     @Override
     public int rangeTombstoneOffset(int i) {
-        return MemtableArena.offset(rts[i]);
+        return MemtableArena.offset(rtLink(i)) + RT_RECORD;
     }
 
     @Override
     public int rowCount() {
-        return rowCount;
+        return rows.count(rowsHead());
+    }
+
+    /** The row node at index i: the finger, its successor, or a search by rank. */
+    private long rowNode(int i) {
+        if (i != fingerIndex) {
+            if (i == fingerIndex + 1 && fingerNode != NIL) {
+                fingerNode = rows.successor(fingerNode);
+            } else {
+                fingerNode = rows.nodeAt(rowsHead(), i);
+            }
+            fingerIndex = i;
+            if (fingerNode == NIL) {
+                fingerIndex = -1;
+                throw new IndexOutOfBoundsException("row index=" + i + " rowCount=" + rowCount());
+            }
+        }
+        return fingerNode;
+    }
+
+    /** Arena pointer of the row record at index i. */
+    long rowPointer(int i) {
+        return rows.row(rowNode(i));
     }
 
     @Override
     public DirectBuffer rowBuffer(int i) {
-        return arena.buffer(rows[i]);
+        return arena.buffer(rowPointer(i));
     }
 
     @Override
     public int rowOffset(int i) {
-        return MemtableArena.offset(rows[i]);
+        return MemtableArena.offset(rowPointer(i));
+    }
+
+    @Override
+    public int lowerBound(DirectBuffer b, int off, int len) {
+        long head = rowsHead();
+        if (head == NIL) {
+            return 0;
+        }
+        long n = rows.clustering(b, off, len).seek(head);
+        if (n != NIL) {
+            fingerIndex = rows.index;
+            fingerNode = n;
+        }
+        return rows.index;
     }
 }

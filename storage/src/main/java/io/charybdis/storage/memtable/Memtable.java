@@ -1,5 +1,6 @@
 package io.charybdis.storage.memtable;
 
+import static io.charybdis.storage.memtable.MemtableLayout.*;
 import static io.charybdis.storage.mutation.MutationLayout.*;
 
 import io.charybdis.storage.mutation.Cells;
@@ -10,28 +11,35 @@ import io.charybdis.storage.mutation.PurgePolicy;
 import io.charybdis.storage.mutation.RowMerger;
 import io.charybdis.storage.mutation.Rows;
 import io.charybdis.storage.mutation.SerializedPartition;
-import java.util.Collection;
-import java.util.NavigableMap;
-import java.util.TreeMap;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The in-memory, writable part of one table on one shard.
  *
- * <p>Implementation notes: data (rows, range tombstones) lives off-heap in a {@link MemtableArena}; the partition
- * index is an on-heap {@link TreeMap} ordered by (token, key) with one small object per partition and a sorted
- * {@code long[]} of row pointers (next step: an arena-resident B-tree). A write of an existing row merges the old
- * and new versions ({@link RowMerger}, no shadowing) into a fresh arena record and repoints the index; the old
- * record becomes waste until the memtable is flushed and freed. Touched only by its shard thread while
- * writable; once switched out for flushing it is immutable and may be read by an I/O thread.
+ * <p>Implementation notes: everything lives off-heap in a {@link MemtableArena}: the partition index is an
+ * indexable skip list of partition nodes ordered by (token, key), and each partition has its own skip list of
+ * row nodes ordered by clustering, each pointing at a row record ({@link MemtableLayout}). The heap holds this
+ * object and a few reusable cursors, nothing per partition or row. A write of an existing row merges the old
+ * and new versions ({@link RowMerger}, no shadowing) into a fresh arena record and repoints the row node; the
+ * old record becomes waste until the memtable is flushed and freed. Touched only by its shard thread while
+ * writable; once switched out for flushing it is immutable and may be read by an I/O thread (readers use their
+ * own flyweights: {@link #get} and each iterator make one).
  */
 public final class Memtable {
     private final MemtableArena arena;
-    private final TreeMap<DecoratedKey, MemPartition> partitions = new TreeMap<>();
+    private final PartitionSearch partitionSearch;
+    private final RowSearch rowSearch;
     private final SerializedPartition incoming = new SerializedPartition();
     private final RowMerger rowMerger;
     private final ExpandableArrayBuffer scratch;
+    private final DirectBuffer[] bufs = new DirectBuffer[2];
+    private final int[] offs = new int[2];
+    private long partitionHead = NIL;
+    private int partitionCount;
     private long minTimestamp = Long.MAX_VALUE;
     private long maxTimestamp = Long.MIN_VALUE;
     private long firstSegment = -1;
@@ -43,6 +51,9 @@ public final class Memtable {
         this.arena = new MemtableArena(allocator);
         this.rowMerger = rowMerger;
         this.scratch = scratch;
+        long seed = System.nanoTime();
+        this.partitionSearch = new PartitionSearch(arena, seed);
+        this.rowSearch = new RowSearch(arena, seed * 31 + 17);
     }
 
     /** Applies a mutation; {@code segmentId} is the commit log segment holding it (-1 for none). */
@@ -55,46 +66,114 @@ public final class Memtable {
         }
         operations++;
         SerializedPartition in = incoming.wrap(m.buffer(), m.partitionOffset(), false);
-        DecoratedKey key = DecoratedKey.of(in.token(), in.keyBuffer(), in.keyOffset(), in.keyLength());
-        MemPartition p = partitions.get(key);
-        if (p == null) {
-            p = new MemPartition(key, arena);
-            partitions.put(key, p);
-        }
+        long node = findOrInsertPartition(in);
+        UnsafeBuffer nb = arena.buffer(node);
+        int p = payload(nb, MemtableArena.offset(node));
         long pdTs = in.deletionTimestamp();
         if (pdTs != NO_TIMESTAMP) {
             trackTimestamp(pdTs);
-            if (pdTs > p.deletionTs || (pdTs == p.deletionTs && in.deletionLocalTime() > p.deletionLdt)) {
-                p.deletionTs = pdTs;
-                p.deletionLdt = in.deletionLocalTime();
+            long curTs = nb.getLong(p + PP_DELETION_TS);
+            if (pdTs > curTs || (pdTs == curTs && in.deletionLocalTime() > nb.getInt(p + PP_DELETION_LDT))) {
+                nb.putLong(p + PP_DELETION_TS, pdTs);
+                nb.putInt(p + PP_DELETION_LDT, in.deletionLocalTime());
             }
         }
         for (int i = 0, n = in.rangeTombstoneCount(); i < n; i++) {
             int o = in.rangeTombstoneOffset(i);
             trackTimestamp(Rows.rtTimestamp(in.buffer(), o));
-            p.addRangeTombstone(arena.copy(in.buffer(), o, Rows.rtLength(in.buffer(), o)));
+            appendRangeTombstone(nb, p, in.buffer(), o, Rows.rtLength(in.buffer(), o));
         }
-        DirectBuffer[] bufs = new DirectBuffer[2];
-        int[] offs = new int[2];
         for (int i = 0, n = in.rowCount(); i < n; i++) {
             DirectBuffer b = in.buffer();
             int ro = in.rowOffset(i);
             trackRowTimestamps(b, ro);
-            int found = p.find(b, Rows.clusteringOffset(ro), Rows.clusteringLength(b, ro));
-            if (found >= 0) {
-                long old = p.rowPointer(found);
-                bufs[0] = arena.buffer(old);
-                offs[0] = MemtableArena.offset(old);
-                bufs[1] = b;
-                offs[1] = ro;
-                int len = rowMerger.merge(bufs, offs, 2, NO_TIMESTAMP, PurgePolicy.NONE, scratch, 0);
-                if (len > 0) {
-                    p.replaceRow(found, arena.copy(scratch, 0, len));
-                }
-            } else if (Rows.cellCount(b, ro) > 0 || Rows.markerTimestamp(b, ro) != NO_TIMESTAMP
-                    || Rows.deletionTimestamp(b, ro) != NO_TIMESTAMP) {
-                p.insertRow(-found - 1, arena.copy(b, ro, Rows.length(b, ro)));
+            applyRow(nb, p, b, ro);
+        }
+    }
+
+    private long findOrInsertPartition(SerializedPartition in) {
+        if (partitionHead == NIL) {
+            partitionHead = partitionSearch.newHead(MAX_HEIGHT);
+        }
+        PartitionSearch s = partitionSearch.key(in.token(), in.keyBuffer(), in.keyOffset(), in.keyLength());
+        long found = s.seek(partitionHead);
+        if (s.matches(found)) {
+            return found;
+        }
+        int keyLength = in.keyLength();
+        int h = s.randomHeight();
+        long node = arena.allocate(nodeSize(h, PP_KEY + keyLength));
+        UnsafeBuffer b = arena.buffer(node);
+        int o = MemtableArena.offset(node);
+        b.putInt(o + N_HEIGHT, h);
+        b.putInt(o + N_AUX, keyLength);
+        int p = payload(b, o);
+        b.putLong(p + PP_TOKEN, in.token());
+        b.putLong(p + PP_DELETION_TS, NO_TIMESTAMP);
+        b.putInt(p + PP_DELETION_LDT, NO_DELETION_TIME);
+        b.putInt(p + PP_RT_COUNT, 0);
+        b.putLong(p + PP_ROWS, NIL);
+        b.putLong(p + PP_RT_HEAD, NIL);
+        b.putLong(p + PP_RT_TAIL, NIL);
+        b.putBytes(p + PP_KEY, in.keyBuffer(), in.keyOffset(), keyLength);
+        partitionHead = s.insert(partitionHead, node, h);
+        partitionCount++;
+        return node;
+    }
+
+    private void appendRangeTombstone(UnsafeBuffer nb, int p, DirectBuffer src, int off, int len) {
+        long link = arena.allocate(RT_RECORD + len);
+        UnsafeBuffer lb = arena.buffer(link);
+        int lo = MemtableArena.offset(link);
+        lb.putLong(lo + RT_NEXT, NIL);
+        lb.putBytes(lo + RT_RECORD, src, off, len);
+        long tail = nb.getLong(p + PP_RT_TAIL);
+        if (tail == NIL) {
+            nb.putLong(p + PP_RT_HEAD, link);
+        } else {
+            arena.buffer(tail).putLong(MemtableArena.offset(tail) + RT_NEXT, link);
+        }
+        nb.putLong(p + PP_RT_TAIL, link);
+        nb.putInt(p + PP_RT_COUNT, nb.getInt(p + PP_RT_COUNT) + 1);
+    }
+
+    private void applyRow(UnsafeBuffer nb, int p, DirectBuffer b, int ro) {
+        long head = nb.getLong(p + PP_ROWS);
+        RowSearch s = rowSearch.clustering(b, Rows.clusteringOffset(ro), Rows.clusteringLength(b, ro));
+        long found = head == NIL ? NIL : s.seek(head);
+        if (s.matches(found)) {
+            long old = s.row(found);
+            bufs[0] = arena.buffer(old);
+            offs[0] = MemtableArena.offset(old);
+            bufs[1] = b;
+            offs[1] = ro;
+            int len = rowMerger.merge(bufs, offs, 2, NO_TIMESTAMP, PurgePolicy.NONE, scratch, 0);
+            bufs[0] = null;
+            bufs[1] = null;
+            if (len > 0) {
+                s.replaceRow(found, arena.copy(scratch, 0, len));
             }
+            return;
+        }
+        if (Rows.cellCount(b, ro) == 0 && Rows.markerTimestamp(b, ro) == NO_TIMESTAMP
+                && Rows.deletionTimestamp(b, ro) == NO_TIMESTAMP) {
+            return;
+        }
+        if (head == NIL) {
+            head = s.newHead(ROW_HEAD_HEIGHT);
+            nb.putLong(p + PP_ROWS, head);
+            s.seek(head);
+        }
+        long row = arena.copy(b, ro, Rows.length(b, ro));
+        int h = s.randomHeight();
+        long node = arena.allocate(nodeSize(h, ROW_PAYLOAD));
+        UnsafeBuffer rb = arena.buffer(node);
+        int o = MemtableArena.offset(node);
+        rb.putInt(o + N_HEIGHT, h);
+        rb.putLong(payload(rb, o) + RP_ROW, row);
+        long newHead = s.insert(head, node, h);
+        if (newHead != head) {
+            nb.putLong(p + PP_ROWS, newHead);
         }
     }
 
@@ -123,26 +202,65 @@ public final class Memtable {
         }
     }
 
+    /** The partition, as a new flyweight, or null. */
     public PartitionView get(DecoratedKey key) {
-        return partitions.get(key);
+        if (partitionHead == NIL) {
+            return null;
+        }
+        PartitionSearch s = new PartitionSearch(arena, 1);
+        long node = s.key(key.token(), new UnsafeBuffer(key.key()), 0, key.key().length).seek(partitionHead);
+        return s.matches(node) ? new MemPartition(arena).wrap(node) : null;
     }
 
-    /** Partitions from {@code from} (inclusive, null = first) in order. */
-    public Collection<? extends PartitionView> from(DecoratedKey from) {
-        NavigableMap<DecoratedKey, MemPartition> m = from == null ? partitions : partitions.tailMap(from, true);
-        return m.values();
+    /**
+     * Partitions from {@code from} (inclusive, null = first) in order. Each iterator reuses one flyweight: a
+     * partition it returned is valid until its next call to {@code next()}.
+     */
+    public Iterable<PartitionView> from(DecoratedKey from) {
+        return () -> new PartitionIterator(from);
     }
 
-    public Collection<? extends PartitionView> partitions() {
-        return partitions.values();
+    public Iterable<PartitionView> partitions() {
+        return from(null);
+    }
+
+    private final class PartitionIterator implements Iterator<PartitionView> {
+        private final MemPartition view = new MemPartition(arena);
+        private long next;
+
+        PartitionIterator(DecoratedKey from) {
+            if (partitionHead == NIL) {
+                next = NIL;
+            } else if (from == null) {
+                next = partitionSearch.successor(partitionHead);
+            } else {
+                PartitionSearch s = new PartitionSearch(arena, 1);
+                next = s.key(from.token(), new UnsafeBuffer(from.key()), 0, from.key().length).seek(partitionHead);
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next != NIL;
+        }
+
+        @Override
+        public PartitionView next() {
+            if (next == NIL) {
+                throw new NoSuchElementException();
+            }
+            view.wrap(next);
+            next = partitionSearch.successor(next);
+            return view;
+        }
     }
 
     public boolean isEmpty() {
-        return partitions.isEmpty();
+        return partitionCount == 0;
     }
 
     public int partitionCount() {
-        return partitions.size();
+        return partitionCount;
     }
 
     public long allocatedBytes() {
@@ -177,7 +295,8 @@ public final class Memtable {
     public void release() {
         if (--refCount == 0) {
             arena.free();
-            partitions.clear();
+            partitionHead = NIL;
+            partitionCount = 0;
         }
     }
 }

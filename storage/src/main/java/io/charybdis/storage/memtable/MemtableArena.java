@@ -7,7 +7,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Bump allocator of one memtable over slabs from the {@link ShardAllocator}; everything is released at once
- * when the memtable is discarded after its flush. A pointer is {@code slabIndex << 32 | offset}.
+ * when the memtable is discarded after its flush. A pointer is {@code (slabIndex + 1) << 32 | offset}, so 0 is never one
+ * ({@link MemtableLayout#NIL}); slabs come zeroed.
  * Records larger than a slab get a slab of their own. Overwritten rows are not reclaimed (counted as waste).
  */
 public final class MemtableArena {
@@ -31,7 +32,7 @@ public final class MemtableArena {
             UnsafeBuffer big = allocator.allocate(length);
             allocatedBytes += length;
             slabs.add(big);
-            return ((long) (slabs.size() - 1) << 32);
+            return ((long) slabs.size() << 32);
         }
         if (current == null || position + length > current.capacity()) {
             current = allocator.allocate(SLAB_SIZE);
@@ -40,13 +41,13 @@ public final class MemtableArena {
             currentIndex = slabs.size() - 1;
             position = 0;
         }
-        long ptr = ((long) currentIndex << 32) | position;
+        long ptr = ((long) (currentIndex + 1) << 32) | position;
         position += length;
         return ptr;
     }
 
     public UnsafeBuffer buffer(long ptr) {
-        return slabs.get((int) (ptr >>> 32));
+        return slabs.get((int) (ptr >>> 32) - 1);
     }
 
     public static int offset(long ptr) {

@@ -263,8 +263,10 @@ public final class Shard {
             done.completeExceptionally(new StorageException("table dropped id=" + m.table()));
             return;
         }
+        long started = System.nanoTime();
         long segment = log ? commitLog.append(m, done) : -1;
         ts.memtable.apply(m, segment);
+        ts.writeLatency.recordNanos(System.nanoTime() - started);
         if (cache.bytes() > 0) {
             cache.evictTo(cacheLimit());
         }
@@ -703,7 +705,20 @@ public final class Shard {
 
     public CompletableFuture<ReadResult> read(ReadCommand c) {
         foregroundOps++;
-        return c.isSinglePartition() ? readPartition(c) : readRange(c);
+        if (!c.isSinglePartition()) {
+            return readRange(c);
+        }
+        long started = System.nanoTime();
+        CompletableFuture<ReadResult> f = readPartition(c);
+        TableShard ts = tables.get(c.table());
+        if (ts != null) {
+            if (f.isDone()) {
+                ts.readLatency.recordNanos(System.nanoTime() - started);
+            } else {
+                f.whenComplete((r, e) -> ts.readLatency.recordNanos(System.nanoTime() - started));
+            }
+        }
+        return f;
     }
 
     private CompletableFuture<ReadResult> readPartition(ReadCommand c) {

@@ -81,6 +81,39 @@ public final class TableEntry {
                 new io.charybdis.storage.TableMetrics.Histogram(counts));
     }
 
+    /** Read and write latencies summed over the shards that touched the table; safe from any thread. */
+    public io.charybdis.storage.TableLatencies latencies() {
+        io.charybdis.storage.LatencyHistogram.Snapshot reads = io.charybdis.storage.LatencyHistogram.empty();
+        io.charybdis.storage.LatencyHistogram.Snapshot writes = reads;
+        for (int i = 0; i < perShard.length(); i++) {
+            TableShard ts = perShard.get(i);
+            if (ts != null) {
+                reads = io.charybdis.storage.LatencyHistogram.sum(reads, ts.readLatency.snapshot());
+                writes = io.charybdis.storage.LatencyHistogram.sum(writes, ts.writeLatency.snapshot());
+            }
+        }
+        return new io.charybdis.storage.TableLatencies(reads, writes);
+    }
+
+    /** Uncompressed length of the table's SSTables' data (what Cassandra calls uncompressed load). */
+    public long uncompressedBytes() {
+        long n = 0;
+        for (int i = 0; i < perShard.length(); i++) {
+            TableShard ts = perShard.get(i);
+            if (ts != null) {
+                n += ts.statUncompressedBytes;
+            } else {
+                List<SSTableReader> init = initial[i];
+                if (init != null) {
+                    for (SSTableReader r : init) {
+                        n += r.uncompressedLength();
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
     public TableDescriptor descriptor() {
         return descriptor;
     }

@@ -25,6 +25,9 @@ final class TableShard {
     int cachePhase;
     /** Reads by number of SSTables consulted: index n for n SSTables, the last slot for "that many or more". */
     final java.util.concurrent.atomic.AtomicLongArray sstablesPerRead = new java.util.concurrent.atomic.AtomicLongArray(SSTABLES_PER_READ_SLOTS);
+    /** Local latencies of single-partition reads and of writes (recorded on any thread). */
+    final io.charybdis.storage.LatencyHistogram readLatency = new io.charybdis.storage.LatencyHistogram();
+    final io.charybdis.storage.LatencyHistogram writeLatency = new io.charybdis.storage.LatencyHistogram();
     boolean dropped;
     CompactionStrategy strategy;
     Map<String, String> strategySource;
@@ -45,6 +48,7 @@ final class TableShard {
     volatile int statPendingFlushes;
     volatile long statBytesCompacted;
     volatile double statBacklog;
+    volatile long statUncompressedBytes;
 
     TableShard(TableEntry entry, Memtable memtable) {
         this.entry = entry;
@@ -55,10 +59,13 @@ final class TableShard {
         statSSTables = sstables.size();
         long disk = 0;
         long parts = 0;
+        long uncompressed = 0;
         for (SSTableReader r : sstables) {
             disk += r.onDiskBytes();
             parts += r.partitionCount();
+            uncompressed += r.uncompressedLength();
         }
+        statUncompressedBytes = uncompressed;
         statDiskBytes = disk;
         statSSTablePartitions = parts;
         long mem = memtable.allocatedBytes();
