@@ -366,8 +366,13 @@ public final class QueryProcessor {
         }
         List<BindVariable> variables = vars == null ? List.of() : vars;
         boolean logged = batch.type() != BatchStatement.Type.UNLOGGED;
-        if (batch.type() == BatchStatement.Type.COUNTER) {
-            throw new InvalidRequestException("Counter batches are not supported by Charybdis yet");
+        for (ModificationExecution m : children) {
+            if (batch.type() == BatchStatement.Type.COUNTER && !m.isCounterUpdate()) {
+                throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
+            }
+            if (batch.type() != BatchStatement.Type.COUNTER && m.isCounterUpdate()) {
+                throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
+            }
         }
         BatchExecution exec = new BatchExecution(storage, logged, variables);
         io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();

@@ -52,6 +52,23 @@ public final class BatchExecution implements CqlStatement {
                         + "yet");
             }
         }
+        boolean counters = false;
+        boolean others = false;
+        for (Child c : children) {
+            counters |= c.statement().isCounterUpdate();
+            others |= !c.statement().isCounterUpdate();
+        }
+        if (counters && others) {
+            throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
+        }
+        if (counters) {
+            CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+            for (Child c : children) {
+                QueryContext sub = ctx.withValues(c.values());
+                chain = chain.thenCompose(v -> c.statement().executeCounter(sub));
+            }
+            return chain.thenApply(v -> ResultMessage.VOID);
+        }
         List<CompletableFuture<List<Mutation>>> parts = new ArrayList<>();
         Set<String> partitions = new HashSet<>();
         for (Child c : children) {

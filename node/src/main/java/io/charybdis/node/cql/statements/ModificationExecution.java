@@ -66,7 +66,7 @@ public final class ModificationExecution implements CqlStatement {
     private record Op(ColumnMetadata column, OpKind kind, BoundValue value, BoundValue key, int field) {
     }
 
-    private enum OpKind { SET, APPEND, PREPEND, REMOVE, SET_KEY, SET_INDEX, SET_FIELD, DELETE, DELETE_KEY,
+    private enum OpKind { COUNTER_ADD, SET, APPEND, PREPEND, REMOVE, SET_KEY, SET_INDEX, SET_FIELD, DELETE, DELETE_KEY,
         DELETE_INDEX, DELETE_FIELD }
 
     private final Kind kind;
@@ -138,6 +138,75 @@ public final class ModificationExecution implements CqlStatement {
         }
     }
 
+    public boolean isCounterUpdate() {
+        for (Op op : ops) {
+            if (op.kind() == OpKind.COUNTER_ADD) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Counter updates: per partition, on its shard and isolated from other writes to it, read the current counts and
+     * write the new totals. On a single node this is exact; the written cells are plain 64-bit values with a
+     * timestamp above the ones they replace.
+     */
+    CompletableFuture<Void> executeCounter(QueryContext ctx) {
+        BindContext bind = ctx.bind();
+        long[] deltas = new long[ops.size()];
+        for (int i = 0; i < ops.size(); i++) {
+            Op op = ops.get(i);
+            if (op.kind() != OpKind.COUNTER_ADD) {
+                throw new InvalidRequestException("Cannot mix counter and non counter updates");
+            }
+            ByteBuffer v = op.value().bind(bind);
+            if (v == null) {
+                throw new InvalidRequestException("Invalid null value for counter increment");
+            }
+            deltas[i] = v == Values.UNSET ? 0 : v.getLong(v.position()) * op.field();
+        }
+        List<byte[]> clusterings = new ArrayList<>();
+        if (staticOnly || table.clustering().isEmpty()) {
+            clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW);
+        } else {
+            for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                clusterings.add(ClusteringCodec.encode(table, ck));
+            }
+            clusterings.sort(Arrays::compareUnsigned);
+        }
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        TableId id = new TableId(table.id());
+        for (Restrictions.PartitionKey pk : restrictions.partitionKeys(bind)) {
+            ReadCommand read = currentRead(pk, ctx);
+            writes.add(storage.atomically(id, pk.token(), Values.bytes(pk.key()), read, current -> {
+                MutationBuilder b = new MutationBuilder();
+                b.start(id, pk.token(), pk.key());
+                for (byte[] ck : clusterings) {
+                    RowData row = findRow(current, ck);
+                    b.beginRow(ck);
+                    for (int i = 0; i < ops.size(); i++) {
+                        ColumnMetadata c = ops.get(i).column();
+                        long total = deltas[i];
+                        long ts = ctx.timestamp();
+                        if (row != null) {
+                            int index = row.indexOf(c);
+                            ByteBuffer v = row.value(index);
+                            if (v != null && v.remaining() == 8) {
+                                total += v.getLong(v.position());
+                                ts = Math.max(ts, row.timestamp(index) + 1);
+                            }
+                        }
+                        b.cell(c.cellId(), ts, 0, 0, Values.bigint(total));
+                    }
+                    b.endRow();
+                }
+                return b.build();
+            }));
+        }
+        return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]));
+    }
+
     private record BoundCondition(ColumnMetadata column, Operator op, BoundValue value, List<BoundValue> in,
                                   BoundValue element, int field) {
     }
@@ -151,8 +220,17 @@ public final class ModificationExecution implements CqlStatement {
                     + "table");
         }
         if (table.isCounterTable()) {
-            throw new InvalidRequestException("Counter tables are not supported by Charybdis yet (table " + table
-                    + ")");
+            if (stmt instanceof InsertStatement || stmt instanceof io.charybdis.node.cql.syntax.InsertJsonStatement) {
+                throw new InvalidRequestException("INSERT statements are not allowed on counter tables, use UPDATE "
+                        + "instead");
+            }
+            Attributes a = stmt.attributes() == null ? Attributes.NONE : stmt.attributes();
+            if (a.ttl() != null) {
+                throw new InvalidRequestException("Cannot provide custom TTL for counter updates");
+            }
+            if (a.timestamp() != null && stmt instanceof UpdateStatement) {
+                throw new InvalidRequestException("Cannot provide custom timestamp for counter updates");
+            }
         }
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
         Attributes attrs = stmt.attributes() == null ? Attributes.NONE : stmt.attributes();
@@ -293,9 +371,17 @@ public final class ModificationExecution implements CqlStatement {
         TypeKind k = Types.kind(c.type());
         switch (a) {
             case Assignment.SetValue sv -> {
+                if (Types.isCounter(c.type())) {
+                    throw new InvalidRequestException("Cannot set the value of counter column " + c.name()
+                            + " (counters can only be incremented/decremented, not set)");
+                }
                 return new Op(c, OpKind.SET, binder.bind(sv.value(), c.name(), c.type()), null, -1);
             }
             case Assignment.Add add -> {
+                if (Types.isCounter(c.type())) {
+                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(add.value(), c.name(),
+                            io.charybdis.protocol.types.NativeType.BIGINT), null, 1);
+                }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " + "
                             + add.value().toCql() + ") for non counter column " + c.name());
@@ -306,6 +392,10 @@ public final class ModificationExecution implements CqlStatement {
                 return new Op(c, OpKind.APPEND, binder.bind(add.value(), c.name(), c.type()), null, -1);
             }
             case Assignment.Subtract sub -> {
+                if (Types.isCounter(c.type())) {
+                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(sub.value(), c.name(),
+                            io.charybdis.protocol.types.NativeType.BIGINT), null, -1);
+                }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " - "
                             + sub.value().toCql() + ") for non counter column " + c.name());
@@ -477,6 +567,9 @@ public final class ModificationExecution implements CqlStatement {
 
     @Override
     public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+        if (isCounterUpdate()) {
+            return executeCounter(ctx).thenApply(v -> ResultMessage.VOID);
+        }
         if (isConditional()) {
             return executeConditional(ctx);
         }
