@@ -61,6 +61,8 @@ public final class CharybdisNode implements AutoCloseable {
     private final CqlServer server;
     private final NodeInfo info;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** JMX for nodetool (io.charybdis.node.jmx); null if it could not listen. */
+    private volatile io.charybdis.node.jmx.JmxServer jmx;
 
     private CharybdisNode(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, CqlServer server,
                           NodeInfo info) {
@@ -126,7 +128,9 @@ public final class CharybdisNode implements AutoCloseable {
                     InetAddress.getByName(config.listenAddress()), rpc, server.port(), config.storagePort(),
                     "datacenter1", "rack1", NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
                     config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
-            return new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
+            CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
+            node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node); // never throws
+            return node;
         } catch (Exception | Error e) {
             if (storage != null) {
                 try {
@@ -237,6 +241,11 @@ public final class CharybdisNode implements AutoCloseable {
         return info;
     }
 
+    /** The JMX server nodetool talks to, or null if JMX could not listen. */
+    public io.charybdis.node.jmx.JmxServer jmx() {
+        return jmx;
+    }
+
     /**
      * What Main logs after "Charybdis &lt;version&gt; ", e.g. "listening for CQL clients on 127.0.0.1:9042
      * (shard-aware port 19042), 2 shards, data in /var/lib/charybdis/data".
@@ -253,6 +262,9 @@ public final class CharybdisNode implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (jmx != null) {
+            jmx.close();
         }
         server.close();
         try {

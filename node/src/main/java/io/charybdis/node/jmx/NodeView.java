@@ -1,0 +1,191 @@
+package io.charybdis.node.jmx;
+
+import io.charybdis.node.config.NodeConfig;
+import io.charybdis.node.schema.KeyspaceMetadata;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.system.NodeInfo;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.StorageException;
+import io.charybdis.storage.TableId;
+import io.charybdis.storage.TableStats;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+/** What the beans read from the node: its identity, schema and storage, and the formats Cassandra prints them in. */
+final class NodeView {
+    final NodeConfig config;
+    final Storage storage;
+    final Supplier<io.charybdis.node.schema.Schema> schema;
+    final NodeInfo info;
+    volatile boolean running = true;
+
+    NodeView(NodeConfig config, Storage storage, Supplier<io.charybdis.node.schema.Schema> schema, NodeInfo info) {
+        this.config = config;
+        this.storage = storage;
+        this.schema = schema;
+        this.info = info;
+    }
+
+    /** This node as Cassandra names endpoints in the "WithPort" attributes: listen address and storage port. */
+    String endpointWithPort() {
+        return info.listenAddress().getHostAddress() + ":" + info.storagePort();
+    }
+
+    String endpoint() {
+        return info.listenAddress().getHostAddress();
+    }
+
+    /** True if {@code host} (with or without a port, optionally with a leading '/') names this node. */
+    boolean isLocal(String host) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.startsWith("/") ? host.substring(1) : host;
+        if (h.equals(endpoint()) || h.equals(endpointWithPort())) {
+            return true;
+        }
+        String rpc = info.rpcAddress().getHostAddress();
+        return h.equals(rpc) || h.startsWith(rpc + ":") || h.startsWith(endpoint() + ":")
+                || h.equals("localhost") || h.equals(info.listenAddress().getHostName());
+    }
+
+    /** Cassandra's virtual keyspaces: not listed by StorageService, no table beans. */
+    static boolean cassandraVirtual(String keyspace) {
+        return keyspace.equals("system_views") || keyspace.equals("system_virtual_schema");
+    }
+
+    /**
+     * The keyspaces Cassandra lists (all but its virtual ones), sorted by name. Our system keyspaces are computed
+     * (no storage): they are listed, with empty storage figures, as Cassandra lists its own.
+     */
+    List<KeyspaceMetadata> keyspaces() {
+        List<KeyspaceMetadata> r = new ArrayList<>();
+        for (KeyspaceMetadata ks : new TreeMap<>(schema.get().keyspaces()).values()) {
+            if (!cassandraVirtual(ks.name())) {
+                r.add(ks);
+            }
+        }
+        return r;
+    }
+
+    /** True if the table's data lives in the storage engine (not a computed system table). */
+    boolean hasStorage(TableMetadata t) {
+        KeyspaceMetadata ks = schema.get().keyspace(t.keyspace());
+        return ks != null && !ks.virtual();
+    }
+
+    KeyspaceMetadata keyspace(String name) {
+        KeyspaceMetadata ks = name == null ? null : schema.get().keyspace(name);
+        if (ks == null || cassandraVirtual(ks.name())) {
+            throw new IllegalArgumentException("Unknown keyspace " + name);
+        }
+        return ks;
+    }
+
+    /** The named tables of a keyspace, or all of them when none is named. */
+    List<TableMetadata> tables(String keyspace, String... tables) {
+        KeyspaceMetadata ks = keyspace(keyspace);
+        List<TableMetadata> r = new ArrayList<>();
+        if (tables == null || tables.length == 0) {
+            r.addAll(new TreeMap<>(ks.tables()).values());
+        } else {
+            for (String t : tables) {
+                TableMetadata tm = ks.table(t);
+                if (tm == null) {
+                    throw new IllegalArgumentException("Unknown keyspace/cf pair (" + keyspace + "." + t + ")");
+                }
+                r.add(tm);
+            }
+        }
+        return r;
+    }
+
+    List<TableMetadata> allTables() {
+        List<TableMetadata> r = new ArrayList<>();
+        for (KeyspaceMetadata ks : keyspaces()) {
+            r.addAll(new TreeMap<>(ks.tables()).values());
+        }
+        return r;
+    }
+
+    TableStats stats(TableMetadata t) {
+        if (!hasStorage(t)) {
+            return new TableStats(0, 0, 0, 0, 0, 0, 0, 0);
+        }
+        try {
+            return storage.stats(new TableId(t.id()));
+        } catch (StorageException e) { // dropped meanwhile
+            return new TableStats(0, 0, 0, 0, 0, 0, 0, 0);
+        }
+    }
+
+    /** Live SSTable bytes on disk, all tables (Cassandra's Load). */
+    long loadBytes() {
+        long n = 0;
+        for (TableMetadata t : allTables()) {
+            n += stats(t).liveDiskBytes();
+        }
+        return n;
+    }
+
+    long uncompressedLoadBytes() {
+        long n = 0;
+        for (TableMetadata t : allTables()) {
+            if (!hasStorage(t)) {
+                continue;
+            }
+            try {
+                n += storage.uncompressedBytes(new TableId(t.id()));
+            } catch (StorageException e) {
+                // dropped meanwhile
+            }
+        }
+        return n;
+    }
+
+    /** Waits for a storage operation; failures become JDK exceptions a JMX client can read. */
+    static <T> T await(CompletableFuture<T> f) throws ExecutionException, InterruptedException {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw new ExecutionException(new RuntimeException(String.valueOf(c)));
+        }
+    }
+
+    /** Cassandra's replication info for describecluster: "SimpleStrategy {replication_factor=1}". */
+    static String replicationInfo(Map<String, String> replication) {
+        String cls = replication.getOrDefault("class", "LocalStrategy");
+        String simple = cls.substring(cls.lastIndexOf('.') + 1);
+        Map<String, String> options = new TreeMap<>(replication);
+        options.remove("class");
+        return simple + " " + options;
+    }
+
+    /** Cassandra's FileUtils.stringifyFileSize: "104.87 KiB". */
+    static String fileSize(double value) {
+        DecimalFormat df = new DecimalFormat("#.##", DecimalFormatSymbols.getInstance(Locale.ROOT));
+        double kib = 1024, mib = kib * 1024, gib = mib * 1024, tib = gib * 1024;
+        if (value >= tib) {
+            return df.format(value / tib) + " TiB";
+        }
+        if (value >= gib) {
+            return df.format(value / gib) + " GiB";
+        }
+        if (value >= mib) {
+            return df.format(value / mib) + " MiB";
+        }
+        if (value >= kib) {
+            return df.format(value / kib) + " KiB";
+        }
+        return df.format(value) + " bytes";
+    }
+}

@@ -1,0 +1,423 @@
+package io.charybdis.node.jmx;
+
+import io.charybdis.node.schema.KeyspaceMetadata;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.storage.TableId;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * {@code org.apache.cassandra.db:type=StorageService} for a single node: this node is the only live endpoint, owns
+ * every token range, and nothing joins, leaves or moves.
+ */
+final class StorageServiceBean implements StorageServiceMBean {
+    private final NodeView node;
+
+    StorageServiceBean(NodeView node) {
+        this.node = node;
+    }
+
+    @Override
+    public List<String> getLiveNodes() {
+        return List.of(node.endpoint());
+    }
+
+    @Override
+    public List<String> getLiveNodesWithPort() {
+        return List.of(node.endpointWithPort());
+    }
+
+    @Override
+    public List<String> getUnreachableNodes() {
+        return List.of();
+    }
+
+    @Override
+    public List<String> getUnreachableNodesWithPort() {
+        return List.of();
+    }
+
+    @Override
+    public List<String> getJoiningNodes() {
+        return List.of();
+    }
+
+    @Override
+    public List<String> getJoiningNodesWithPort() {
+        return List.of();
+    }
+
+    @Override
+    public List<String> getLeavingNodes() {
+        return List.of();
+    }
+
+    @Override
+    public List<String> getLeavingNodesWithPort() {
+        return List.of();
+    }
+
+    @Override
+    public List<String> getMovingNodes() {
+        return List.of();
+    }
+
+    @Override
+    public List<String> getMovingNodesWithPort() {
+        return List.of();
+    }
+
+    /** The node's tokens in ring order. */
+    private List<String> sortedTokens() {
+        List<String> ts = new ArrayList<>(node.info.tokens());
+        ts.sort(Comparator.comparing(BigInteger::new));
+        return ts;
+    }
+
+    @Override
+    public List<String> getTokens() {
+        return sortedTokens();
+    }
+
+    @Override
+    public List<String> getTokens(String endpoint) throws UnknownHostException {
+        if (!node.isLocal(endpoint)) {
+            InetAddress.getByName(endpoint); // an unknown host name fails as in Cassandra
+            return List.of();
+        }
+        return sortedTokens();
+    }
+
+    @Override
+    public String getReleaseVersion() {
+        return node.info.releaseVersion();
+    }
+
+    @Override
+    public String getGitSHA() {
+        return "Unknown";
+    }
+
+    @Override
+    public String getSchemaVersion() {
+        return node.schema.get().version().toString();
+    }
+
+    @Override
+    public String getKeyspaceReplicationInfo(String keyspaceName) {
+        return NodeView.replicationInfo(node.keyspace(keyspaceName).replication());
+    }
+
+    private Map<String, String> tokenMap(String endpoint) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String t : sortedTokens()) {
+            m.put(t, endpoint);
+        }
+        return m;
+    }
+
+    @Override
+    public Map<String, String> getTokenToEndpointMap() {
+        return tokenMap(node.endpoint());
+    }
+
+    @Override
+    public Map<String, String> getTokenToEndpointWithPortMap() {
+        return tokenMap(node.endpointWithPort());
+    }
+
+    @Override
+    public String getLocalHostId() {
+        return node.info.hostId().toString();
+    }
+
+    @Override
+    public Map<String, String> getEndpointToHostId() {
+        return Map.of(node.endpoint(), getLocalHostId());
+    }
+
+    @Override
+    public Map<String, String> getEndpointWithPortToHostId() {
+        return Map.of(node.endpointWithPort(), getLocalHostId());
+    }
+
+    @Override
+    public Map<String, String> getHostIdToEndpoint() {
+        return Map.of(getLocalHostId(), node.endpoint());
+    }
+
+    @Override
+    public Map<String, String> getHostIdToEndpointWithPort() {
+        return Map.of(getLocalHostId(), node.endpointWithPort());
+    }
+
+    @Override
+    public String getLoadString() {
+        return NodeView.fileSize(node.loadBytes());
+    }
+
+    @Override
+    public String getUncompressedLoadString() {
+        return NodeView.fileSize(node.uncompressedLoadBytes());
+    }
+
+    @Override
+    public Map<String, String> getLoadMap() {
+        return Map.of(node.endpoint(), getLoadString());
+    }
+
+    @Override
+    public Map<String, String> getLoadMapWithPort() {
+        return Map.of(node.endpointWithPort(), getLoadString());
+    }
+
+    @Override
+    public int getCurrentGenerationNumber() {
+        return (int) (node.info.startedAtMillis() / 1000);
+    }
+
+    @Override
+    public void forceKeyspaceCompaction(boolean splitOutput, String keyspaceName, String... tableNames)
+            throws IOException, ExecutionException, InterruptedException {
+        List<CompletableFuture<Void>> fs = new ArrayList<>();
+        for (TableMetadata t : node.tables(keyspaceName, tableNames)) {
+            if (node.hasStorage(t)) { // computed system tables have nothing to compact
+                fs.add(node.storage.forceMajorCompaction(new TableId(t.id())));
+            }
+        }
+        NodeView.await(CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)));
+    }
+
+    @Override
+    public void forceKeyspaceFlush(String keyspaceName, String... tableNames)
+            throws IOException, ExecutionException, InterruptedException {
+        List<CompletableFuture<Void>> fs = new ArrayList<>();
+        for (TableMetadata t : node.tables(keyspaceName, tableNames)) {
+            if (node.hasStorage(t)) { // computed system tables have nothing to flush
+                fs.add(node.storage.flush(new TableId(t.id())));
+            }
+        }
+        NodeView.await(CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)));
+    }
+
+    @Override
+    public String getOperationMode() {
+        return node.running ? "NORMAL" : "DRAINED";
+    }
+
+    @Override
+    public boolean isStarting() {
+        return false;
+    }
+
+    @Override
+    public boolean isDrained() {
+        return !node.running;
+    }
+
+    @Override
+    public boolean isDraining() {
+        return false;
+    }
+
+    @Override
+    public boolean isDecommissioning() {
+        return false;
+    }
+
+    @Override
+    public boolean isDecommissionFailed() {
+        return false;
+    }
+
+    @Override
+    public boolean isBootstrapFailed() {
+        return false;
+    }
+
+    @Override
+    public String getBootstrapState() {
+        return "COMPLETED";
+    }
+
+    @Override
+    public Map<InetAddress, Float> getOwnership() {
+        return Map.of(node.info.listenAddress(), 1.0f);
+    }
+
+    @Override
+    public Map<String, Float> getOwnershipWithPort() {
+        return Map.of(node.endpointWithPort(), 1.0f);
+    }
+
+    @Override
+    public Map<InetAddress, Float> effectiveOwnership(String keyspace) throws IllegalStateException {
+        checkKeyspace(keyspace);
+        return getOwnership();
+    }
+
+    /** One node holds every replica of every range: its effective ownership is 100% for any keyspace. */
+    @Override
+    public Map<String, Float> effectiveOwnershipWithPort(String keyspace) throws IllegalStateException {
+        checkKeyspace(keyspace);
+        return getOwnershipWithPort();
+    }
+
+    private void checkKeyspace(String keyspace) {
+        if (keyspace != null && !keyspace.isEmpty()) {
+            KeyspaceMetadata ks = node.schema.get().keyspace(keyspace);
+            if (ks == null || NodeView.cassandraVirtual(keyspace)) {
+                throw new IllegalArgumentException("The keyspace " + keyspace + ", does not exist");
+            }
+        }
+    }
+
+    @Override
+    public List<String> getKeyspaces() {
+        List<String> r = new ArrayList<>();
+        for (KeyspaceMetadata ks : node.keyspaces()) {
+            r.add(ks.name());
+        }
+        return r;
+    }
+
+    @Override
+    public List<String> getNonSystemKeyspaces() {
+        List<String> r = new ArrayList<>();
+        for (KeyspaceMetadata ks : node.keyspaces()) {
+            if (!ks.isSystem()) {
+                r.add(ks.name());
+            }
+        }
+        return r;
+    }
+
+    @Override
+    public List<String> getNonLocalStrategyKeyspaces() {
+        List<String> r = new ArrayList<>();
+        for (KeyspaceMetadata ks : node.keyspaces()) {
+            String cls = ks.replication().getOrDefault("class", "LocalStrategy");
+            if (!cls.endsWith("LocalStrategy")) {
+                r.add(ks.name());
+            }
+        }
+        return r;
+    }
+
+    @Override
+    public boolean isGossipRunning() {
+        return node.running;
+    }
+
+    @Override
+    public boolean isNativeTransportRunning() {
+        return node.running;
+    }
+
+    @Override
+    public boolean isJoined() {
+        return true;
+    }
+
+    @Override
+    public boolean isIncrementalBackupsEnabled() {
+        return false;
+    }
+
+    @Override
+    public long getRpcTimeout() {
+        return node.config.requestTimeout().toMillis();
+    }
+
+    @Override
+    public long getReadRpcTimeout() {
+        return node.config.readRequestTimeout().toMillis();
+    }
+
+    @Override
+    public long getRangeRpcTimeout() {
+        return node.config.rangeRequestTimeout().toMillis();
+    }
+
+    @Override
+    public long getWriteRpcTimeout() {
+        return node.config.writeRequestTimeout().toMillis();
+    }
+
+    @Override
+    public long getCounterWriteRpcTimeout() {
+        return node.config.counterWriteRequestTimeout().toMillis();
+    }
+
+    @Override
+    public long getCasContentionTimeout() {
+        return node.config.casContentionTimeout().toMillis();
+    }
+
+    @Override
+    public long getTruncateRpcTimeout() {
+        return node.config.truncateRequestTimeout().toMillis();
+    }
+
+    /** Cassandra's defaults (internode_tcp_connect_timeout 2 s, user timeouts 30 s and 5 min). */
+    @Override
+    public int getInternodeTcpConnectTimeoutInMS() {
+        return 2000;
+    }
+
+    @Override
+    public int getInternodeTcpUserTimeoutInMS() {
+        return 30000;
+    }
+
+    @Override
+    public int getInternodeStreamingTcpUserTimeoutInMS() {
+        return 300000;
+    }
+
+    /** Compaction is not throttled by a fixed rate here (the backlog controllers share the disk): 0 = unthrottled. */
+    @Override
+    public double getCompactionThroughtputMibPerSecAsDouble() {
+        return 0;
+    }
+
+    @Override
+    public long getCompactionThroughtputBytesPerSec() {
+        return 0;
+    }
+
+    @Override
+    public int getCompactionThroughputMbPerSec() {
+        return 0;
+    }
+
+    /** One compaction at a time per shard. */
+    @Override
+    public int getConcurrentCompactors() {
+        return node.storage.shardCount();
+    }
+
+    @Override
+    public String getClusterName() {
+        return node.info.clusterName();
+    }
+
+    @Override
+    public String getPartitionerName() {
+        return node.info.partitioner();
+    }
+
+    @Override
+    public Map<String, long[]> getOutOfRangeOperationCounts() {
+        return Map.of();
+    }
+}

@@ -1,0 +1,150 @@
+package io.charybdis.node.jmx;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The part of Cassandra's {@code org.apache.cassandra.service.StorageServiceMBean} that nodetool's supported commands
+ * use, with Cassandra's exact attribute and operation names and signatures (JMX matches by name, not by interface).
+ * Registered as {@code org.apache.cassandra.db:type=StorageService}.
+ */
+public interface StorageServiceMBean {
+    List<String> getLiveNodes();
+
+    List<String> getLiveNodesWithPort();
+
+    List<String> getUnreachableNodes();
+
+    List<String> getUnreachableNodesWithPort();
+
+    List<String> getJoiningNodes();
+
+    List<String> getJoiningNodesWithPort();
+
+    List<String> getLeavingNodes();
+
+    List<String> getLeavingNodesWithPort();
+
+    List<String> getMovingNodes();
+
+    List<String> getMovingNodesWithPort();
+
+    List<String> getTokens();
+
+    List<String> getTokens(String endpoint) throws UnknownHostException;
+
+    String getReleaseVersion();
+
+    String getGitSHA();
+
+    String getSchemaVersion();
+
+    String getKeyspaceReplicationInfo(String keyspaceName);
+
+    Map<String, String> getTokenToEndpointMap();
+
+    Map<String, String> getTokenToEndpointWithPortMap();
+
+    String getLocalHostId();
+
+    Map<String, String> getEndpointToHostId();
+
+    Map<String, String> getEndpointWithPortToHostId();
+
+    Map<String, String> getHostIdToEndpoint();
+
+    Map<String, String> getHostIdToEndpointWithPort();
+
+    String getLoadString();
+
+    String getUncompressedLoadString();
+
+    Map<String, String> getLoadMap();
+
+    Map<String, String> getLoadMapWithPort();
+
+    int getCurrentGenerationNumber();
+
+    void forceKeyspaceCompaction(boolean splitOutput, String keyspaceName, String... tableNames)
+            throws IOException, ExecutionException, InterruptedException;
+
+    void forceKeyspaceFlush(String keyspaceName, String... tableNames)
+            throws IOException, ExecutionException, InterruptedException;
+
+    String getOperationMode();
+
+    boolean isStarting();
+
+    boolean isDrained();
+
+    boolean isDraining();
+
+    boolean isDecommissioning();
+
+    boolean isDecommissionFailed();
+
+    boolean isBootstrapFailed();
+
+    String getBootstrapState();
+
+    Map<InetAddress, Float> getOwnership();
+
+    Map<String, Float> getOwnershipWithPort();
+
+    Map<InetAddress, Float> effectiveOwnership(String keyspace) throws IllegalStateException;
+
+    Map<String, Float> effectiveOwnershipWithPort(String keyspace) throws IllegalStateException;
+
+    List<String> getKeyspaces();
+
+    List<String> getNonSystemKeyspaces();
+
+    List<String> getNonLocalStrategyKeyspaces();
+
+    boolean isGossipRunning();
+
+    boolean isNativeTransportRunning();
+
+    boolean isJoined();
+
+    boolean isIncrementalBackupsEnabled();
+
+    long getRpcTimeout();
+
+    long getReadRpcTimeout();
+
+    long getRangeRpcTimeout();
+
+    long getWriteRpcTimeout();
+
+    long getCounterWriteRpcTimeout();
+
+    long getCasContentionTimeout();
+
+    long getTruncateRpcTimeout();
+
+    int getInternodeTcpConnectTimeoutInMS();
+
+    int getInternodeTcpUserTimeoutInMS();
+
+    int getInternodeStreamingTcpUserTimeoutInMS();
+
+    /** The "Throughtput" typo is Cassandra's. */
+    double getCompactionThroughtputMibPerSecAsDouble();
+
+    long getCompactionThroughtputBytesPerSec();
+
+    int getCompactionThroughputMbPerSec();
+
+    int getConcurrentCompactors();
+
+    String getClusterName();
+
+    String getPartitionerName();
+
+    Map<String, long[]> getOutOfRangeOperationCounts();
+}
