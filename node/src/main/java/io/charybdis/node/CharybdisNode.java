@@ -109,7 +109,15 @@ public final class CharybdisNode implements AutoCloseable {
 
                 @Override
                 public void dropped(TableMetadata table) {
-                    st.dropTable(new TableId(table.id())).join();
+                    // Schema changes run on a shard's event loop: waiting here for every shard (this one included)
+                    // to discard the table would deadlock. The table is gone from the schema already, so nothing
+                    // reads or writes it; its data is released in the background.
+                    st.dropTable(new TableId(table.id())).whenComplete((v, t) -> {
+                        if (t != null) {
+                            log.warn("Could not release the data of dropped table {}.{}", table.keyspace(),
+                                    table.name(), t);
+                        }
+                    });
                 }
             });
             Identity identity = Identity.loadOrCreate(data, config.numTokens());

@@ -1,0 +1,63 @@
+package io.charybdis.node.conformance;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Records the expected outcomes of the conformance corpus from a real Apache Cassandra 5.0.6 node: every
+ * statement of every {@code <topic>.cql} (or only the topics named) is run in order and its outcome written as one
+ * JSON line of {@code <topic>.expected}.
+ *
+ * <pre>
+ * ./mvnw -B -q -o -pl node test-compile
+ * java -cp node/target/test-classes:node/target/classes:$(cat cp.txt) \
+ *     io.charybdis.node.conformance.ConformanceRecorder 127.0.0.2 9042 node/src/test/resources/conformance [topic...]
+ * </pre>
+ */
+public final class ConformanceRecorder {
+    private ConformanceRecorder() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        String host = args[0];
+        int port = Integer.parseInt(args[1]);
+        Path dir = Path.of(args[2]);
+        List<String> only = List.of(args).subList(3, args.length);
+        try (CqlSession session = Sessions.open(host, port)) {
+            String release = session.execute("SELECT release_version FROM system.local").one().getString(0);
+            if (!release.startsWith("5.0")) {
+                throw new IllegalStateException("reference must be Cassandra 5.0, is " + release);
+            }
+            for (Path file : Corpus.topics(dir)) {
+                String topic = Corpus.topicOf(file);
+                if (!only.isEmpty() && !only.contains(topic)) {
+                    continue;
+                }
+                StringBuilder out = new StringBuilder();
+                int errors = 0;
+                List<Corpus.Statement> statements = Corpus.parse(file);
+                for (Corpus.Statement st : statements) {
+                    ObjectNode o = Outcome.run(session, st.cql());
+                    if (o.has("error")) {
+                        errors++;
+                        String msg = o.get("error").get("message").asText();
+                        if (st.msgFragment() != null && !msg.contains(st.msgFragment())) {
+                            System.err.printf("%s (line %d): fragment [%s] not in Cassandra's message: %s%n",
+                                    st.id(), st.line(), st.msgFragment(), msg);
+                        }
+                    }
+                    out.append(Outcome.JSON.writeValueAsString(o)).append('\n');
+                }
+                Files.writeString(Corpus.expectedFile(file), out, StandardCharsets.UTF_8);
+                System.out.printf("%-14s %4d statements, %3d errors (Cassandra %s)%n", topic, statements.size(),
+                        errors, release);
+            }
+        }
+    }
+}

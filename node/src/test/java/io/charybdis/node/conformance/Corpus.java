@@ -1,0 +1,120 @@
+package io.charybdis.node.conformance;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * The conformance corpus: {@code <topic>.cql} files of statements, each answered by a {@code <topic>.expected}
+ * file recorded from Apache Cassandra 5.0.6 by {@link ConformanceRecorder}.
+ *
+ * <p>File format: a statement ends at a line whose last non-blank character is {@code ;} (a {@code BEGIN ...
+ * BATCH} ends only at {@code APPLY BATCH;}). Lines starting with {@code --} are comments; a comment of the form
+ * {@code -- @directive [argument]} applies to the next statement:
+ * <ul>
+ *   <li>{@code @unordered}: the rows are compared as a multiset (the order is not defined by CQL);</li>
+ *   <li>{@code @msg <fragment>}: an error message is compared by this fragment only (Cassandra's full text is
+ *       unstable or names its own internals);</li>
+ *   <li>{@code @anymsg}: only the error code is compared;</li>
+ *   <li>{@code @nowarn}: warnings are not compared;</li>
+ *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed).</li>
+ * </ul>
+ */
+final class Corpus {
+    static final Path DIR = Path.of("src/test/resources/conformance");
+
+    record Statement(String topic, int index, int line, String cql, boolean unordered, String msgFragment,
+            boolean anyMessage, boolean ignoreWarnings, String skipReason) {
+        String id() {
+            return topic + "#" + index;
+        }
+    }
+
+    private Corpus() {
+    }
+
+    static List<Path> topics(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".cql")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String topicOf(Path cqlFile) {
+        String n = cqlFile.getFileName().toString();
+        return n.substring(0, n.length() - ".cql".length());
+    }
+
+    static Path expectedFile(Path cqlFile) {
+        return cqlFile.resolveSibling(topicOf(cqlFile) + ".expected");
+    }
+
+    static List<Statement> parse(Path cqlFile) {
+        String topic = topicOf(cqlFile);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(cqlFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Statement> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        int startLine = 0;
+        boolean unordered = false;
+        boolean anyMsg = false;
+        boolean noWarn = false;
+        String fragment = null;
+        String skip = null;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (cur.isEmpty() && (line.isEmpty() || line.startsWith("--"))) {
+                if (line.startsWith("-- @")) {
+                    String d = line.substring(4).strip();
+                    if (d.equals("unordered")) {
+                        unordered = true;
+                    } else if (d.equals("anymsg")) {
+                        anyMsg = true;
+                    } else if (d.equals("nowarn")) {
+                        noWarn = true;
+                    } else if (d.startsWith("skip ")) {
+                        skip = d.substring(5).strip();
+                    } else if (d.startsWith("msg ")) {
+                        fragment = d.substring(4).strip();
+                    } else {
+                        throw new IllegalArgumentException(cqlFile + ":" + (i + 1) + ": unknown directive " + d);
+                    }
+                }
+                continue;
+            }
+            if (cur.isEmpty()) {
+                startLine = i + 1;
+            } else {
+                cur.append('\n');
+            }
+            cur.append(line);
+            boolean batch = cur.toString().toUpperCase(Locale.ROOT).startsWith("BEGIN ");
+            boolean ends = line.endsWith(";")
+                    && (!batch || line.toUpperCase(Locale.ROOT).replaceAll("\\s+", " ").endsWith("APPLY BATCH;"));
+            if (ends) {
+                String cql = cur.substring(0, cur.length() - 1).strip();
+                out.add(new Statement(topic, out.size() + 1, startLine, cql, unordered, fragment, anyMsg, noWarn,
+                        skip));
+                cur.setLength(0);
+                unordered = anyMsg = noWarn = false;
+                fragment = null;
+                skip = null;
+            }
+        }
+        if (!cur.isEmpty()) {
+            throw new IllegalArgumentException(cqlFile + ":" + startLine + ": statement not terminated by ';'");
+        }
+        return out;
+    }
+}

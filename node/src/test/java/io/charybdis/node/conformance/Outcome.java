@@ -1,0 +1,245 @@
+package io.charybdis.node.conformance;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.DriverException;
+import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
+import com.datastax.oss.driver.api.core.cql.ResultSet;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import com.datastax.oss.driver.api.core.data.CqlVector;
+import com.datastax.oss.driver.api.core.data.TupleValue;
+import com.datastax.oss.driver.api.core.data.UdtValue;
+import com.datastax.oss.driver.api.core.servererrors.AlreadyExistsException;
+import com.datastax.oss.driver.api.core.servererrors.FunctionFailureException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidConfigurationInQueryException;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.datastax.oss.driver.api.core.servererrors.ProtocolError;
+import com.datastax.oss.driver.api.core.servererrors.ServerError;
+import com.datastax.oss.driver.api.core.servererrors.SyntaxError;
+import com.datastax.oss.driver.api.core.servererrors.TruncateException;
+import com.datastax.oss.driver.api.core.servererrors.UnauthorizedException;
+import com.datastax.oss.driver.api.core.type.DataType;
+import com.datastax.oss.driver.api.core.type.ListType;
+import com.datastax.oss.driver.api.core.type.MapType;
+import com.datastax.oss.driver.api.core.type.SetType;
+import com.datastax.oss.driver.api.core.type.TupleType;
+import com.datastax.oss.driver.api.core.type.UserDefinedType;
+import com.datastax.oss.driver.api.core.type.DataTypes;
+import com.datastax.oss.driver.api.core.type.codec.registry.CodecRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * What one statement answered, as a JSON object: {@code {"cql", "columns": [[name, type]...], "rows": [[value...]
+ * ...], "warnings": [...]}} for a success, {@code {"cql", "error": {"code", "message"}}} for an error. Values are
+ * CQL literals rendered from the driver's decoded objects (timestamps in UTC), {@code null} for null.
+ */
+final class Outcome {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private Outcome() {
+    }
+
+    static ObjectNode run(CqlSession session, String cql) {
+        ObjectNode out = JSON.createObjectNode();
+        out.put("cql", cql);
+        try {
+            ResultSet rs = session.execute(SimpleStatement.newInstance(cql).setTimeout(Duration.ofSeconds(15)));
+            List<Row> rows = rs.all();
+            if (rs.getColumnDefinitions().size() > 0) {
+                ArrayNode cols = out.putArray("columns");
+                for (ColumnDefinition c : rs.getColumnDefinitions()) {
+                    cols.addArray().add(c.getName().asInternal()).add(c.getType().asCql(true, true));
+                }
+                ArrayNode rowsNode = out.putArray("rows");
+                for (Row r : rows) {
+                    ArrayNode rn = rowsNode.addArray();
+                    for (int i = 0; i < r.size(); i++) {
+                        Object v = r.getObject(i);
+                        if (v == null) {
+                            rn.addNull();
+                        } else {
+                            rn.add(render(r.getType(i), v));
+                        }
+                    }
+                }
+            }
+            List<String> warnings = rs.getExecutionInfo().getWarnings();
+            if (!warnings.isEmpty()) {
+                ArrayNode w = out.putArray("warnings");
+                warnings.forEach(w::add);
+            }
+        } catch (DriverException e) {
+            ObjectNode err = out.putObject("error");
+            err.put("code", code(e));
+            err.put("message", e.getMessage());
+        }
+        return out;
+    }
+
+    static String code(DriverException e) {
+        if (e instanceof SyntaxError) {
+            return "0x2000";
+        } else if (e instanceof UnauthorizedException) {
+            return "0x2100";
+        } else if (e instanceof InvalidConfigurationInQueryException) {
+            return "0x2300";
+        } else if (e instanceof InvalidQueryException) {
+            return "0x2200";
+        } else if (e instanceof AlreadyExistsException) {
+            return "0x2400";
+        } else if (e instanceof ServerError) {
+            return "0x0000";
+        } else if (e instanceof ProtocolError) {
+            return "0x000A";
+        } else if (e instanceof TruncateException) {
+            return "0x1003";
+        } else if (e instanceof FunctionFailureException) {
+            return "0x1400";
+        }
+        return e.getClass().getSimpleName();
+    }
+
+    static String render(DataType type, Object v) {
+        if (v == null) {
+            return "NULL";
+        }
+        if (type.equals(DataTypes.TIMESTAMP)) {
+            return "'" + (Instant) v + "'";
+        }
+        if (type instanceof ListType lt) {
+            return join("[", "]", lt.getElementType(), (Collection<?>) v);
+        }
+        if (type instanceof SetType st) {
+            return join("{", "}", st.getElementType(), (Collection<?>) v);
+        }
+        if (type instanceof MapType mt) {
+            StringJoiner j = new StringJoiner(", ", "{", "}");
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                j.add(render(mt.getKeyType(), e.getKey()) + ": " + render(mt.getValueType(), e.getValue()));
+            }
+            return j.toString();
+        }
+        if (type instanceof TupleType tt) {
+            TupleValue t = (TupleValue) v;
+            StringJoiner j = new StringJoiner(", ", "(", ")");
+            for (int i = 0; i < tt.getComponentTypes().size(); i++) {
+                j.add(render(tt.getComponentTypes().get(i), t.getObject(i)));
+            }
+            return j.toString();
+        }
+        if (type instanceof UserDefinedType ut) {
+            UdtValue u = (UdtValue) v;
+            StringJoiner j = new StringJoiner(", ", "{", "}");
+            for (int i = 0; i < ut.getFieldTypes().size(); i++) {
+                j.add(ut.getFieldNames().get(i).asCql(true) + ": " + render(ut.getFieldTypes().get(i), u.getObject(i)));
+            }
+            return j.toString();
+        }
+        if (v instanceof CqlVector<?> vec) {
+            List<String> parts = new ArrayList<>();
+            vec.forEach(x -> parts.add(String.valueOf(x)));
+            return "[" + String.join(", ", parts) + "]";
+        }
+        return CodecRegistry.DEFAULT.codecFor(type).format(v);
+    }
+
+    private static String join(String open, String close, DataType element, Collection<?> values) {
+        StringJoiner j = new StringJoiner(", ", open, close);
+        for (Object o : values) {
+            j.add(render(element, o));
+        }
+        return j.toString();
+    }
+
+    /** Null when {@code actual} matches {@code expected} under the statement's directives, else a description. */
+    static String compare(Corpus.Statement st, JsonNode expected, JsonNode actual) {
+        if (expected.has("error") || actual.has("error")) {
+            if (!expected.has("error")) {
+                return "expected success " + expected + "\nbut got error " + actual.get("error");
+            }
+            if (!actual.has("error")) {
+                return "expected error " + expected.get("error") + "\nbut got " + actual;
+            }
+            JsonNode e = expected.get("error");
+            JsonNode a = actual.get("error");
+            if (!e.get("code").equals(a.get("code"))) {
+                return "error code: expected " + e + "\nbut got " + a;
+            }
+            if (st.anyMessage()) {
+                return null;
+            }
+            String em = e.get("message").asText();
+            String am = a.get("message").asText();
+            if (st.msgFragment() != null) {
+                return am.contains(st.msgFragment()) ? null
+                        : "error message should contain [" + st.msgFragment() + "] but was: " + am;
+            }
+            return em.equals(am) ? null : "error message:\n expected: " + em + "\n   actual: " + am;
+        }
+        JsonNode ec = expected.path("columns");
+        JsonNode ac = actual.path("columns");
+        if (!ec.equals(ac)) {
+            return "columns: expected " + ec + "\n     but got " + ac;
+        }
+        List<String> er = rows(expected, ec);
+        List<String> ar = rows(actual, ec);
+        if (st.unordered()) {
+            er = er.stream().sorted().toList();
+            ar = ar.stream().sorted().toList();
+        }
+        if (!rowsMatch(ec, er, ar, expected, actual, st.unordered())) {
+            return "rows: expected\n  " + String.join("\n  ", er) + "\nbut got\n  " + String.join("\n  ", ar);
+        }
+        if (!st.ignoreWarnings() && !expected.path("warnings").equals(actual.path("warnings"))) {
+            return "warnings: expected " + expected.path("warnings") + "\n      but got " + actual.path("warnings");
+        }
+        return null;
+    }
+
+    private static List<String> rows(JsonNode outcome, JsonNode columns) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode r : outcome.path("rows")) {
+            out.add(r.toString());
+        }
+        return out;
+    }
+
+    /** Exact row equality, except that {@code ttl(...)} columns (a countdown) may differ by a few seconds. */
+    private static boolean rowsMatch(JsonNode columns, List<String> er, List<String> ar, JsonNode expected,
+            JsonNode actual, boolean unordered) {
+        if (er.equals(ar)) {
+            return true;
+        }
+        if (er.size() != ar.size() || unordered) {
+            return false;
+        }
+        JsonNode erows = expected.path("rows");
+        JsonNode arows = actual.path("rows");
+        for (int r = 0; r < erows.size(); r++) {
+            for (int c = 0; c < columns.size(); c++) {
+                JsonNode ev = erows.get(r).get(c);
+                JsonNode av = arows.get(r).get(c);
+                if (ev.equals(av)) {
+                    continue;
+                }
+                boolean ttl = columns.get(c).get(0).asText().startsWith("ttl(");
+                if (!ttl || ev.isNull() || av.isNull()
+                        || Math.abs(Long.parseLong(ev.asText()) - Long.parseLong(av.asText())) > 5) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}
