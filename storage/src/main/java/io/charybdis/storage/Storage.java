@@ -2,6 +2,7 @@ package io.charybdis.storage;
 
 import io.charybdis.storage.commitlog.CommitLogLayout;
 import io.charybdis.storage.commitlog.CommitLogReplayer;
+import io.charybdis.storage.memtable.ShardAllocator;
 import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
@@ -54,6 +55,7 @@ public final class Storage implements AutoCloseable {
 
     private final StorageConfig config;
     private final Shard[] shards;
+    private final List<ShardAllocator> sstableAllocators = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<TableId, TableEntry> tables = new ConcurrentHashMap<>();
     private final ExecutorService io;
     private final ScheduledExecutorService timer;
@@ -144,6 +146,18 @@ public final class Storage implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Off-heap bytes currently held by open SSTables of every table ever registered (Bloom filters, index
+     * summaries, chunk offsets); zero after {@link #close()}.
+     */
+    public long sstableOffHeapBytes() {
+        long n = 0;
+        for (ShardAllocator a : sstableAllocators) {
+            n += a.allocatedBytes();
+        }
+        return n;
+    }
+
     /** Row cache figures of all shards. */
     public RowCacheStats rowCacheStats() {
         long entries = 0, bytes = 0, hits = 0, misses = 0, evictions = 0, invalidations = 0;
@@ -192,12 +206,13 @@ public final class Storage implements AutoCloseable {
             }
             generations.sort(Comparator.naturalOrder());
             TableEntry entry = new TableEntry(t, dir, maxGen, shards.length);
+            sstableAllocators.add(entry.sstableAllocator());
             List<List<SSTableReader>> perShard = new ArrayList<>();
             for (int i = 0; i < shards.length; i++) {
                 perShard.add(new ArrayList<>());
             }
             for (long g : generations) {
-                SSTableReader r = SSTableReader.open(dir, g);
+                SSTableReader r = SSTableReader.open(dir, g, entry.sstableAllocator());
                 int owner = -1;
                 for (int i = 0; i < shards.length; i++) {
                     if (r.ownedBy(i, shards.length)) {

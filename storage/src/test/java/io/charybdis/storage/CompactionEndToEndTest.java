@@ -161,7 +161,7 @@ class CompactionEndToEndTest {
                 String n = p.getFileName().toString();
                 if (n.endsWith("-TOC.txt")) {
                     long g = Long.parseLong(n.substring(SSTableFormat.PREFIX.length(), n.indexOf('-', SSTableFormat.PREFIX.length())));
-                    SSTableReader r = SSTableReader.open(tableDir, g);
+                    SSTableReader r = SSTableReader.open(tableDir, g, new io.charybdis.storage.memtable.ShardAllocator(-1));
                     levels.computeIfAbsent(r.stats().level(), x -> new ArrayList<>()).add(r);
                 }
             }

@@ -51,6 +51,9 @@ final class TestSupport implements AutoCloseable {
             if (storage.allocatedOffHeapBytes() != 0) {
                 throw new AssertionError("off-heap leak: " + storage.allocatedOffHeapBytes() + " bytes");
             }
+            if (storage.sstableOffHeapBytes() != 0) {
+                throw new AssertionError("off-heap leak of SSTable metadata: " + storage.sstableOffHeapBytes() + " bytes");
+            }
             storage = null;
         }
     }

@@ -108,6 +108,11 @@ public final class ShardScheduler implements AutoCloseable {
         return groups[g.ordinal()];
     }
 
+    /** False once {@link #close()} began: submitted tasks are aborted at once. */
+    public boolean isRunning() {
+        return running;
+    }
+
     public void submit(Group g, Task task) {
         lock.lock();
         try {

@@ -197,7 +197,7 @@ final class CompactionTask implements ShardScheduler.Task {
         finished = true;
         List<SSTableReader> outputs = new ArrayList<>();
         for (long g : outputGenerations) {
-            SSTableReader r = SSTableReader.open(dir, g);
+            SSTableReader r = SSTableReader.open(dir, g, ts.entry.sstableAllocator());
             r.level(job.outputLevel());
             outputs.add(r);
         }

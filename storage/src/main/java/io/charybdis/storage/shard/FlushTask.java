@@ -68,7 +68,7 @@ final class FlushTask implements ShardScheduler.Task {
         if (!partitions.hasNext()) {
             writer.finish();
             finished = true;
-            SSTableReader reader = SSTableReader.open(dir, generation);
+            SSTableReader reader = SSTableReader.open(dir, generation, ts.entry.sstableAllocator());
             shard.execute(() -> shard.flushDone(this, reader, null));
         }
         return processed;

@@ -465,7 +465,8 @@ public final class Shard {
     }
 
     void maybeCompact(TableShard ts) {
-        if (ts.dropped || closed) {
+        // once the scheduler is stopped (closing), a new task would only be aborted after the shard closed
+        if (ts.dropped || closed || !scheduler.isRunning()) {
             return;
         }
         CompactionStrategy strategy = strategy(ts);

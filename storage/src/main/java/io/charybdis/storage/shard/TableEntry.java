@@ -1,6 +1,7 @@
 package io.charybdis.storage.shard;
 
 import io.charybdis.storage.TableDescriptor;
+import io.charybdis.storage.memtable.ShardAllocator;
 import io.charybdis.storage.sstable.SSTableReader;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,6 +18,8 @@ public final class TableEntry {
     /** per shard: SSTables loaded at registration, taken (set to null) by the shard on first use. */
     final List<SSTableReader>[] initial;
     private final java.util.concurrent.atomic.AtomicReferenceArray<TableShard> perShard;
+    /** Off-heap memory of this table's open SSTables (Bloom filters, index summaries, chunk offsets). */
+    private final ShardAllocator sstableAllocator = new ShardAllocator(-1);
 
     @SuppressWarnings("unchecked")
     public TableEntry(TableDescriptor descriptor, Path directory, long maxGeneration, int shards) {
@@ -25,6 +28,11 @@ public final class TableEntry {
         this.generation = new AtomicLong(maxGeneration);
         this.initial = new List[shards];
         this.perShard = new java.util.concurrent.atomic.AtomicReferenceArray<>(shards);
+    }
+
+    /** The accounted allocator of this table's SSTable readers; thread-safe. */
+    public ShardAllocator sstableAllocator() {
+        return sstableAllocator;
     }
 
     void publish(int shard, TableShard ts) {

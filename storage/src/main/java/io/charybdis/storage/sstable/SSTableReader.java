@@ -2,6 +2,7 @@ package io.charybdis.storage.sstable;
 
 import static io.charybdis.storage.sstable.SSTableFormat.*;
 
+import io.charybdis.storage.memtable.ShardAllocator;
 import io.charybdis.storage.mutation.DecoratedKey;
 import io.charybdis.storage.mutation.SerializedPartition;
 import io.charybdis.storage.util.ByteComparables;
@@ -16,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,34 +46,42 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
     private BloomFilter filter;
     private FileChannel dataChannel;
     private FileChannel indexChannel;
-    private long[] chunkOffsets;
+    private final ShardAllocator allocator;
+    private UnsafeBuffer filterMemory;
+    private UnsafeBuffer summaryMemory;
+    private UnsafeBuffer offsetsMemory;
+    private int chunkCount;
+    private IndexSummary summary;
     private long offsetsPosition;
     private int chunkLength;
     private byte compressor;
-    private long[] blockOffsets;
-    private int[] blockLengths;
-    private long[] blockTokens;
-    private byte[][] blockKeys;
     private long onDiskBytes;
 
-    private SSTableReader(Path dir, long generation) {
+    private SSTableReader(Path dir, long generation, ShardAllocator allocator) {
         this.dir = dir;
         this.generation = generation;
+        this.allocator = allocator;
     }
 
-    /** Opens an SSTable; never throws for corruption (see class notes), only for plain I/O failures. */
-    public static SSTableReader open(Path dir, long generation) {
-        SSTableReader r = new SSTableReader(dir, generation);
+    /**
+     * Opens an SSTable; never throws for corruption (see class notes), only for plain I/O failures. The Bloom
+     * filter, index summary and chunk offsets are loaded into off-heap memory from {@code allocator}, given back
+     * when the last reference is released.
+     */
+    public static SSTableReader open(Path dir, long generation, ShardAllocator allocator) {
+        SSTableReader r = new SSTableReader(dir, generation, allocator);
         try {
             r.load();
         } catch (CorruptSSTableException e) {
             LOG.error("sstable unreadable, reads touching it will fail: {}", e.getMessage());
             r.failure = e;
             r.closeChannels();
+            r.freeMemory();
         } catch (IOException | RuntimeException e) {
             r.failure = new CorruptSSTableException(r.path(COMPONENTS[0]), "open failed: " + e, e);
             LOG.error("sstable unreadable, reads touching it will fail: {}", r.failure.getMessage());
             r.closeChannels();
+            r.freeMemory();
         }
         return r;
     }
@@ -103,6 +113,66 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         }
         b.flip();
         return b;
+    }
+
+    /** Reads {@code len} bytes at {@code pos} into the start of an off-heap buffer. */
+    private static void readFully(FileChannel ch, long pos, UnsafeBuffer into, int len, Path p) throws IOException {
+        ByteBuffer b = into.byteBuffer().duplicate().clear().limit(len);
+        while (b.hasRemaining()) {
+            int n = ch.read(b, pos + b.position());
+            if (n < 0) {
+                throw new CorruptSSTableException(p, "unexpected end of file at " + (pos + b.position()));
+            }
+        }
+    }
+
+    private static int crc32(UnsafeBuffer b, int offset, int length) {
+        CRC32 crc = new CRC32();
+        crc.update(b.byteBuffer().duplicate().clear().position(offset).limit(offset + length));
+        return (int) crc.getValue();
+    }
+
+    /** The filter file, whole, in off-heap memory; the filter is a view of its words. */
+    private void loadFilter() throws IOException {
+        Path p = path(COMPONENTS[2]);
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size < HEADER_SIZE + 16 || size > Integer.MAX_VALUE) {
+                throw new CorruptSSTableException(p, "bad filter size=" + size);
+            }
+            int n = (int) size;
+            filterMemory = allocator.allocate(n);
+            readFully(ch, 0, filterMemory, n, p);
+            checkHeader(filterMemory.byteBuffer().duplicate().clear().order(ByteOrder.LITTLE_ENDIAN), p, COMPONENT_FILTER);
+            if (filterMemory.getInt(n - 4) != FOOTER_MAGIC || filterMemory.getInt(n - 8) != crc32(filterMemory, 0, n - 8)) {
+                throw new CorruptSSTableException(p, "footer checksum mismatch");
+            }
+            int hashCount = filterMemory.getInt(HEADER_SIZE);
+            int words = filterMemory.getInt(HEADER_SIZE + 4);
+            if (words <= 0 || HEADER_SIZE + 8 + 8L * words + 8 != n || hashCount <= 0) {
+                throw new CorruptSSTableException(p, "bad filter words=" + words + " hashCount=" + hashCount);
+            }
+            filter = new BloomFilter(filterMemory, HEADER_SIZE + 8, words, hashCount);
+        }
+    }
+
+    /** Gives the off-heap components back; readers must hold no reference any more. */
+    private synchronized void freeMemory() {
+        filter = null;
+        summary = null;
+        chunkCount = 0;
+        if (filterMemory != null) {
+            allocator.free(filterMemory);
+            filterMemory = null;
+        }
+        if (summaryMemory != null) {
+            allocator.free(summaryMemory);
+            summaryMemory = null;
+        }
+        if (offsetsMemory != null) {
+            allocator.free(offsetsMemory);
+            offsetsMemory = null;
+        }
     }
 
     private void checkHeader(ByteBuffer b, Path p, int component) {
@@ -147,13 +217,7 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         stats = new SSTableStats(partitions, rows, minTs, maxTs, tombstones, minToken, minKey, maxToken, maxKey,
                 s.getInt(), s.getInt(), s.getLong(), s.getInt());
 
-        ByteBuffer f = readChecked(path(COMPONENTS[2]), COMPONENT_FILTER);
-        int hashCount = f.getInt();
-        long[] words = new long[f.getInt()];
-        for (int i = 0; i < words.length; i++) {
-            words[i] = f.getLong();
-        }
-        filter = new BloomFilter(words, hashCount);
+        loadFilter();
 
         Path dataPath = path(COMPONENTS[0]);
         dataChannel = FileChannel.open(dataPath, StandardOpenOption.READ);
@@ -170,14 +234,13 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         if (tr.getInt(29) != FOOTER_MAGIC || offsetsPosition != dataSize - DATA_TRAILER - 8L * chunkCount || chunkCount < 0) {
             throw new CorruptSSTableException(dataPath, "bad trailer");
         }
-        ByteBuffer offs = readAll(dataChannel, offsetsPosition, 8 * chunkCount + DATA_TRAILER, dataPath);
-        if (Crc.crc32(offs.array(), 0, offs.limit() - 8) != offs.getInt(offs.limit() - 8)) {
+        int offsLength = 8 * chunkCount + DATA_TRAILER;
+        offsetsMemory = allocator.allocate(offsLength);
+        readFully(dataChannel, offsetsPosition, offsetsMemory, offsLength, dataPath);
+        if (crc32(offsetsMemory, 0, offsLength - 8) != offsetsMemory.getInt(offsLength - 8)) {
             throw new CorruptSSTableException(dataPath, "chunk offsets checksum mismatch");
         }
-        chunkOffsets = new long[chunkCount];
-        for (int i = 0; i < chunkCount; i++) {
-            chunkOffsets[i] = offs.getLong(i * 8);
-        }
+        this.chunkCount = chunkCount;
 
         Path indexPath = path(COMPONENTS[1]);
         indexChannel = FileChannel.open(indexPath, StandardOpenOption.READ);
@@ -192,22 +255,16 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         if (it.getInt(16) != FOOTER_MAGIC || summaryPosition + summaryLength != indexSize - INDEX_TRAILER || summaryLength < 4) {
             throw new CorruptSSTableException(indexPath, "bad trailer");
         }
-        ByteBuffer sum = readAll(indexChannel, summaryPosition, summaryLength, indexPath);
-        if (Crc.crc32(sum.array(), 0, summaryLength) != it.getInt(12)) {
+        int blocks = readAll(indexChannel, summaryPosition, 4, indexPath).getInt(0);
+        if (blocks < 0 || blocks > summaryLength / IndexSummary.E_KEY) {
+            throw new CorruptSSTableException(indexPath, "bad summary blockCount=" + blocks);
+        }
+        summaryMemory = allocator.allocate(IndexSummary.capacity(summaryLength, blocks));
+        readFully(indexChannel, summaryPosition, summaryMemory, summaryLength, indexPath);
+        if (crc32(summaryMemory, 0, summaryLength) != it.getInt(12)) {
             throw new CorruptSSTableException(indexPath, "summary checksum mismatch");
         }
-        int blocks = sum.getInt();
-        blockOffsets = new long[blocks];
-        blockLengths = new int[blocks];
-        blockTokens = new long[blocks];
-        blockKeys = new byte[blocks][];
-        for (int i = 0; i < blocks; i++) {
-            blockOffsets[i] = sum.getLong();
-            blockLengths[i] = sum.getInt();
-            blockTokens[i] = sum.getLong();
-            blockKeys[i] = new byte[sum.getInt()];
-            sum.get(blockKeys[i]);
-        }
+        summary = new IndexSummary(summaryMemory, summaryLength, indexPath);
         onDiskBytes = dataSize + indexSize + Files.size(path(COMPONENTS[2])) + Files.size(path(COMPONENTS[3]));
         level = stats.level();
         createdAtMillis = Files.getLastModifiedTime(path(COMPONENTS[4])).toMillis();
@@ -354,29 +411,21 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
 
     /** Index of the last block whose first key is <= (token, key), -1 if none. */
     private int findBlock(long token, byte[] key) {
-        int lo = 0;
-        int hi = blockOffsets.length - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (DecoratedKey.compare(blockTokens[mid], blockKeys[mid], token, key) <= 0) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found;
+        return summary.findBlock(token, key);
     }
 
     private ByteBuffer readBlock(int b) {
         Path p = path(COMPONENTS[1]);
         try {
-            ByteBuffer block = readAll(indexChannel, blockOffsets[b], blockLengths[b], p);
-            int len = blockLengths[b];
+            long offset = summary.blockOffset(b);
+            int len = summary.blockLength(b);
+            if (len < 12 || offset < HEADER_SIZE) {
+                throw new CorruptSSTableException(p, "bad summary entry block=" + b);
+            }
+            ByteBuffer block = readAll(indexChannel, offset, len, p);
             int payload = block.getInt(4);
             if (len < 12 || payload != len - 12 || Crc.crc32(block.array(), 0, len - 4) != block.getInt(len - 4)) {
-                throw new CorruptSSTableException(p, "index block checksum mismatch block=" + b + " offset=" + blockOffsets[b]);
+                throw new CorruptSSTableException(p, "index block checksum mismatch block=" + b + " offset=" + offset);
             }
             return block;
         } catch (IOException e) {
@@ -426,11 +475,11 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         if (cache.index == ci) {
             return;
         }
-        if (ci >= chunkOffsets.length) {
+        if (ci >= chunkCount) {
             throw new CorruptSSTableException(p, "chunk index out of range chunk=" + ci);
         }
-        long start = chunkOffsets[ci];
-        long end = ci + 1 < chunkOffsets.length ? chunkOffsets[ci + 1] : offsetsPosition;
+        long start = offsetsMemory.getLong(8 * ci);
+        long end = ci + 1 < chunkCount ? offsetsMemory.getLong(8 * (ci + 1)) : offsetsPosition;
         try {
             if (end - start < CHUNK_HEADER || end - start > CHUNK_HEADER + 2L * chunkLength + 1024) {
                 throw new CorruptSSTableException(p, "bad chunk bounds chunk=" + ci);
@@ -517,7 +566,7 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
 
         private boolean next() {
             while (remaining == 0) {
-                if (block >= blockOffsets.length) {
+                if (block >= summary.blockCount()) {
                     exhausted = true;
                     return false;
                 }
@@ -564,6 +613,7 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
     public void release() {
         if (refs.decrementAndGet() == 0) {
             closeChannels();
+            freeMemory();
             if (obsolete) {
                 deleteFiles();
                 Runnable r = afterDelete;

@@ -255,9 +255,9 @@ public final class SSTableWriter {
         try (FileOutput f = new FileOutput(tmp(COMPONENTS[2]))) {
             f.writeHeader(COMPONENT_FILTER, generation);
             f.writeInt(filter.hashCount());
-            f.writeInt(filter.words().length);
-            for (long w : filter.words()) {
-                f.writeLong(w);
+            f.writeInt(filter.wordCount());
+            for (int i = 0, n = filter.wordCount(); i < n; i++) {
+                f.writeLong(filter.word(i));
             }
             f.writeInt(f.crcSoFar());
             f.writeInt(FOOTER_MAGIC);
