@@ -161,6 +161,7 @@ public final class TableMetadata {
 
     @Override
     public String toString() {
-        return keyspace + "." + name;
+        return io.charybdis.node.cql.syntax.Identifiers.quoteIfNeeded(keyspace) + "."
+                + io.charybdis.node.cql.syntax.Identifiers.quoteIfNeeded(name);
     }
 }

@@ -45,8 +45,8 @@ public final class TableOptions {
                 case "allow_auto_snapshot" -> allowAutoSnapshot = bool(name, v);
                 case "bloom_filter_fp_chance" -> {
                     bloom = dbl(name, v);
-                    if (bloom <= 0 || bloom > 1) {
-                        throw new ConfigurationException("bloom_filter_fp_chance must be larger than 0 and less than "
+                    if (bloom <= 6.71E-5 || bloom > 1) {
+                        throw new ConfigurationException("bloom_filter_fp_chance must be larger than 6.71E-5 and less than "
                                 + "or equal to 1.0 (got " + bloom + ")");
                     }
                 }

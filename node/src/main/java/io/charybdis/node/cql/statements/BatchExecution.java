@@ -25,6 +25,8 @@ public final class BatchExecution implements CqlStatement {
     public record Child(ModificationExecution statement, List<ByteBuffer> values) {
     }
 
+    static final int UNLOGGED_PARTITIONS_WARN_THRESHOLD = 10;
+
     private final Storage storage;
     private final boolean logged;
     private final List<BindVariable> variables;
@@ -78,10 +80,12 @@ public final class BatchExecution implements CqlStatement {
             }
             parts.add(c.statement().mutationsWithRead(sub));
         }
-        if (!logged && partitions.size() > 1) {
+        // Cassandra's unlogged_batch_across_partitions_warn_threshold (default 10)
+        if (!logged && partitions.size() > UNLOGGED_PARTITIONS_WARN_THRESHOLD) {
+            Set<String> names = tableNames(children);
             ctx.warn("Unlogged batch covering " + partitions.size() + " partitions detected against table"
-                    + (children.size() > 1 ? "s" : "") + " [" + tables(children) + "]. You should use a logged batch "
-                    + "for atomicity, or asynchronous writes for performance.");
+                    + (names.size() > 1 ? "s" : "") + " [" + String.join(", ", names) + "]. You should use a logged "
+                    + "batch for atomicity, or asynchronous writes for performance.");
         }
         return CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0])).thenCompose(v -> {
             List<Mutation> all = new ArrayList<>();
@@ -92,11 +96,11 @@ public final class BatchExecution implements CqlStatement {
         }).thenApply(v -> ResultMessage.VOID);
     }
 
-    private static String tables(List<Child> children) {
+    private static Set<String> tableNames(List<Child> children) {
         Set<String> names = new java.util.TreeSet<>();
         for (Child c : children) {
             names.add(c.statement().tableMetadata().toString());
         }
-        return String.join(", ", names);
+        return names;
     }
 }

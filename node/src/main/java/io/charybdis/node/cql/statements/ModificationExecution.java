@@ -237,6 +237,7 @@ public final class ModificationExecution implements CqlStatement {
         this.timestamp = attrs.timestamp() == null ? null : binder.bind(attrs.timestamp(), "[timestamp]",
                 io.charybdis.protocol.types.NativeType.BIGINT);
         this.ttl = attrs.ttl() == null ? null : binder.bind(attrs.ttl(), "[ttl]", io.charybdis.protocol.types.NativeType.INT);
+        boolean insertsStaticRow = false;
         switch (stmt) {
             case InsertStatement ins -> {
                 kind = Kind.INSERT;
@@ -249,7 +250,7 @@ public final class ModificationExecution implements CqlStatement {
                     String name = ins.columns().get(i);
                     ColumnMetadata c = column(name);
                     if (!seen.add(name)) {
-                        throw new InvalidRequestException("Multiple definitions found for column " + name);
+                        throw new InvalidRequestException("The column names contains duplicates");
                     }
                     Term value = ins.values().get(i);
                     if (c.isPrimaryKey()) {
@@ -263,9 +264,17 @@ public final class ModificationExecution implements CqlStatement {
                         throw new InvalidRequestException("Some partition key parts are missing: " + c.name());
                     }
                 }
+                boolean onlyStaticValues = !ops.isEmpty();
+                for (Op op : ops) {
+                    onlyStaticValues &= op.column().isStatic();
+                }
                 for (ColumnMetadata c : table.clustering()) {
                     if (!seen.contains(c.name())) {
-                        throw new InvalidRequestException("Some clustering keys are missing: " + c.name());
+                        // a row of static columns alone needs no clustering
+                        if (!onlyStaticValues) {
+                            throw new InvalidRequestException("Some clustering keys are missing: " + c.name());
+                        }
+                        insertsStaticRow = true;
                     }
                 }
                 restrictions = new Restrictions(table, where, binder, false, false);
@@ -319,7 +328,15 @@ public final class ModificationExecution implements CqlStatement {
         for (Op op : ops) {
             onlyStatic &= op.column().isStatic();
         }
-        this.staticOnly = onlyStatic && kind != Kind.INSERT;
+        this.staticOnly = onlyStatic && (kind != Kind.INSERT || insertsStaticRow);
+        if (staticOnly && kind != Kind.INSERT && restrictions.hasClusteringRestrictions()) {
+            throw new InvalidRequestException("Invalid restrictions on clustering columns since the " + kind
+                    + " statement modifies only static columns");
+        }
+        if (kind == Kind.UPDATE && !staticOnly && restrictions.hasSlice()) {
+            throw new InvalidRequestException("Slice restrictions are not supported on the clustering columns in "
+                    + "UPDATE statements");
+        }
         if (kind != Kind.DELETE && !staticOnly && !table.clustering().isEmpty()
                 && !restrictions.selectsFullClusterings()) {
             throw new InvalidRequestException("Some clustering keys are missing: "
@@ -982,7 +999,7 @@ public final class ModificationExecution implements CqlStatement {
         Restrictions.PartitionKey pk = keys.get(0);
         if (kind != Kind.INSERT && !staticOnly && !restrictions.selectsFullClusterings()) {
             throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality "
-                    + "relations in order to use IF conditions");
+                    + "relations in order to delete non static columns");
         }
         byte[] clustering = staticOnly || table.clustering().isEmpty()
                 ? (table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW)

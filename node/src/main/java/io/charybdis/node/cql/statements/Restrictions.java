@@ -43,6 +43,7 @@ public final class Restrictions {
     /** Per partition key column: the bound values it may take (one for =, several for IN); null = unrestricted. */
     private final List<List<BoundValue>> pkValues;
     private final BoundValue[] pkInMarkers;
+    private boolean partitionKeyIn;
     /** Per clustering column in a prefix restricted by = or IN. */
     private final List<List<BoundValue>> ckEqValues = new ArrayList<>();
     private final BoundValue[] ckInMarkers;
@@ -139,6 +140,7 @@ public final class Restrictions {
                             }
                             pkValues.set(c.position(), values);
                             pkInMarkers[c.position()] = marker;
+                            partitionKeyIn = true;
                         } else {
                             if (ckValues.get(c.position()) != null) {
                                 throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
@@ -501,6 +503,11 @@ public final class Restrictions {
 
     // ---- execution-time accessors --------------------------------------------------------------------------------
 
+    /** Whether a partition key column is restricted by IN. */
+    public boolean partitionKeyIn() {
+        return partitionKeyIn;
+    }
+
     public boolean hasPartitionKeys() {
         for (List<BoundValue> v : pkValues) {
             if (v == null) {
@@ -531,7 +538,7 @@ public final class Restrictions {
     public record PartitionKey(ByteBuffer key, long token, ByteBuffer[] components) {
     }
 
-    /** The partitions selected by key, in token order, without duplicates. */
+    /** The partitions selected by key, in the order of their key values, without duplicates. */
     public List<PartitionKey> partitionKeys(BindContext ctx) {
         int n = table.partitionKey().size();
         List<List<ByteBuffer>> perColumn = new ArrayList<>(n);
@@ -549,11 +556,26 @@ public final class Restrictions {
                 out.add(new PartitionKey(key, Murmur3.token(key), combo.clone()));
             }
         });
-        out.sort((a, b) -> {
-            int c = Long.compare(a.token(), b.token());
-            return c != 0 ? c : a.key().compareTo(b.key());
-        });
-        return out;
+        // Cassandra reads the partitions of an IN in the order of their key values (not tokens).
+        List<byte[]> order = new ArrayList<>(out.size());
+        for (PartitionKey k : out) {
+            io.charybdis.node.cql.keys.ByteSink sink = new io.charybdis.node.cql.keys.ByteSink(32);
+            for (int i = 0; i < n; i++) {
+                io.charybdis.node.cql.keys.ClusteringCodec.encodeComponent(table.partitionKey().get(i).type(),
+                        k.components()[i], false, sink);
+            }
+            order.add(sink.toArray());
+        }
+        Integer[] idx = new Integer[out.size()];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+        }
+        java.util.Arrays.sort(idx, (a, b) -> java.util.Arrays.compareUnsigned(order.get(a), order.get(b)));
+        List<PartitionKey> sorted = new ArrayList<>(out.size());
+        for (Integer i : idx) {
+            sorted.add(out.get(i));
+        }
+        return sorted;
     }
 
     private List<ByteBuffer> values(List<BoundValue> bound, BoundValue inMarker, ColumnMetadata c, BindContext ctx) {
@@ -571,9 +593,7 @@ public final class Restrictions {
             for (BoundValue b : bound) {
                 ByteBuffer v = b.bind(ctx);
                 if (v == null) {
-                    throw new InvalidRequestException("Invalid null value for " + (c.isPrimaryKey()
-                            ? (c.kind() == ColumnMetadata.Kind.PARTITION_KEY ? "partition key part " : "clustering "
-                            + "column ") : "") + c.name());
+                    throw new InvalidRequestException("Invalid null value in condition for column " + c.name());
                 }
                 if (v == Values.UNSET) {
                     throw new InvalidRequestException("Invalid unset value for column " + c.name());

@@ -125,7 +125,7 @@ public final class SchemaStatements {
                     + "contain non-alphanumeric-underscore characters (got \"" + name + "\")");
         }
         if (SchemaConstants.isSystemKeyspace(name)) {
-            throw new UnauthorizedException(name + " keyspace is not user-modifiable.");
+            throw new InvalidRequestException("System keyspace '" + name + "' is not user-modifiable");
         }
         Map<String, String> replication = replication(s.properties(), null);
         boolean durable = durableWrites(s.properties(), true);
@@ -160,7 +160,7 @@ public final class SchemaStatements {
             if (s.ifExists()) {
                 return null;
             }
-            throw new ConfigurationException("Cannot drop non existing keyspace '" + s.keyspace() + "'.");
+            throw new InvalidRequestException("Keyspace '" + s.keyspace() + "' doesn't exist");
         }
         pending = schema.without(s.keyspace());
         return SchemaChange.keyspace(SchemaChange.Change.DROPPED, s.keyspace());
@@ -190,7 +190,7 @@ public final class SchemaStatements {
                 throw new io.charybdis.node.cql.exceptions.SyntaxException(
                         "Invalid value for property 'replication'. It should be a map.");
             }
-            throw new ConfigurationException("Missing mandatory option 'replication'");
+            throw new InvalidRequestException("Missing mandatory option 'replication'");
         }
         String cls = given.get("class");
         if (cls == null) {
@@ -206,7 +206,9 @@ public final class SchemaStatements {
             case "SimpleStrategy" -> {
                 String rf = given.get("replication_factor");
                 if (rf == null) {
-                    throw new ConfigurationException("SimpleStrategy requires a replication_factor strategy option.");
+                    rf = "1"; // Cassandra 5.0's default_keyspace_rf
+                    given = new TreeMap<>(given);
+                    given.put("replication_factor", rf);
                 }
                 checkRf(rf);
                 for (String k : given.keySet()) {
@@ -274,8 +276,8 @@ public final class SchemaStatements {
         Map<String, SchemaStatement.ColumnDefinition> defs = new LinkedHashMap<>();
         for (SchemaStatement.ColumnDefinition d : s.columns()) {
             if (defs.put(d.name(), d) != null) {
-                throw new InvalidRequestException("Duplicate column '" + d.name() + "' declaration for table "
-                        + ksName + "." + name);
+                throw new InvalidRequestException("Duplicate column '" + d.name() + "' declaration for table '"
+                        + name + "'");
             }
         }
         Map<String, Boolean> order = new LinkedHashMap<>();
@@ -286,13 +288,13 @@ public final class SchemaStatements {
         Set<String> keyColumns = new HashSet<>();
         int pos = 0;
         for (String pk : s.primaryKey().partitionKey()) {
-            SchemaStatement.ColumnDefinition d = keyDefinition(defs, pk, keyColumns);
+            SchemaStatement.ColumnDefinition d = keyDefinition(defs, pk, keyColumns, name);
             DataType t = keyType(d, ks);
             columns.add(new ColumnMetadata(pk, t, ColumnMetadata.Kind.PARTITION_KEY, pos++, false, -1));
         }
         pos = 0;
         for (String ck : s.primaryKey().clustering()) {
-            SchemaStatement.ColumnDefinition d = keyDefinition(defs, ck, keyColumns);
+            SchemaStatement.ColumnDefinition d = keyDefinition(defs, ck, keyColumns, name);
             DataType t = keyType(d, ks);
             columns.add(new ColumnMetadata(ck, t, ColumnMetadata.Kind.CLUSTERING, pos, Boolean.TRUE.equals(order.get(ck)),
                     -1));
@@ -304,7 +306,7 @@ public final class SchemaStatements {
             for (String o : orderNames) {
                 if (!clusteringNames.contains(o)) {
                     throw new InvalidRequestException("Only clustering key columns can be defined in CLUSTERING ORDER "
-                            + "directive: " + o + " is not a clustering column");
+                            + "directive: [" + o + "] are not clustering columns");
                 }
             }
             if (!clusteringNames.subList(0, orderNames.size()).equals(orderNames)) {
@@ -349,10 +351,11 @@ public final class SchemaStatements {
     }
 
     private static SchemaStatement.ColumnDefinition keyDefinition(Map<String, SchemaStatement.ColumnDefinition> defs,
-                                                                  String name, Set<String> keyColumns) {
+                                                                  String name, Set<String> keyColumns, String table) {
         SchemaStatement.ColumnDefinition d = defs.get(name);
         if (d == null) {
-            throw new InvalidRequestException("Unknown definition " + name + " referenced in PRIMARY KEY");
+            throw new InvalidRequestException("Unknown column '" + name + "' referenced in PRIMARY KEY for table '"
+                    + table + "'");
         }
         if (!keyColumns.add(name)) {
             throw new InvalidRequestException("Duplicate definition for " + name + " in PRIMARY KEY");
@@ -363,9 +366,11 @@ public final class SchemaStatements {
     private static DataType keyType(SchemaStatement.ColumnDefinition d, KeyspaceMetadata ks) {
         DataType t = TypeResolver.resolve(d.type(), ks);
         if (t.isMultiCell()) {
-            throw new InvalidRequestException("Invalid non-frozen " + (Types.kind(t) == TypeKind.UDT
-                    ? "user-defined type" : "collection type") + " \"" + t.cqlName() + "\" for PRIMARY KEY column \""
-                    + d.name() + "\"");
+            throw new InvalidRequestException(Types.kind(t) == TypeKind.UDT
+                    ? "Invalid non-frozen user-defined type \"" + ks.name() + "." + t.cqlName()
+                            + "\" for PRIMARY KEY column '" + d.name() + "'"
+                    : "Invalid non-frozen collection type " + t.cqlName() + " for PRIMARY KEY column '" + d.name()
+                            + "'");
         }
         if (Types.isCounter(t)) {
             throw new InvalidRequestException("counter type is not supported for PRIMARY KEY column '" + d.name() + "'");
@@ -443,8 +448,8 @@ public final class SchemaStatements {
                         if (drop.ifExists()) {
                             continue;
                         }
-                        throw new InvalidRequestException("Column " + c + " was not found in table " + ksName + "."
-                                + t.name());
+                        throw new InvalidRequestException("Column " + c + " was not found in table '" + ksName + "."
+                                + t.name() + "'");
                     }
                     if (col.isPrimaryKey()) {
                         throw new InvalidRequestException("Cannot drop PRIMARY KEY column " + c);
@@ -531,7 +536,7 @@ public final class SchemaStatements {
             if (s.ifNotExists()) {
                 return null;
             }
-            throw new AlreadyExistsException(ksName, name, "A user type with name '" + name + "' already exists");
+            throw new InvalidRequestException("A user type with name '" + name + "' already exists");
         }
         if (io.charybdis.protocol.types.NativeType.fromCqlName(name) != null) {
             throw new InvalidRequestException("Type name " + name + " is reserved");
@@ -540,7 +545,7 @@ public final class SchemaStatements {
         List<DataType> types = new ArrayList<>();
         for (SchemaStatement.FunctionArgument f : s.fields()) {
             if (names.contains(f.name())) {
-                throw new InvalidRequestException("Duplicate field name " + f.name() + " in type " + name);
+                throw new InvalidRequestException("Duplicate field name '" + f.name() + "' in type '" + name + "'");
             }
             DataType t = TypeResolver.resolve(f.type(), ks);
             if (t.isMultiCell() && Types.kind(t) == TypeKind.UDT) {
@@ -562,7 +567,7 @@ public final class SchemaStatements {
             if (s.ifExists()) {
                 return null;
             }
-            throw new InvalidRequestException("No user type named " + s.type().name() + " exists.");
+            throw new InvalidRequestException("Type " + ksName + "." + s.type().name() + " doesn't exist");
         }
         List<String> names = new ArrayList<>(t.fieldNames());
         List<DataType> types = new ArrayList<>(t.fieldTypes());
@@ -572,7 +577,7 @@ public final class SchemaStatements {
                     if (add.ifNotExists()) {
                         return null;
                     }
-                    throw new InvalidRequestException("Cannot add new field " + add.field() + " to type "
+                    throw new InvalidRequestException("Cannot add field " + add.field() + " to type " + ksName + "."
                             + t.cqlName() + ": a field with name " + add.field() + " already exists");
                 }
                 names.add(add.field());
@@ -648,21 +653,31 @@ public final class SchemaStatements {
             throw new InvalidRequestException("Type '" + ksName + "." + s.type().name() + "' doesn't exist");
         }
         String name = s.type().name();
-        for (TableMetadata t : ks.tables().values()) {
-            for (ColumnMetadata c : t.allColumns()) {
-                if (usesType(c.type(), ksName, name)) {
-                    throw new InvalidRequestException("Cannot drop user type " + ksName + "." + name
-                            + " as it is still used by table " + ksName + "." + t.name());
-                }
-            }
-        }
+        List<String> usingTypes = new ArrayList<>();
         for (UserType other : ks.types().values()) {
             for (DataType f : other.fieldTypes()) {
                 if (usesType(f, ksName, name)) {
-                    throw new InvalidRequestException("Cannot drop user type " + ksName + "." + name
-                            + " as it is still used by user type " + other.name());
+                    usingTypes.add(other.name());
+                    break;
                 }
             }
+        }
+        if (!usingTypes.isEmpty()) {
+            throw new InvalidRequestException("Cannot drop user type '" + ksName + "." + name
+                    + "' as it is still used by user types " + String.join(", ", usingTypes));
+        }
+        List<String> usingTables = new ArrayList<>();
+        for (TableMetadata t : ks.tables().values()) {
+            for (ColumnMetadata c : t.allColumns()) {
+                if (usesType(c.type(), ksName, name)) {
+                    usingTables.add(t.name());
+                    break;
+                }
+            }
+        }
+        if (!usingTables.isEmpty()) {
+            throw new InvalidRequestException("Cannot drop user type '" + ksName + "." + name
+                    + "' as it is still used by tables " + String.join(", ", usingTables));
         }
         pending = schema.with(ks.withoutType(name));
         return SchemaChange.type(SchemaChange.Change.DROPPED, ksName, name);
@@ -700,7 +715,7 @@ public final class SchemaStatements {
         SchemaStatement.IndexTarget target = s.targets().get(0);
         ColumnMetadata col = t.column(target.column());
         if (col == null) {
-            throw new InvalidRequestException("Column '" + target.column() + "' doesn't exist");
+            throw new InvalidRequestException("Undefined column name " + target.column() + " in table " + t);
         }
         String name = s.name() != null ? s.name() : t.name() + "_" + col.name() + "_idx";
         for (TableMetadata other : ks.tables().values()) {
@@ -708,7 +723,7 @@ public final class SchemaStatements {
                 if (s.ifNotExists()) {
                     return null;
                 }
-                throw new AlreadyExistsException(t.keyspace(), name, "Index '" + name + "' already exists");
+                throw new InvalidRequestException("Index '" + name + "' already exists");
             }
         }
         if (s.custom() || s.usingClass() != null) {
@@ -767,7 +782,6 @@ public final class SchemaStatements {
         if (s.ifExists()) {
             return null;
         }
-        throw new InvalidRequestException("Index '" + s.index().name() + "' could not be found in any of the tables of "
-                + "keyspace '" + ksName + "'");
+        throw new InvalidRequestException("Index '" + ksName + "." + s.index().name() + "' doesn't exist'");
     }
 }

@@ -305,6 +305,13 @@ public final class SelectExecution implements CqlStatement {
         }
 
         CompletableFuture<Void> start() {
+            if (aggregate && partitionIndex == 0 && !resumeSet) {
+                if (!restrictions.hasPartitionKeys()) {
+                    ctx.warn("Aggregation query used without partition key");
+                } else if (restrictions.partitionKeyIn()) {
+                    ctx.warn("Aggregation query used on multiple partition keys (IN restriction)");
+                }
+            }
             slices = restrictions.slices(bind);
             if (restrictions.hasClusteringRestrictions() && slices.isEmpty()) {
                 return CompletableFuture.completedFuture(null);

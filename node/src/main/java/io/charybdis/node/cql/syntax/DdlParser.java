@@ -56,13 +56,13 @@ abstract class DdlParser extends DmlParser {
             if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
                 pos += 2;
                 PrimaryKey pk = primaryKeyColumns();
-                primaryKey = onePrimaryKey(primaryKey, pk, start);
+                primaryKey = onePrimaryKey(primaryKey, pk, table);
             } else {
                 ColumnDefinition column = columnDefinition();
                 columns.add(column);
                 if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
                     pos += 2;
-                    primaryKey = onePrimaryKey(primaryKey, new PrimaryKey(List.of(column.name()), List.of()), start);
+                    primaryKey = onePrimaryKey(primaryKey, new PrimaryKey(List.of(column.name()), List.of()), table);
                 }
             }
         } while (accept(TokenType.COMMA));
@@ -86,9 +86,11 @@ abstract class DdlParser extends DmlParser {
                 compactStorage, new Properties(properties));
     }
 
-    private PrimaryKey onePrimaryKey(PrimaryKey existing, PrimaryKey declared, Token at) {
+    private PrimaryKey onePrimaryKey(PrimaryKey existing, PrimaryKey declared, QualifiedName table) {
         if (existing != null) {
-            throw invalid(at, "Multiple PRIMARY KEY specifications (exactly one required)");
+            // Cassandra's grammar accepts this; its statement validation rejects it (0x2200, not a syntax error)
+            throw new io.charybdis.node.cql.exceptions.InvalidRequestException("Multiple PRIMARY KEY specified for "
+                    + "table '" + table.name() + "' (exactly one required)");
         }
         return declared;
     }

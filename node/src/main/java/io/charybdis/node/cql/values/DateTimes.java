@@ -77,14 +77,14 @@ public final class DateTimes {
     public static long parseTimeNanos(String text) {
         Matcher m = TIME.matcher(text.trim());
         if (!m.matches()) {
-            throw new InvalidRequestException("Unable to coerce '" + text + "' to a formatted time (long)");
+            throw new InvalidRequestException("(TimeType) Unable to coerce '" + text + "' to a formatted time (long)");
         }
         int h = Integer.parseInt(m.group(1));
         int min = Integer.parseInt(m.group(2));
         int sec = Integer.parseInt(m.group(3));
         long nanos = m.group(4) == null ? 0 : Long.parseLong((m.group(4) + "000000000").substring(0, 9));
         if (h > 23 || min > 59 || sec > 59) {
-            throw new InvalidRequestException("Unable to coerce '" + text + "' to a formatted time (long)");
+            throw new InvalidRequestException("(TimeType) Unable to coerce '" + text + "' to a formatted time (long)");
         }
         return LocalTime.of(h, min, sec).toNanoOfDay() + nanos;
     }

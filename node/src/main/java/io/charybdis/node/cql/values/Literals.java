@@ -34,7 +34,8 @@ public final class Literals {
                     requireKind(lit, type, receiverName, LiteralKind.STRING);
                     for (int i = 0; i < text.length(); i++) {
                         if (text.charAt(i) > 127) {
-                            throw new InvalidRequestException("Invalid ASCII character in string literal");
+                            throw new InvalidRequestException("Invalid ASCII character in string literal: "
+                                    + "java.nio.charset.UnmappableCharacterException: Input length = 1");
                         }
                     }
                     return ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII));
@@ -95,16 +96,16 @@ public final class Literals {
                     requireKind(lit, type, receiverName, LiteralKind.HEX);
                     String hex = text.substring(2);
                     if ((hex.length() & 1) != 0) {
-                        throw new InvalidRequestException("Invalid hex string: odd number of digits");
+                        throw new InvalidRequestException("cannot parse '" + hex + "' as hex bytes");
                     }
                     return ByteBuffer.wrap(HexFormat.of().parseHex(hex));
                 }
                 case UUID -> {
-                    requireKind(lit, type, receiverName, LiteralKind.UUID, LiteralKind.STRING);
+                    requireKind(lit, type, receiverName, LiteralKind.UUID);
                     return Values.uuid(UUID.fromString(text));
                 }
                 case TIMEUUID -> {
-                    requireKind(lit, type, receiverName, LiteralKind.UUID, LiteralKind.STRING);
+                    requireKind(lit, type, receiverName, LiteralKind.UUID);
                     UUID u = UUID.fromString(text);
                     if (u.version() != 1) {
                         throw new InvalidRequestException("Unsupported UUID version for timeuuid: " + u.version());
@@ -127,7 +128,7 @@ public final class Literals {
                             : DateTimes.parseTimeNanos(text));
                 }
                 case DURATION -> {
-                    requireKind(lit, type, receiverName, LiteralKind.DURATION, LiteralKind.STRING);
+                    requireKind(lit, type, receiverName, LiteralKind.DURATION);
                     return Durations.parse(text);
                 }
                 case INET -> {
@@ -135,7 +136,7 @@ public final class Literals {
                     return ByteBuffer.wrap(parseInet(text).getAddress());
                 }
                 case EMPTY -> throw new InvalidRequestException("Cannot set a value of type empty");
-                default -> throw new InvalidRequestException("Invalid " + describe(lk) + " constant (" + lit.toCql()
+                default -> throw new InvalidRequestException("Invalid " + describe(lk) + " constant (" + lit.text()
                         + ") for \"" + receiverName + "\" of type " + Types.cqlName(type));
             }
         } catch (IllegalArgumentException | java.time.DateTimeException e) {
@@ -149,7 +150,7 @@ public final class Literals {
                 return;
             }
         }
-        throw new InvalidRequestException("Invalid " + describe(lit.kind()) + " constant (" + lit.toCql() + ") for \""
+        throw new InvalidRequestException("Invalid " + describe(lit.kind()) + " constant (" + lit.text() + ") for \""
                 + receiver + "\" of type " + Types.cqlName(type));
     }
 
