@@ -116,4 +116,36 @@ class HeapGrowthTest {
             assertThat(perPartition).isLessThan(0.5);
         }
     }
+
+    void read(Storage s, TableId t, int from, int to) {
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            pending.add(s.read(ReadCommand.partition(t, token(i), key(i)).nowInSeconds(NOW).build()));
+            if (pending.size() == 1024) {
+                CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+                pending.clear();
+            }
+        }
+        CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+    }
+
+    @Test
+    void shouldNotGrowHeapWithPartitionsInTheRowCache(@TempDir Path dir) throws Exception {
+        int n = 10_000;
+        TableDescriptor t = table("cached", true);
+        try (TestSupport ts = new TestSupport(dir, 1, config(dir))) {
+            Storage s = ts.open(t);
+            write(s, t.id(), 0, 4 * n);
+            s.flush(t.id()).orTimeout(60, TimeUnit.SECONDS).join();
+            read(s, t.id(), 0, n);
+            long h1 = retainedHeap();
+            assertThat(s.rowCacheStats().entries()).isEqualTo(n);
+            read(s, t.id(), n, 4 * n);
+            long h4 = retainedHeap();
+            assertThat(s.rowCacheStats().entries()).isEqualTo(4 * n);
+            double perEntry = (double) (h4 - h1) / (3 * n);
+            System.out.printf("heap per row cache entry: %.1f bytes (N=%d: %d, 4N: %d)%n", perEntry, n, h1, h4);
+            assertThat(perEntry).isLessThan(16);
+        }
+    }
 }

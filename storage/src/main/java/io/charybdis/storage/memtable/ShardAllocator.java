@@ -3,6 +3,7 @@ package io.charybdis.storage.memtable;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -24,6 +25,27 @@ public final class ShardAllocator {
         allocated.addAndGet(size);
         allocations.incrementAndGet();
         return new UnsafeBuffer(bb);
+    }
+
+    /**
+     * Allocates {@code size} bytes of raw native memory (contents undefined) and returns its address; for
+     * structures that must not cost a Java object per allocation (row cache entries). Give it back with
+     * {@link #freeMemory} and the same size.
+     */
+    public long allocateMemory(long size) {
+        long address = UnsafeApi.allocateMemory(size);
+        allocated.addAndGet(size);
+        allocations.incrementAndGet();
+        return address;
+    }
+
+    public void freeMemory(long address, long size) {
+        if (address == 0) {
+            throw new IllegalArgumentException("null address: shard=" + shardId);
+        }
+        UnsafeApi.freeMemory(address);
+        allocated.addAndGet(-size);
+        allocations.decrementAndGet();
     }
 
     public void free(UnsafeBuffer buffer) {
