@@ -354,6 +354,9 @@ public final class ModificationExecution implements CqlStatement {
         this.needsRead = read;
         this.variables = binder.variables();
         this.pkIndexes = SelectExecution.pkBindIndexes(null, table, variables);
+        if (isConditional() && timestamp != null) {
+            throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
+        }
         this.casMetadata = isConditional() ? casMetadata() : ResultMetadata.EMPTY;
     }
 

@@ -110,8 +110,9 @@ public final class Restrictions {
                         }
                     } else {
                         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && isSliceOp(sc.op()) && !allowFiltering) {
-                            throw new InvalidRequestException("Only EQ and IN relation are supported on the partition "
-                                    + "key (unless you use the token() function or allow filtering)");
+                            throw new InvalidRequestException("Cannot execute this query as it might involve data "
+                                    + "filtering and thus may have unpredictable performance. If you want to execute "
+                                    + "this query despite the performance unpredictability, use ALLOW FILTERING");
                         }
                         leftover.add(r);
                     }
@@ -159,11 +160,13 @@ public final class Restrictions {
                         names.add(c.name());
                     }
                     if (!t.columns().equals(names)) {
-                        throw new InvalidRequestException("The token function arguments must be in the partition key "
-                                + "order: " + String.join(", ", names));
+                        throw new InvalidRequestException("The token() function must be applied to all partition key "
+                                + "components or none of them");
                     }
                     hasTokenRestriction = true;
-                    BoundValue v = binder.bind(t.value(), "partition key token", io.charybdis.protocol.types.NativeType.BIGINT);
+                    BoundValue v = t.value() instanceof Term.FunctionCall fc && isTokenFunction(fc)
+                            ? tokenOf(fc, binder)
+                            : binder.bind(t.value(), "partition key token", io.charybdis.protocol.types.NativeType.BIGINT);
                     switch (t.op()) {
                         case GT, GTE -> {
                             tokenStart = v;
@@ -315,7 +318,9 @@ public final class Restrictions {
         for (Filter f : filters) {
             boolean indexed = false;
             for (var idx : table.indexes().values()) {
-                if (idx.targetColumn().equals(f.column().name())) {
+                // a secondary index answers =, CONTAINS and CONTAINS KEY; a slice still needs filtering
+                if (idx.targetColumn().equals(f.column().name()) && (f.op() == Operator.EQ
+                        || f.op() == Operator.CONTAINS || f.op() == Operator.CONTAINS_KEY)) {
                     indexed = true;
                 }
             }
@@ -502,6 +507,34 @@ public final class Restrictions {
     }
 
     // ---- execution-time accessors --------------------------------------------------------------------------------
+
+    private static boolean isTokenFunction(Term.FunctionCall fc) {
+        return fc.function().name().equalsIgnoreCase("token")
+                && (fc.function().keyspace() == null || fc.function().keyspace().equalsIgnoreCase("system"));
+    }
+
+    /** {@code token(v1, ..., vn)} on the right-hand side: the token of the partition key made of those values. */
+    private BoundValue tokenOf(Term.FunctionCall fc, TermBinder binder) {
+        List<ColumnMetadata> pk = table.partitionKey();
+        if (fc.args().size() != pk.size()) {
+            throw new InvalidRequestException("Invalid number of arguments in call to function token: " + pk.size()
+                    + " required but " + fc.args().size() + " provided");
+        }
+        BoundValue[] parts = new BoundValue[pk.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = binder.bind(fc.args().get(i), pk.get(i).name(), pk.get(i).type());
+        }
+        return ctx -> {
+            ByteBuffer[] values = new ByteBuffer[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                values[i] = parts[i].bind(ctx);
+                if (values[i] == null || values[i] == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid null value for token() argument " + pk.get(i).name());
+                }
+            }
+            return Values.bigint(Murmur3.token(PartitionKeyCodec.compose(values)));
+        };
+    }
 
     /** Whether a partition key column is restricted by IN. */
     public boolean partitionKeyIn() {

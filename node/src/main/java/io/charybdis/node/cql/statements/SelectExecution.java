@@ -81,9 +81,21 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
             }
-            if (s.isWildcard()) {
-                throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key columns "
-                        + "(missing " + table.partitionKey().get(0).name() + ")");
+            java.util.Set<String> selected = new java.util.HashSet<>();
+            if (!s.isWildcard()) {
+                for (Selector.Item item : s.selectors()) {
+                    if (item.selector() instanceof Selector.Column c) {
+                        selected.add(c.name());
+                    }
+                }
+            }
+            boolean anyColumn = !selected.isEmpty();
+            for (ColumnMetadata pk : table.partitionKey()) {
+                // (a DISTINCT of only aggregates, e.g. count(*), needs no key columns)
+                if ((s.isWildcard() || anyColumn) && !selected.contains(pk.name())) {
+                    throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key "
+                            + "columns (missing " + pk.name() + ")");
+                }
             }
         }
         Selection sel = s.isWildcard() ? Selection.wildcard(table, template)
@@ -204,8 +216,7 @@ public final class SelectExecution implements CqlStatement {
         }
         int n = v.getInt(v.position());
         if (n <= 0) {
-            throw new InvalidRequestException((what.equals("limit") ? "LIMIT" : "PER PARTITION LIMIT")
-                    + " must be strictly positive");
+            throw new InvalidRequestException("LIMIT must be strictly positive");
         }
         return n;
     }

@@ -404,6 +404,9 @@ public final class Selection {
                 if (args.size() != 1) {
                     throw new InvalidRequestException("Invalid number of arguments in call to function system.count");
                 }
+                if (fc.args().get(0) instanceof Selector.Value) {
+                    return new CountOutput("count", null, -1); // count(1) counts rows, like count(*)
+                }
                 return new CountOutput(outName, args.get(0), 0);
             }
             case "min", "max", "sum", "avg" -> {

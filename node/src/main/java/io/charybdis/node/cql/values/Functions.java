@@ -42,7 +42,7 @@ public final class Functions {
                 (a, c) -> Values.uuid(TimeUuids.min(a.get(0).getLong(a.get(0).position()))));
         add("maxtimeuuid", List.of(io.charybdis.protocol.types.NativeType.TIMESTAMP), io.charybdis.protocol.types.NativeType.TIMEUUID,
                 (a, c) -> Values.uuid(TimeUuids.max(a.get(0).getLong(a.get(0).position()))));
-        for (String n : List.of("totimestamp", "dateof")) {
+        for (String n : List.of("totimestamp")) {
             add(n, List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.TIMESTAMP,
                     (a, c) -> Values.bigint(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
         }
@@ -53,7 +53,7 @@ public final class Functions {
                 (a, c) -> dateOfMillis(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
         add("todate", List.of(io.charybdis.protocol.types.NativeType.TIMESTAMP), io.charybdis.protocol.types.NativeType.DATE,
                 (a, c) -> dateOfMillis(a.get(0).getLong(a.get(0).position())));
-        for (String n : List.of("tounixtimestamp", "unixtimestampof")) {
+        for (String n : List.of("tounixtimestamp")) {
             add(n, List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.BIGINT,
                     (a, c) -> Values.bigint(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
         }
