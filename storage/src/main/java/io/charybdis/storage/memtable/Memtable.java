@@ -202,15 +202,26 @@ public final class Memtable {
         }
     }
 
-    /** The partition, as a new flyweight, or null. */
+    /**
+     * The partition, or null. Shard thread only: the view is this memtable's one lookup flyweight, valid until
+     * the next {@code get} on this memtable (iterators have their own).
+     */
     public PartitionView get(DecoratedKey key) {
         if (partitionHead == NIL) {
             return null;
         }
-        PartitionSearch s = new PartitionSearch(arena, 1);
-        long node = s.key(key.token(), new UnsafeBuffer(key.key()), 0, key.key().length).seek(partitionHead);
-        return s.matches(node) ? new MemPartition(arena).wrap(node) : null;
+        if (lookup == null) {
+            lookup = new PartitionSearch(arena, 1);
+            lookupView = new MemPartition(arena);
+        }
+        lookupKey.wrap(key.key());
+        long node = lookup.key(key.token(), lookupKey, 0, key.key().length).seek(partitionHead);
+        return lookup.matches(node) ? lookupView.wrap(node) : null;
     }
+
+    private final UnsafeBuffer lookupKey = new UnsafeBuffer(new byte[0]);
+    private PartitionSearch lookup;
+    private MemPartition lookupView;
 
     /**
      * Partitions from {@code from} (inclusive, null = first) in order. Each iterator reuses one flyweight: a

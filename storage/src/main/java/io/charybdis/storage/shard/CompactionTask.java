@@ -141,7 +141,7 @@ final class CompactionTask implements ShardScheduler.Task {
                     log.added(generation);
                     outputGenerations.add(generation);
                     writer = new SSTableWriter(dir, generation, compression, shard.id, shardCount,
-                            estimatedPartitions()).level(job.outputLevel());
+                            estimatedPartitions(), ts.entry.sstableAllocator()).level(job.outputLevel());
                 }
                 writer.append(out, 0);
                 outputBytes = finishedOutputBytes + writer.bytesWritten();

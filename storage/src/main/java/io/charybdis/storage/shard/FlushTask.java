@@ -53,7 +53,7 @@ final class FlushTask implements ShardScheduler.Task {
     public long step() throws Exception {
         if (writer == null) {
             writer = new SSTableWriter(dir, generation, Compression.fromOptions(descriptor.compression()), shard.id,
-                    shardCount, memtable.partitionCount());
+                    shardCount, memtable.partitionCount(), ts.entry.sstableAllocator());
             partitions = memtable.partitions().iterator();
         }
         long start = writer.uncompressedBytes();

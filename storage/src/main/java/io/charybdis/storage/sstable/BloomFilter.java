@@ -8,8 +8,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Bloom filter over partition tokens (already a good 64-bit hash of the key) with double hashing; about 10 bits
  * and 7 probes per key (~1% false positives).
  *
- * <p>A flyweight over a bit array of little-endian 64-bit words in any buffer: while an SSTable is written, a heap
- * array of the writer (transient); once it is open, the words region of the filter file loaded into off-heap memory
+ * <p>A flyweight over a bit array of little-endian 64-bit words in any buffer: while an SSTable is written, an
+ * off-heap buffer of the writer; once it is open, the words region of the filter file loaded into off-heap memory
  * by {@link SSTableReader} (the {@code long words[]} of {@link SSTableFormat}'s filter component, byte for byte).
  */
 public final class BloomFilter {
@@ -18,16 +18,20 @@ public final class BloomFilter {
     private final int wordCount;
     private final int hashCount;
 
-    /** A writable, empty filter sized for {@code expectedKeys}, on the heap (the writer's). */
+    /** A writable, empty filter sized for {@code expectedKeys}, on the heap. */
     public BloomFilter(long expectedKeys) {
-        long bits = Math.max(64, Math.min(Integer.MAX_VALUE - 64L, expectedKeys * 10));
-        this.wordCount = (int) ((bits + 63) / 64);
-        this.words = new UnsafeBuffer(new byte[wordCount * 8]);
-        this.wordsOffset = 0;
-        this.hashCount = 7;
+        this(new UnsafeBuffer(new byte[wordCount(expectedKeys) * 8]), 0, wordCount(expectedKeys), HASH_COUNT);
     }
 
-    /** A view of {@code wordCount} words at {@code offset} of {@code buffer}. */
+    static final int HASH_COUNT = 7;
+
+    /** Words of a filter for {@code expectedKeys} keys (10 bits a key). */
+    static int wordCount(long expectedKeys) {
+        long bits = Math.max(64, Math.min(Integer.MAX_VALUE - 64L, expectedKeys * 10));
+        return (int) ((bits + 63) / 64);
+    }
+
+    /** A view of {@code wordCount} words at {@code offset} of {@code buffer} (zeroed for a new filter). */
     BloomFilter(DirectBuffer buffer, int offset, int wordCount, int hashCount) {
         this.words = buffer;
         this.wordsOffset = offset;

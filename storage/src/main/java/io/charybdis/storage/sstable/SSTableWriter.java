@@ -3,6 +3,7 @@ package io.charybdis.storage.sstable;
 import static io.charybdis.storage.mutation.MutationLayout.*;
 import static io.charybdis.storage.sstable.SSTableFormat.*;
 
+import io.charybdis.storage.memtable.ShardAllocator;
 import io.charybdis.storage.mutation.Cells;
 import io.charybdis.storage.mutation.Rows;
 import io.charybdis.storage.mutation.SerializedPartition;
@@ -36,6 +37,8 @@ public final class SSTableWriter {
     private final FileOutput data;
     private final FileOutput index;
     private final BloomFilter filter;
+    private ShardAllocator filterAllocator;
+    private UnsafeBuffer filterMemory;
     private final byte[] chunk;
     private final byte[] compressed;
     private int chunkFill;
@@ -60,8 +63,18 @@ public final class SSTableWriter {
     private boolean done;
     private int level;
 
+    /** A writer whose Bloom filter is on the heap (tests, tools). */
     public SSTableWriter(Path dir, long generation, Compression compression, int shardId, int shardCount,
                          long expectedPartitions) throws IOException {
+        this(dir, generation, compression, shardId, shardCount, expectedPartitions, null);
+    }
+
+    /**
+     * A writer whose Bloom filter is in off-heap memory from {@code allocator} (null = heap), given back by
+     * {@link #finish()} or {@link #abort()}.
+     */
+    public SSTableWriter(Path dir, long generation, Compression compression, int shardId, int shardCount,
+                         long expectedPartitions, ShardAllocator allocator) throws IOException {
         this.dir = dir;
         this.generation = generation;
         this.compression = compression;
@@ -69,11 +82,19 @@ public final class SSTableWriter {
         this.shardCount = shardCount;
         this.data = new FileOutput(tmp(COMPONENTS[0]));
         this.index = new FileOutput(tmp(COMPONENTS[1]));
-        this.filter = new BloomFilter(Math.max(1, expectedPartitions));
         this.chunk = new byte[compression.chunkLength()];
         this.compressed = new byte[compression.maxCompressedLength(compression.chunkLength())];
         data.writeHeader(COMPONENT_DATA, generation);
         index.writeHeader(COMPONENT_INDEX, generation);
+        long expected = Math.max(1, expectedPartitions);
+        if (allocator == null) {
+            this.filter = new BloomFilter(expected);
+        } else {
+            int words = BloomFilter.wordCount(expected);
+            this.filterAllocator = allocator;
+            this.filterMemory = allocator.allocate(words * 8);
+            this.filter = new BloomFilter(filterMemory, 0, words, BloomFilter.HASH_COUNT);
+        }
     }
 
     private Path tmp(String component) {
@@ -224,8 +245,23 @@ public final class SSTableWriter {
         blockLength = 0;
     }
 
-    /** Completes the SSTable and returns the paths of its components (final names). */
+    private void freeFilter() {
+        if (filterMemory != null) {
+            filterAllocator.free(filterMemory);
+            filterMemory = null;
+        }
+    }
+
+    /** Completes the SSTable and returns the paths of its components (final names); frees the filter. */
     public List<Path> finish() throws IOException {
+        try {
+            return doFinish();
+        } finally {
+            freeFilter();
+        }
+    }
+
+    private List<Path> doFinish() throws IOException {
         flushChunk();
         flushBlock();
         // data: offsets table + trailer
@@ -307,6 +343,7 @@ public final class SSTableWriter {
     }
 
     public void abort() {
+        freeFilter();
         if (done) {
             return;
         }

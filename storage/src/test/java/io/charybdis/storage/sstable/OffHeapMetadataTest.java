@@ -34,13 +34,16 @@ class OffHeapMetadataTest {
             order.put(token(i), i);
         }
         MutationBuilder b = new MutationBuilder();
-        SSTableWriter w = new SSTableWriter(dir, generation, Compression.fromOptions(Map.of()), 0, 1, N);
+        ShardAllocator writerMemory = new ShardAllocator(0);
+        SSTableWriter w = new SSTableWriter(dir, generation, Compression.fromOptions(Map.of()), 0, 1, N, writerMemory);
+        assertThat(writerMemory.allocatedBytes()).isEqualTo(BloomFilter.wordCount(N) * 8L);
         for (int i : order.values()) {
             Mutation m = b.start(TableId.random(), token(i), key(i)).beginRow(new byte[] {1})
                     .cell(0, 1, 0, Integer.MAX_VALUE, ByteBuffer.wrap(new byte[40])).endRow().build();
             w.append(m.buffer(), m.partitionOffset());
         }
         w.finish();
+        assertThat(writerMemory.allocatedBytes()).isZero();
     }
 
     @Test
