@@ -56,13 +56,13 @@ abstract class DdlParser extends DmlParser {
             if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
                 pos += 2;
                 PrimaryKey pk = primaryKeyColumns();
-                primaryKey = onePrimaryKey(primaryKey, pk, table);
+                primaryKey = onePrimaryKey(primaryKey, pk, start);
             } else {
                 ColumnDefinition column = columnDefinition();
                 columns.add(column);
                 if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
                     pos += 2;
-                    primaryKey = onePrimaryKey(primaryKey, new PrimaryKey(List.of(column.name()), List.of()), table);
+                    primaryKey = onePrimaryKey(primaryKey, new PrimaryKey(List.of(column.name()), List.of()), start);
                 }
             }
         } while (accept(TokenType.COMMA));
@@ -86,11 +86,9 @@ abstract class DdlParser extends DmlParser {
                 compactStorage, new Properties(properties));
     }
 
-    private PrimaryKey onePrimaryKey(PrimaryKey existing, PrimaryKey declared, QualifiedName table) {
+    private PrimaryKey onePrimaryKey(PrimaryKey existing, PrimaryKey declared, Token at) {
         if (existing != null) {
-            // Cassandra's grammar accepts this; its statement validation rejects it (0x2200, not a syntax error)
-            throw new io.charybdis.node.cql.exceptions.InvalidRequestException("Multiple PRIMARY KEY specified for "
-                    + "table '" + table.name() + "' (exactly one required)");
+            throw invalid(at, "Multiple PRIMARY KEY specifications (exactly one required)");
         }
         return declared;
     }

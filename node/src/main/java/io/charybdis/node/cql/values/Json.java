@@ -274,8 +274,13 @@ public final class Json {
                     if (!(json instanceof String s)) {
                         throw mismatch(json, type, receiver);
                     }
-                    return Literals.parse(new io.charybdis.node.cql.syntax.Term.Literal(
-                            io.charybdis.node.cql.syntax.LiteralKind.STRING, s), type, receiver);
+                    // JSON carries uuids and durations as strings, where CQL has literals of their own
+                    io.charybdis.node.cql.syntax.LiteralKind literalKind = switch (Types.kind(type)) {
+                        case UUID, TIMEUUID -> io.charybdis.node.cql.syntax.LiteralKind.UUID;
+                        case DURATION -> io.charybdis.node.cql.syntax.LiteralKind.DURATION;
+                        default -> io.charybdis.node.cql.syntax.LiteralKind.STRING;
+                    };
+                    return Literals.parse(new io.charybdis.node.cql.syntax.Term.Literal(literalKind, s), type, receiver);
                 }
             }
         } catch (ArithmeticException | NumberFormatException e) {
