@@ -460,7 +460,8 @@ class StorageModelTest {
             assertThat(nonEmpty).isGreaterThan(100);
             assertThat(flushes).isGreaterThan(5);
             assertThat(restarts).isGreaterThan(5);
-            assertThat(maxSSTables).isGreaterThan(0).isLessThan(8L * shards);
+            // compaction runs in the background under the scheduler: the count stays bounded, not exactly small
+            assertThat(maxSSTables).isGreaterThan(0).isLessThan(40L * shards);
             ts.closeStorage();
         }
     }
