@@ -22,7 +22,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p>Implementation notes: everything lives off-heap in a {@link MemtableArena}: the partition index is an
  * indexable skip list of partition nodes ordered by (token, key), and each partition has its own skip list of
- * row nodes ordered by clustering, each pointing at a row record ({@link MemtableLayout}). The heap holds this
+ * row nodes ordered by clustering, each pointing at a row record ({@link MemtableLayout}); a {@link PartitionHash}
+ * beside the partition list answers point lookups without walking it. The heap holds this
  * object and a few reusable cursors, nothing per partition or row. A write of an existing row merges the old
  * and new versions ({@link RowMerger}, no shadowing) into a fresh arena record and repoints the row node; the
  * old record becomes waste until the memtable is flushed and freed. Touched only by its shard thread while
@@ -31,6 +32,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class Memtable {
     private final MemtableArena arena;
+    private final PartitionHash hash;
     private final PartitionSearch partitionSearch;
     private final RowSearch rowSearch;
     private final SerializedPartition incoming = new SerializedPartition();
@@ -49,6 +51,7 @@ public final class Memtable {
 
     public Memtable(ShardAllocator allocator, RowMerger rowMerger, ExpandableArrayBuffer scratch) {
         this.arena = new MemtableArena(allocator);
+        this.hash = new PartitionHash(allocator, arena);
         this.rowMerger = rowMerger;
         this.scratch = scratch;
         long seed = System.nanoTime();
@@ -95,11 +98,12 @@ public final class Memtable {
         if (partitionHead == NIL) {
             partitionHead = partitionSearch.newHead(MAX_HEIGHT);
         }
-        PartitionSearch s = partitionSearch.key(in.token(), in.keyBuffer(), in.keyOffset(), in.keyLength());
-        long found = s.seek(partitionHead);
-        if (s.matches(found)) {
-            return found;
+        long known = hash.find(in.token(), in.keyBuffer(), in.keyOffset(), in.keyLength());
+        if (known != NIL) {
+            return known;
         }
+        PartitionSearch s = partitionSearch.key(in.token(), in.keyBuffer(), in.keyOffset(), in.keyLength());
+        s.seek(partitionHead);
         int keyLength = in.keyLength();
         int h = s.randomHeight();
         long node = arena.allocate(nodeSize(h, PP_KEY + keyLength));
@@ -117,6 +121,7 @@ public final class Memtable {
         b.putLong(p + PP_RT_TAIL, NIL);
         b.putBytes(p + PP_KEY, in.keyBuffer(), in.keyOffset(), keyLength);
         partitionHead = s.insert(partitionHead, node, h);
+        hash.add(in.token(), node);
         partitionCount++;
         return node;
     }
@@ -210,17 +215,15 @@ public final class Memtable {
         if (partitionHead == NIL) {
             return null;
         }
-        if (lookup == null) {
-            lookup = new PartitionSearch(arena, 1);
+        if (lookupView == null) {
             lookupView = new MemPartition(arena);
         }
         lookupKey.wrap(key.key());
-        long node = lookup.key(key.token(), lookupKey, 0, key.key().length).seek(partitionHead);
-        return lookup.matches(node) ? lookupView.wrap(node) : null;
+        long node = hash.find(key.token(), lookupKey, 0, key.key().length);
+        return node != NIL ? lookupView.wrap(node) : null;
     }
 
     private final UnsafeBuffer lookupKey = new UnsafeBuffer(new byte[0]);
-    private PartitionSearch lookup;
     private MemPartition lookupView;
 
     /**
@@ -275,7 +278,7 @@ public final class Memtable {
     }
 
     public long allocatedBytes() {
-        return arena.allocatedBytes();
+        return arena.allocatedBytes() + hash.allocatedBytes();
     }
 
     public long minTimestamp() {
@@ -306,6 +309,7 @@ public final class Memtable {
     public void release() {
         if (--refCount == 0) {
             arena.free();
+            hash.clear();
             partitionHead = NIL;
             partitionCount = 0;
         }

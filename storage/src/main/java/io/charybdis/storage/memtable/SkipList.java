@@ -61,15 +61,20 @@ abstract class SkipList {
         int xo = MemtableArena.offset(x);
         int h = height(xb, xo);
         int r = 0;
+        long stop = NIL; // the node that ended the previous level: known >= key, often next again below
+        int stopCmp = 1;
         for (int i = h - 1; i >= 0; i--) {
             while (true) {
                 long nx = next(xb, xo, i);
-                if (nx == NIL) {
+                if (nx == NIL || nx == stop) {
                     break;
                 }
                 UnsafeBuffer nb = arena.buffer(nx);
                 int no = MemtableArena.offset(nx);
-                if (compareNode(nb, no) >= 0) {
+                int c = compareNode(nb, no);
+                if (c >= 0) {
+                    stop = nx;
+                    stopCmp = c;
                     break;
                 }
                 r += span(xb, xo, i);
@@ -82,12 +87,16 @@ abstract class SkipList {
         }
         pathHeight = h;
         index = r;
-        return next(xb, xo, 0);
+        long found = next(xb, xo, 0);
+        exact = found != NIL && found == stop && stopCmp == 0;
+        return found;
     }
 
-    /** Whether {@code node} (from {@link #seek}) holds exactly the search key. */
+    private boolean exact;
+
+    /** Whether {@code node}, just returned by {@link #seek}, holds exactly the search key. */
     final boolean matches(long node) {
-        return node != NIL && compare(node) == 0;
+        return node != NIL && exact;
     }
 
     /**
