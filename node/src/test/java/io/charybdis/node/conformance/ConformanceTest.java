@@ -42,7 +42,7 @@ class ConformanceTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("charybdis-conformance");
         node = CharybdisNode.start(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
-                .nativeShardAwareTransportPort(0).smp(2).build());
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(2).build());
         session = Sessions.open("127.0.0.1", node.nativePort());
     }
 

@@ -39,7 +39,7 @@ class BadInputTest {
     static void start() throws Exception {
         dir = Files.createTempDirectory("charybdis-bad-input");
         node = CharybdisNode.start(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
-                .nativeShardAwareTransportPort(0).smp(2).nativeTransportMaxFrameSize(DataSize.ofBytes(1 << 20))
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(2).nativeTransportMaxFrameSize(DataSize.ofBytes(1 << 20))
                 .build());
         healthy = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
                 .withLocalDatacenter("datacenter1").build();

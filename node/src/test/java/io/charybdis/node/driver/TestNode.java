@@ -43,7 +43,7 @@ final class TestNode implements AutoCloseable {
 
     void start() throws Exception {
         node = CharybdisNode.start(customize.apply(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
-                .nativeShardAwareTransportPort(0).smp(2)).build());
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(2)).build());
     }
 
     void restart() throws Exception {

@@ -43,7 +43,7 @@ class RandomizedDifferentialTest {
 
     private void start() throws Exception {
         node = CharybdisNode.start(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
-                .nativeShardAwareTransportPort(0).smp(2).build());
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(2).build());
         session = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
                 .withLocalDatacenter("datacenter1").withKeyspace((String) null).build();
     }
