@@ -90,7 +90,7 @@ class HeapGrowthTest {
     @Test
     void shouldNotGrowHeapWithPartitionsInSSTables(@TempDir Path dir) throws Exception {
         int sstables = 6;
-        int n = 25_000;
+        int n = 15_000;
         TableDescriptor small = table("small", false);
         TableDescriptor large = table("large", false);
         try (TestSupport ts = new TestSupport(dir, 1, config(dir))) {

@@ -12,7 +12,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * index (a reverse scan, a jump) O(log n); {@link #lowerBound} is a skip-list seek. Not thread-safe; valid
  * until the memtable is written again or released.
  */
-public final class MemPartition implements PartitionView {
+final class MemPartition implements PartitionView {
     private final MemtableArena arena;
     private final RowSearch rows;
     private long node = NIL;
