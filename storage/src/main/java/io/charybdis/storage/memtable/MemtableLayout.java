@@ -14,14 +14,17 @@ import org.agrona.MutableDirectBuffer;
  *
  * <pre>
  * Skip list node (partition node, row node, and the head of either list)
- *   0        4          8                     20                    8 + 12h
- *   +--------+----------+---------------------+----- ... ----------+-------------------+
- *   | int h  | int aux  | long next0 int span0| long next(h-1) span | payload ...       |
- *   +--------+----------+---------------------+----- ... ----------+-------------------+
+ *   0        4          8                                  28                   8 + 20h
+ *   +--------+----------+----------------------------------+----- ... ---------+-------------------+
+ *   | int h  | int aux  | long next0 int span0 long prefix0 | level 1 .. h-1    | payload ...       |
+ *   +--------+----------+----------------------------------+----- ... ---------+-------------------+
  *   aux: partition node = key length; row-list head = row count; partition-list head = unused
  *   span(i) = rank(next(i)) - rank(this node) when next(i) != NIL (the head has rank 0)
+ *   prefix(i) = key prefix of next(i): its token (partitions, signed order) or the first 8 clustering bytes
+ *     big-endian, zero-padded (rows, unsigned order); a seek compares it before visiting next(i) and visits the
+ *     node only when the prefixes are equal
  *
- * Partition node payload (at P = 8 + 12h), ordered by (token signed, key bytes unsigned)
+ * Partition node payload (at P = 8 + 20h), ordered by (token signed, key bytes unsigned)
  *   P+0  long token                      P+24 long rowsHead (row-list head node, NIL = no rows yet)
  *   P+8  long deletionTimestamp          P+32 long rtHead (first range tombstone link, NIL = none)
  *   P+16 int  deletionLocalTime          P+40 long rtTail (last link, appended in write order)
@@ -52,9 +55,10 @@ public final class MemtableLayout {
     public static final int N_HEIGHT = 0;
     public static final int N_AUX = 4;
     public static final int N_LEVELS = 8;
-    public static final int LEVEL_SIZE = 12;
+    public static final int LEVEL_SIZE = 20;
     public static final int L_NEXT = 0;
     public static final int L_SPAN = 8;
+    public static final int L_PREFIX = 12;
 
     public static final int PP_TOKEN = 0;
     public static final int PP_DELETION_TS = 8;
@@ -95,9 +99,14 @@ public final class MemtableLayout {
         return b.getInt(level(node, i) + L_SPAN);
     }
 
-    public static void link(MutableDirectBuffer b, int node, int i, long next, int span) {
+    public static long prefix(DirectBuffer b, int node, int i) {
+        return b.getLong(level(node, i) + L_PREFIX);
+    }
+
+    public static void link(MutableDirectBuffer b, int node, int i, long next, int span, long prefix) {
         int l = level(node, i);
         b.putLong(l + L_NEXT, next);
         b.putInt(l + L_SPAN, span);
+        b.putLong(l + L_PREFIX, prefix);
     }
 }

@@ -26,6 +26,16 @@ final class PartitionSearch extends SkipList {
     }
 
     @Override
+    long keyPrefix() {
+        return token;
+    }
+
+    @Override
+    int comparePrefix(long nodePrefix) {
+        return Long.compare(nodePrefix, token);
+    }
+
+    @Override
     int compareNode(UnsafeBuffer b, int node) {
         int p = payload(b, node);
         int c = Long.compare(b.getLong(p + PP_TOKEN), token);

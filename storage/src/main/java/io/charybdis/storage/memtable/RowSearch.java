@@ -11,6 +11,7 @@ final class RowSearch extends SkipList {
     private DirectBuffer clustering;
     private int offset;
     private int length;
+    private long prefix;
 
     RowSearch(MemtableArena arena, long seed) {
         super(arena, seed);
@@ -20,7 +21,22 @@ final class RowSearch extends SkipList {
         this.clustering = b;
         this.offset = off;
         this.length = len;
+        long p = 0;
+        for (int k = 0; k < 8; k++) {
+            p = (p << 8) | (k < len ? b.getByte(off + k) & 0xFF : 0);
+        }
+        this.prefix = p;
         return this;
+    }
+
+    @Override
+    long keyPrefix() {
+        return prefix;
+    }
+
+    @Override
+    int comparePrefix(long nodePrefix) {
+        return Long.compareUnsigned(nodePrefix, prefix);
     }
 
     /** Arena pointer of the row record a row node points to. */

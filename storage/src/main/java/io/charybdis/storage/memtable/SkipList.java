@@ -32,6 +32,12 @@ abstract class SkipList {
     /** Sign of (key of the node at {@code node} in {@code b}) - (search key). */
     abstract int compareNode(UnsafeBuffer b, int node);
 
+    /** The search key's prefix ({@link MemtableLayout#L_PREFIX}). */
+    abstract long keyPrefix();
+
+    /** Sign of (a node's key prefix) - (search key prefix); 0 = undecided, compare the keys. */
+    abstract int comparePrefix(long nodePrefix);
+
     final int compare(long node) {
         return compareNode(arena.buffer(node), MemtableArena.offset(node));
     }
@@ -71,7 +77,10 @@ abstract class SkipList {
                 }
                 UnsafeBuffer nb = arena.buffer(nx);
                 int no = MemtableArena.offset(nx);
-                int c = compareNode(nb, no);
+                int c = comparePrefix(prefix(xb, xo, i));
+                if (c == 0) {
+                    c = compareNode(nb, no);
+                }
                 if (c >= 0) {
                     stop = nx;
                     stopCmp = c;
@@ -110,14 +119,15 @@ abstract class SkipList {
         UnsafeBuffer nb = arena.buffer(node);
         int no = MemtableArena.offset(node);
         int r = index;
+        long keyPrefix = keyPrefix();
         for (int i = 0; i < height; i++) {
             long p = update[i];
             UnsafeBuffer pb = arena.buffer(p);
             int po = MemtableArena.offset(p);
             long oldNext = next(pb, po, i);
             int oldSpan = span(pb, po, i);
-            link(nb, no, i, oldNext, oldNext == NIL ? 0 : oldSpan - (r - rank[i]));
-            link(pb, po, i, node, r + 1 - rank[i]);
+            link(nb, no, i, oldNext, oldNext == NIL ? 0 : oldSpan - (r - rank[i]), prefix(pb, po, i));
+            link(pb, po, i, node, r + 1 - rank[i], keyPrefix);
         }
         for (int i = height; i < pathHeight; i++) {
             long p = update[i];
@@ -142,7 +152,7 @@ abstract class SkipList {
         int ho = MemtableArena.offset(head);
         hb.putInt(ho + N_AUX, ob.getInt(oo + N_AUX));
         for (int i = 0; i < oh; i++) {
-            link(hb, ho, i, next(ob, oo, i), span(ob, oo, i));
+            link(hb, ho, i, next(ob, oo, i), span(ob, oo, i), prefix(ob, oo, i));
         }
         for (int i = 0; i < pathHeight; i++) {
             if (update[i] == old) {

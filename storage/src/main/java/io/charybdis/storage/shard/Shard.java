@@ -111,6 +111,7 @@ public final class Shard {
         this.hardLimit = shardBudget / 2;
         this.softLimit = (long) (hardLimit * BacklogController.DEFAULT_SOFT_LIMIT);
         this.scheduler = new ShardScheduler(id, () -> foregroundOps);
+        applyThroughputCap();
         this.cache = new RowCache(allocator);
         this.maxSegments = Math.max(4, 256 / ctx.shardCount());
     }
@@ -632,6 +633,11 @@ public final class Shard {
         double normalized = total / shardBudget;
         compactionBacklog = normalized;
         scheduler.setShares(ShardScheduler.Group.COMPACTION, compactionController.sharesFor(normalized));
+        applyThroughputCap();
+    }
+
+    /** The configured compaction_throughput, this shard's part of it (also before the controller's first tick). */
+    private void applyThroughputCap() {
         long cap = ctx.config().compactionThroughputBytesPerSecond();
         scheduler.setThroughputCap(ShardScheduler.Group.COMPACTION, cap == 0 ? 0 : Math.max(1, cap / ctx.shardCount()));
     }
