@@ -39,7 +39,7 @@ import org.agrona.MutableDirectBuffer;
  * Memtable
  *   partition-list head (height MAX_HEIGHT, allocated on the first write)
  *     |-- partition node --- partition node --- ...          (level 0 is the ordered list)
- *            |-- rowsHead: row-list head (height 2, regrown to MAX_HEIGHT once a node needs it)
+ *            |-- rowsHead: row-list head (height 1, regrown to twice its height when a row node needs more)
  *            |       |-- row node -- row node -- ...  each row node --> row record
  *            |-- rtHead --> link --> link (rtTail)
  * </pre>
@@ -50,7 +50,7 @@ public final class MemtableLayout {
 
     public static final long NIL = 0;
     public static final int MAX_HEIGHT = 16;
-    public static final int ROW_HEAD_HEIGHT = 2;
+    public static final int ROW_HEAD_HEIGHT = 1;
 
     public static final int N_HEIGHT = 0;
     public static final int N_AUX = 4;

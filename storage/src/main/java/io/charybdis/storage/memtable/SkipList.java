@@ -12,8 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>Implementation notes: ranks are 1-based (the head is rank 0), {@link #index} after a seek is the number of
  * nodes ordered before the key, i.e. the 0-based index of the node returned. Insertion follows the path
  * recorded by the seek for the same key, so it must directly follow it. A head too short for a new node's
- * height is regrown to {@link MemtableLayout#MAX_HEIGHT} (the old head becomes arena waste), and the new head
- * returned for the caller to store.
+ * height is regrown to at least twice its height (the old head becomes arena waste), and the new head returned
+ * for the caller to store.
  */
 abstract class SkipList {
     final MemtableArena arena;
@@ -114,7 +114,7 @@ abstract class SkipList {
      */
     final long insert(long head, long node, int height) {
         if (height > pathHeight) {
-            head = growHead(head);
+            head = growHead(head, height);
         }
         UnsafeBuffer nb = arena.buffer(node);
         int no = MemtableArena.offset(node);
@@ -143,11 +143,12 @@ abstract class SkipList {
         return head;
     }
 
-    private long growHead(long old) {
+    private long growHead(long old, int needed) {
         UnsafeBuffer ob = arena.buffer(old);
         int oo = MemtableArena.offset(old);
         int oh = height(ob, oo);
-        long head = newHead(MAX_HEIGHT);
+        int nh = Math.min(MAX_HEIGHT, Math.max(needed, 2 * oh));
+        long head = newHead(nh);
         UnsafeBuffer hb = arena.buffer(head);
         int ho = MemtableArena.offset(head);
         hb.putInt(ho + N_AUX, ob.getInt(oo + N_AUX));
@@ -159,11 +160,11 @@ abstract class SkipList {
                 update[i] = head;
             }
         }
-        for (int i = pathHeight; i < MAX_HEIGHT; i++) {
+        for (int i = pathHeight; i < nh; i++) {
             update[i] = head;
             rank[i] = 0;
         }
-        pathHeight = MAX_HEIGHT;
+        pathHeight = nh;
         return head;
     }
 
