@@ -78,8 +78,61 @@ public final class Functions {
                 return a.get(0).duplicate();
             });
         }
+        addMathFunctions();
         add("varcharasblob", List.of(io.charybdis.protocol.types.NativeType.TEXT), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
         add("blobasvarchar", List.of(io.charybdis.protocol.types.NativeType.BLOB), io.charybdis.protocol.types.NativeType.TEXT, (a, c) -> a.get(0).duplicate());
+    }
+
+    /** Cassandra 5.0's abs, exp, log, log10 and round, for every numeric type, returning the argument's type. */
+    private void addMathFunctions() {
+        for (NativeType t : List.of(NativeType.TINYINT, NativeType.SMALLINT, NativeType.INT, NativeType.BIGINT,
+                NativeType.VARINT, NativeType.DECIMAL, NativeType.FLOAT, NativeType.DOUBLE, NativeType.COUNTER)) {
+            add("abs", List.of(t), t, (a, c) -> t.decompose(abs(t.compose(a.get(0)))));
+            add("exp", List.of(t), t, (a, c) -> fromDouble(t, Math.exp(toDouble(t.compose(a.get(0))))));
+            add("log", List.of(t), t, (a, c) -> fromDouble(t, Math.log(toDouble(t.compose(a.get(0))))));
+            add("log10", List.of(t), t, (a, c) -> fromDouble(t, Math.log10(toDouble(t.compose(a.get(0))))));
+            add("round", List.of(t), t, (a, c) -> t.decompose(round(t.compose(a.get(0)))));
+        }
+    }
+
+    private static double toDouble(Object n) {
+        return ((Number) n).doubleValue();
+    }
+
+    private static Object abs(Object n) {
+        return switch (n) {
+            case Byte b -> (byte) Math.abs(b);
+            case Short s -> (short) Math.abs(s);
+            case Integer i -> Math.abs(i);
+            case Long l -> Math.abs(l);
+            case Float f -> Math.abs(f);
+            case Double d -> Math.abs(d);
+            case java.math.BigInteger bi -> bi.abs();
+            case java.math.BigDecimal bd -> bd.abs();
+            default -> throw new IllegalArgumentException(String.valueOf(n));
+        };
+    }
+
+    private static Object round(Object n) {
+        return switch (n) {
+            case Float f -> (float) Math.round(f);
+            case Double d -> (double) Math.round(d);
+            case java.math.BigDecimal bd -> bd.setScale(0, java.math.RoundingMode.HALF_UP);
+            default -> n;
+        };
+    }
+
+    private static ByteBuffer fromDouble(NativeType t, double d) {
+        return switch (t) {
+            case TINYINT -> t.decompose((byte) d);
+            case SMALLINT -> t.decompose((short) d);
+            case INT -> t.decompose((int) d);
+            case BIGINT, COUNTER -> t.decompose((long) d);
+            case VARINT -> t.decompose(java.math.BigDecimal.valueOf(d).toBigInteger());
+            case DECIMAL -> t.decompose(java.math.BigDecimal.valueOf(d));
+            case FLOAT -> t.decompose((float) d);
+            default -> t.decompose(d);
+        };
     }
 
     private static ByteBuffer dateOfMillis(long millis) {
