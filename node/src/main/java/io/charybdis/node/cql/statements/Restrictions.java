@@ -460,7 +460,13 @@ public final class Restrictions {
                 } else if (c.type().isMultiCell() && sc.op() != Operator.EQ && sc.op() != Operator.NEQ) {
                     throw new InvalidRequestException("Slice restrictions are not supported on collections");
                 }
-                filters.add(new Filter(c, sc.op(), binder.bind(sc.value(), c.name(), valueType), null, null));
+                if (sc.op() == Operator.NEQ) {
+                    throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "
+                            + sc.value().toCql());
+                }
+                String receiver = sc.op() == Operator.CONTAINS_KEY || sc.op() == Operator.NOT_CONTAINS_KEY
+                        ? "key(" + c.name() + ")" : c.name();
+                filters.add(new Filter(c, sc.op(), binder.bind(sc.value(), receiver, valueType), null, null));
             }
             case Relation.In in -> {
                 ColumnMetadata c = column(in.column());
