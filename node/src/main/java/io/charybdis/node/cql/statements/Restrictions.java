@@ -280,10 +280,6 @@ public final class Restrictions {
                 }
             }
         }
-        if (hasTokenRestriction && hasPartitionKeys()) {
-            throw new InvalidRequestException("Columns \"" + table.partitionKey().get(0).name() + "\" cannot be "
-                    + "restricted by both a normal relation and a token relation");
-        }
         if (forSelect && !allowFiltering && !filters.isEmpty() && !indexedFilterOnly()) {
             throw new InvalidRequestException("Cannot execute this query as it might involve data filtering and thus "
                     + "may have unpredictable performance. If you want to execute this query despite the performance "
@@ -591,8 +587,9 @@ public final class Restrictions {
             if (key.remaining() == 0) {
                 throw new InvalidRequestException("Key may not be empty");
             }
-            if (seen.add(key)) {
-                out.add(new PartitionKey(key, Murmur3.token(key), combo.clone()));
+            long token = Murmur3.token(key);
+            if (seen.add(key) && inTokenRange(token, ctx)) {
+                out.add(new PartitionKey(key, token, combo.clone()));
             }
         });
         // Cassandra reads the partitions of an IN in the order of their key values (not tokens).
@@ -615,6 +612,14 @@ public final class Restrictions {
             sorted.add(out.get(i));
         }
         return sorted;
+    }
+
+    /** With both key values and token() bounds (Cassandra allows it), the keys outside the bounds are dropped. */
+    private boolean inTokenRange(long token, BindContext ctx) {
+        ReadCommand.KeyBound start = tokenStart(ctx);
+        ReadCommand.KeyBound end = tokenEnd(ctx);
+        return (start == null || (start.inclusive() ? token >= start.token() : token > start.token()))
+                && (end == null || (end.inclusive() ? token <= end.token() : token < end.token()));
     }
 
     private List<ByteBuffer> values(List<BoundValue> bound, BoundValue inMarker, ColumnMetadata c, BindContext ctx) {
