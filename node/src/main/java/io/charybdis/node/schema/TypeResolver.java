@@ -24,7 +24,11 @@ public final class TypeResolver {
 
     /** Resolves a column type; {@code keyspace} supplies user types. */
     public static DataType resolve(CqlTypeSyntax syntax, KeyspaceMetadata keyspace) {
-        return resolve(syntax, keyspace, false, true);
+        try {
+            return resolve(syntax, keyspace, false, true);
+        } catch (NestedNonFrozen e) {
+            throw new InvalidRequestException(e.getMessage() + ": " + syntax.toCql());
+        }
     }
 
     private static DataType resolve(CqlTypeSyntax syntax, KeyspaceMetadata ks, boolean frozen, boolean topLevel) {
@@ -89,7 +93,14 @@ public final class TypeResolver {
 
     private static void requireFrozenIfNested(boolean frozen, boolean topLevel, String what) {
         if (!frozen && !topLevel) {
-            throw new InvalidRequestException("Non-frozen " + what + " are not allowed inside collections");
+            throw new NestedNonFrozen("Non-frozen " + what + " are not allowed inside collections");
+        }
+    }
+
+    /** Rethrown at the top with the whole type appended, as Cassandra words it. */
+    private static final class NestedNonFrozen extends InvalidRequestException {
+        NestedNonFrozen(String message) {
+            super(message);
         }
     }
 

@@ -321,7 +321,8 @@ public final class Selection {
                 TypeKind k = Types.kind(inner.type());
                 if (k != TypeKind.MAP && k != TypeKind.SET) {
                     throw new InvalidRequestException("Element selection is only allowed on sets and maps, but "
-                            + inner.name() + " is a " + inner.type().cqlName());
+                            + inner.name() + " is a " + (k.isCollection() ? k.name().toLowerCase(java.util.Locale.ROOT)
+                            : inner.type().cqlName()));
                 }
                 DataType keyType = k == TypeKind.MAP ? Types.keyType(inner.type()) : Types.elementType(inner.type());
                 DataType outType = k == TypeKind.MAP ? Types.valueType(inner.type()) : keyType;

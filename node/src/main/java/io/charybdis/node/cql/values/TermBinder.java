@@ -91,7 +91,8 @@ public final class TermBinder {
                             + type.cqlName() + "; expected " + Types.vectorDimension(type) + " elements, but given "
                             + list.elements().size());
                 }
-                BoundValue[] elements = bindAll(list.elements(), receiverName, elementType);
+                BoundValue[] elements = bindElements(list.elements(), receiverName, elementType,
+                        kind == TypeKind.VECTOR ? "vector" : "list");
                 return ctx -> {
                     List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
                     return values == null ? Values.UNSET : Types.joinComponents(type, values);
@@ -107,7 +108,7 @@ public final class TermBinder {
                     throw invalid(term, receiverName, type);
                 }
                 DataType elementType = Types.elementType(type);
-                BoundValue[] elements = bindAll(elementsTerms, receiverName, elementType);
+                BoundValue[] elements = bindElements(elementsTerms, receiverName, elementType, "set");
                 return ctx -> {
                     List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
                     if (values == null) {
@@ -139,8 +140,10 @@ public final class TermBinder {
                 BoundValue[] keys = new BoundValue[entries.size()];
                 BoundValue[] vals = new BoundValue[entries.size()];
                 for (int i = 0; i < entries.size(); i++) {
-                    keys[i] = bind(entries.get(i).getKey(), "key(" + receiverName + ")", kt);
-                    vals[i] = bind(entries.get(i).getValue(), "value(" + receiverName + ")", vt);
+                    keys[i] = element(entries.get(i).getKey(), "key(" + receiverName + ")", kt, "map", receiverName,
+                            "key");
+                    vals[i] = element(entries.get(i).getValue(), "value(" + receiverName + ")", vt, "map", receiverName,
+                            "value");
                 }
                 return ctx -> {
                     TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(kt::compare);
@@ -213,7 +216,8 @@ public final class TermBinder {
                 BoundValue[] fields = new BoundValue[names.size()];
                 for (int i = 0; i < names.size(); i++) {
                     Term t = given.get(names.get(i));
-                    fields[i] = t == null ? ctx -> null : bind(t, receiverName + "." + names.get(i), fieldTypes.get(i));
+                    fields[i] = t == null ? ctx -> null : element(t, receiverName + "." + names.get(i),
+                            fieldTypes.get(i), "user type", receiverName, "field " + names.get(i));
                 }
                 return ctx -> {
                     List<ByteBuffer> values = new ArrayList<>(fields.length);
@@ -225,6 +229,32 @@ public final class TermBinder {
                 };
             }
             default -> throw invalid(term, receiverName, type);
+        }
+    }
+
+    private BoundValue[] bindElements(List<Term> terms, String receiverName, DataType elementType, String what) {
+        BoundValue[] out = new BoundValue[terms.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = element(terms.get(i), receiverName, elementType, what, receiverName, "value");
+        }
+        return out;
+    }
+
+    /**
+     * Binds one element of a collection, tuple or UDT literal; a constant of the wrong type gets Cassandra's
+     * message ({@code Invalid list literal for l: value 'a' is not of type int}).
+     */
+    private BoundValue element(Term term, String elementReceiver, DataType type, String what, String receiverName,
+                               String role) {
+        try {
+            return bind(term, elementReceiver, type);
+        } catch (InvalidRequestException e) {
+            if (term instanceof Term.Literal lit && lit.kind() != LiteralKind.NULL) {
+                String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
+                throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
+                        + " is not of type " + type.cqlName());
+            }
+            throw e;
         }
     }
 
