@@ -139,13 +139,26 @@ public final class SelectExecution implements CqlStatement {
         this.reversed = rev;
         this.orderByAcrossPartitions = !s.orderBy().isEmpty();
         int groupBy = 0;
+        List<ColumnMetadata> primaryKey = new ArrayList<>(table.partitionKey());
+        primaryKey.addAll(table.clustering());
         for (Selector g : s.groupBy()) {
             if (!(g instanceof Selector.Column gc)) {
                 throw new InvalidRequestException("Only column names are supported in GROUP BY yet");
             }
-            List<ColumnMetadata> pk = new ArrayList<>(table.partitionKey());
-            pk.addAll(table.clustering());
-            if (groupBy >= pk.size() || !pk.get(groupBy).name().equals(gc.name())) {
+            ColumnMetadata col = table.column(gc.name());
+            if (col == null) {
+                throw new InvalidRequestException("Undefined column name " + gc.name() + " in table " + table);
+            }
+            if (!col.isPrimaryKey()) {
+                throw new InvalidRequestException("Group by is currently only supported on the columns of the PRIMARY "
+                        + "KEY, got " + gc.name());
+            }
+            // columns fixed by = (the partition key, a clustering prefix) may be left out of GROUP BY
+            while (groupBy < primaryKey.size() && !primaryKey.get(groupBy).name().equals(gc.name())
+                    && fixedByEquality(primaryKey.get(groupBy))) {
+                groupBy++;
+            }
+            if (groupBy >= primaryKey.size() || !primaryKey.get(groupBy).name().equals(gc.name())) {
                 throw new InvalidRequestException("Group by currently only support groups of columns following their "
                         + "declared order in the PRIMARY KEY");
             }
@@ -158,6 +171,13 @@ public final class SelectExecution implements CqlStatement {
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
         this.variables = binder.variables();
         this.pkIndexes = pkBindIndexes(s, table, variables);
+    }
+
+    private boolean fixedByEquality(ColumnMetadata c) {
+        if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
+            return restrictions.hasPartitionKeys();
+        }
+        return c.kind() == ColumnMetadata.Kind.CLUSTERING && c.position() < restrictions.clusteringEqPrefixLength();
     }
 
     static List<Integer> pkBindIndexes(Object unused, TableMetadata table, List<BindVariable> vars) {
