@@ -525,8 +525,20 @@ public final class Selection {
             this.name = name;
             this.arg = arg;
             if ((fn.equals("sum") || fn.equals("avg")) && !isNumeric(arg.type())) {
+                if (Types.kind(arg.type()) == TypeKind.TIMESTAMP) {
+                    // Cassandra matches a timestamp argument against bigint and varint (its literal forms)
+                    throw new InvalidRequestException("Ambiguous call to function " + fn + " (can be matched by "
+                            + "following signatures: system." + fn + " : (bigint) -> bigint, system." + fn
+                            + " : (varint) -> varint): use type casts to disambiguate");
+                }
+                StringBuilder known = new StringBuilder();
+                for (String t : List.of("varint", "int", "double", "smallint", "float", "counter", "decimal",
+                        "tinyint", "bigint")) {
+                    known.append(known.length() == 0 ? "" : ", ").append("system.").append(fn).append(" : (")
+                            .append(t).append(") -> ").append(t);
+                }
                 throw new InvalidRequestException("Invalid call to function " + fn + ", none of its type signatures "
-                        + "match");
+                        + "match (known type signatures: " + known + ")");
             }
         }
 
