@@ -272,6 +272,8 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         switch (t) {
             case AlreadyExistsException ae -> out = rb.alreadyExists(ae.getMessage(), ae.keyspace(), ae.table());
             case UnpreparedException ue -> out = rb.unprepared(ue.getMessage(), ue.id());
+            case io.charybdis.node.cql.exceptions.FunctionFailureException ff -> out = rb.functionFailure(
+                    ff.getMessage(), ff.keyspace(), ff.function(), ff.argTypes());
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {

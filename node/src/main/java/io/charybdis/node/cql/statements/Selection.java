@@ -344,6 +344,36 @@ public final class Selection {
                     return null;
                 });
             }
+            case Selector.BinaryOp bo -> {
+                Output left = bo.left() instanceof Selector.Value ? null : build(bo.left(), table, row, functions, binder);
+                Output right = bo.right() instanceof Selector.Value ? null : build(bo.right(), table, row, functions,
+                        binder);
+                if (left == null && right == null) {
+                    throw new InvalidRequestException("Cannot infer type for term " + bo.left() + " in selection "
+                            + "clause (try using a cast to force a type)");
+                }
+                if (left == null) {
+                    left = literalOperand((Selector.Value) bo.left(), right.type(), binder);
+                }
+                if (right == null) {
+                    right = literalOperand((Selector.Value) bo.right(), left.type(), binder);
+                }
+                Output l = left;
+                Output r = right;
+                DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type());
+                String name = l.name() + " " + bo.op().symbol() + " " + r.name();
+                return simple(result, name, (row2, ctx) -> Arithmetic.apply(bo.op(), l.type(), l.value(row2, ctx),
+                        r.type(), r.value(row2, ctx), result));
+            }
+            case Selector.TypeHint th -> {
+                DataType hinted = io.charybdis.node.schema.TypeResolver.resolve(th.type(),
+                        null);
+                if (th.selector() instanceof Selector.Value v && v.term() instanceof Term.Literal lit) {
+                    var bound = binder.bind(lit, lit.toCql(), hinted);
+                    return simple(hinted, "(" + hinted.cqlName() + ")" + lit.toCql(), (r, ctx) -> bound.bind(ctx));
+                }
+                return build(th.selector(), table, row, functions, binder);
+            }
             case Selector.Value v -> {
                 if (v.term() instanceof Term.Literal lit) {
                     DataType t = switch (lit.kind()) {
@@ -365,6 +395,24 @@ public final class Selection {
             }
             default -> throw new InvalidRequestException("Unsupported selector: " + s);
         }
+    }
+
+    /** A constant operand of an arithmetic selection, typed after the other operand where that fits. */
+    private static Output literalOperand(Selector.Value v, DataType other, TermBinder binder) {
+        if (!(v.term() instanceof Term.Literal lit)) {
+            throw new InvalidRequestException("Cannot infer type for term " + v.term().toCql() + " in selection clause "
+                    + "(try using a cast to force a type)");
+        }
+        DataType t = switch (lit.kind()) {
+            case INTEGER, FLOAT -> Arithmetic.isNumeric(other) ? other
+                    : lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.INTEGER ? NativeType.INT : NativeType.DOUBLE;
+            case DURATION -> NativeType.DURATION;
+            case STRING -> NativeType.TEXT;
+            default -> throw new InvalidRequestException("Cannot infer type for term " + lit.toCql()
+                    + " in selection clause (try using a cast to force a type)");
+        };
+        var bound = binder.bind(lit, lit.toCql(), t);
+        return simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx));
     }
 
     interface ValueFn {

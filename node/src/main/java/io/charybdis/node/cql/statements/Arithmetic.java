@@ -1,0 +1,167 @@
+package io.charybdis.node.cql.statements;
+
+import io.charybdis.node.cql.exceptions.FunctionFailureException;
+import io.charybdis.node.cql.exceptions.InvalidRequestException;
+import io.charybdis.node.cql.syntax.ArithmeticOperator;
+import io.charybdis.node.cql.values.Values;
+import io.charybdis.node.schema.TypeKind;
+import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.types.CqlDuration;
+import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.types.NativeType;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * Cassandra 5.0's arithmetic operators in selections: numbers of any type (the result has the wider type of the
+ * two, integer division truncates, division by zero is a function failure), {@code timestamp|date ± duration},
+ * and {@code text + text}.
+ */
+final class Arithmetic {
+    private static final List<TypeKind> NUMERIC_ORDER = List.of(TypeKind.TINYINT, TypeKind.SMALLINT, TypeKind.INT,
+            TypeKind.BIGINT, TypeKind.COUNTER, TypeKind.VARINT, TypeKind.FLOAT, TypeKind.DOUBLE, TypeKind.DECIMAL);
+
+    private Arithmetic() {
+    }
+
+    static boolean isNumeric(DataType t) {
+        return NUMERIC_ORDER.contains(Types.kind(t));
+    }
+
+    /** The result type of {@code left op right}, or an error naming the unsupported combination. */
+    static DataType resultType(ArithmeticOperator op, DataType left, DataType right) {
+        TypeKind l = Types.kind(left);
+        TypeKind r = Types.kind(right);
+        if (isNumeric(left) && isNumeric(right)) {
+            if (l == TypeKind.VARINT && (r == TypeKind.FLOAT || r == TypeKind.DOUBLE)
+                    || r == TypeKind.VARINT && (l == TypeKind.FLOAT || l == TypeKind.DOUBLE)) {
+                return NativeType.DECIMAL;
+            }
+            TypeKind wider = NUMERIC_ORDER.indexOf(l) >= NUMERIC_ORDER.indexOf(r) ? l : r;
+            return wider == l ? left : right;
+        }
+        if ((l == TypeKind.TIMESTAMP || l == TypeKind.DATE) && r == TypeKind.DURATION
+                && (op == ArithmeticOperator.ADD || op == ArithmeticOperator.SUBTRACT)) {
+            return left;
+        }
+        if ((l == TypeKind.TEXT || l == TypeKind.ASCII) && (r == TypeKind.TEXT || r == TypeKind.ASCII)
+                && op == ArithmeticOperator.ADD) {
+            return l == TypeKind.ASCII && r == TypeKind.ASCII ? NativeType.ASCII : NativeType.TEXT;
+        }
+        throw new InvalidRequestException("the '" + left.cqlName() + " " + op.symbol() + " " + right.cqlName()
+                + "' operation is not supported");
+    }
+
+    static ByteBuffer apply(ArithmeticOperator op, DataType left, ByteBuffer a, DataType right, ByteBuffer b,
+                            DataType result) {
+        if (a == null || b == null) {
+            return null;
+        }
+        TypeKind rk = Types.kind(result);
+        if (rk == TypeKind.TEXT || rk == TypeKind.ASCII) {
+            return Values.text(Values.toText(a) + Values.toText(b));
+        }
+        if (rk == TypeKind.TIMESTAMP || rk == TypeKind.DATE) {
+            CqlDuration d = (CqlDuration) right.compose(b);
+            int sign = op == ArithmeticOperator.ADD ? 1 : -1;
+            if (rk == TypeKind.TIMESTAMP) {
+                Instant t = Instant.ofEpochMilli(a.getLong(a.position()));
+                var z = t.atZone(ZoneOffset.UTC).plusMonths((long) sign * d.months()).plusDays((long) sign * d.days())
+                        .plusNanos(sign * d.nanoseconds());
+                return Values.bigint(z.toInstant().toEpochMilli());
+            }
+            LocalDate date = (LocalDate) left.compose(a);
+            LocalDate moved = date.plusMonths((long) sign * d.months()).plusDays((long) sign * d.days());
+            return result.decompose(moved);
+        }
+        try {
+            return switch (rk) {
+                case FLOAT -> result.decompose((float) doubleOp(op, num(left, a).doubleValue(), num(right, b).doubleValue()));
+                case DOUBLE -> result.decompose(doubleOp(op, num(left, a).doubleValue(), num(right, b).doubleValue()));
+                case DECIMAL -> result.decompose(decimalOp(op, decimal(left, a), decimal(right, b)));
+                case VARINT -> result.decompose(integerOp(op, bigint(left, a), bigint(right, b)));
+                default -> {
+                    long x = num(left, a).longValue();
+                    long y = num(right, b).longValue();
+                    long v = switch (op) {
+                        case ADD -> x + y;
+                        case SUBTRACT -> x - y;
+                        case MULTIPLY -> x * y;
+                        case DIVIDE -> x / y;
+                        case MODULO -> x % y;
+                    };
+                    yield switch (rk) {
+                        case TINYINT -> result.decompose((byte) v);
+                        case SMALLINT -> result.decompose((short) v);
+                        case INT -> result.decompose((int) v);
+                        default -> result.decompose(v);
+                    };
+                }
+            };
+        } catch (ArithmeticException e) {
+            String fn = switch (op) {
+                case ADD -> "_add";
+                case SUBTRACT -> "_substract";
+                case MULTIPLY -> "_multiply";
+                case DIVIDE -> "_divide";
+                case MODULO -> "_modulo";
+            };
+            throw new FunctionFailureException("the operation '" + left.cqlName() + " " + op.symbol() + " "
+                    + right.cqlName() + "' failed: " + e.getMessage(), "system", fn,
+                    List.of(left.cqlName(), right.cqlName()));
+        }
+    }
+
+    private static Number num(DataType t, ByteBuffer v) {
+        return (Number) t.compose(v);
+    }
+
+    private static BigDecimal decimal(DataType t, ByteBuffer v) {
+        Number n = num(t, v);
+        return n instanceof BigDecimal bd ? bd : n instanceof BigInteger bi ? new BigDecimal(bi)
+                : (n instanceof Float || n instanceof Double) ? BigDecimal.valueOf(n.doubleValue())
+                : BigDecimal.valueOf(n.longValue());
+    }
+
+    private static BigInteger bigint(DataType t, ByteBuffer v) {
+        Number n = num(t, v);
+        return n instanceof BigInteger bi ? bi : BigInteger.valueOf(n.longValue());
+    }
+
+    private static double doubleOp(ArithmeticOperator op, double x, double y) {
+        return switch (op) {
+            case ADD -> x + y;
+            case SUBTRACT -> x - y;
+            case MULTIPLY -> x * y;
+            case DIVIDE -> x / y;
+            case MODULO -> x % y;
+        };
+    }
+
+    private static BigDecimal decimalOp(ArithmeticOperator op, BigDecimal x, BigDecimal y) {
+        return switch (op) {
+            case ADD -> x.add(y);
+            case SUBTRACT -> x.subtract(y);
+            case MULTIPLY -> x.multiply(y);
+            case DIVIDE -> x.divide(y, MathContext.DECIMAL128);
+            case MODULO -> x.remainder(y);
+        };
+    }
+
+    private static BigInteger integerOp(ArithmeticOperator op, BigInteger x, BigInteger y) {
+        return switch (op) {
+            case ADD -> x.add(y);
+            case SUBTRACT -> x.subtract(y);
+            case MULTIPLY -> x.multiply(y);
+            case DIVIDE -> x.divide(y);
+            case MODULO -> x.mod(y);
+        };
+    }
+}
