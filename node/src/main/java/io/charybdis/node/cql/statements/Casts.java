@@ -20,7 +20,74 @@ final class Casts {
         TypeKind fk = Types.kind(from);
         String name = "cast(" + inner.name() + " as " + target.cqlName() + ")";
         if (from.equals(target)) {
-            return Selection.simple(target, name, inner::value);
+            return Selection.simple(target, inner.name(), inner::value);
+        }
+        switch (fk) {
+            case TIMESTAMP -> {
+                if (target == NativeType.DATE) {
+                    return Selection.simple(target, name, (r, ctx) -> {
+                        ByteBuffer v = inner.value(r, ctx);
+                        return v == null ? null : target.decompose(java.time.LocalDate.ofInstant(
+                                java.time.Instant.ofEpochMilli(v.getLong(v.position())), java.time.ZoneOffset.UTC));
+                    });
+                }
+                if (target == NativeType.BIGINT) {
+                    return Selection.simple(target, name, (r, ctx) -> inner.value(r, ctx));
+                }
+                if (target == NativeType.TEXT || target == NativeType.ASCII) {
+                    return Selection.simple(target, name, (r, ctx) -> {
+                        ByteBuffer v = inner.value(r, ctx);
+                        return v == null ? null : target.decompose(isoMillis(v.getLong(v.position())));
+                    });
+                }
+            }
+            case DATE -> {
+                if (target == NativeType.TIMESTAMP) {
+                    return Selection.simple(target, name, (r, ctx) -> {
+                        ByteBuffer v = inner.value(r, ctx);
+                        return v == null ? null : io.charybdis.node.cql.values.Values.bigint(
+                                io.charybdis.node.cql.values.DateTimes.toLocalDate(v.getInt(v.position()))
+                                        .toEpochDay() * 86_400_000L);
+                    });
+                }
+                if (target == NativeType.TEXT || target == NativeType.ASCII) {
+                    return Selection.simple(target, name, (r, ctx) -> {
+                        ByteBuffer v = inner.value(r, ctx);
+                        return v == null ? null : target.decompose(io.charybdis.node.cql.values.DateTimes
+                                .toLocalDate(v.getInt(v.position())).toString());
+                    });
+                }
+            }
+            case TIMEUUID -> {
+                if (target == NativeType.TIMESTAMP || target == NativeType.DATE) {
+                    return Selection.simple(target, name, (r, ctx) -> {
+                        ByteBuffer v = inner.value(r, ctx);
+                        if (v == null) {
+                            return null;
+                        }
+                        long millis = io.charybdis.node.cql.values.TimeUuids.unixMillis(
+                                io.charybdis.node.cql.values.Values.toUuid(v));
+                        return target == NativeType.TIMESTAMP ? io.charybdis.node.cql.values.Values.bigint(millis)
+                                : target.decompose(java.time.LocalDate.ofInstant(java.time.Instant.ofEpochMilli(millis),
+                                java.time.ZoneOffset.UTC));
+                    });
+                }
+                if (target == NativeType.UUID) {
+                    throw new InvalidRequestException(inner.name() + " cannot be cast to uuid");
+                }
+            }
+            case INT -> {
+                if (target == NativeType.TIMESTAMP) {
+                    // Cassandra converts through date: the int is a raw date (days offset by 2^31)
+                    return Selection.simple(target, name, (r, ctx) -> {
+                        ByteBuffer v = inner.value(r, ctx);
+                        return v == null ? null : io.charybdis.node.cql.values.Values.bigint(
+                                ((v.getInt(v.position()) & 0xFFFFFFFFL) - (1L << 31)) * 86_400_000L);
+                    });
+                }
+            }
+            default -> {
+            }
         }
         if (target == NativeType.TEXT || target == NativeType.ASCII) {
             return Selection.simple(target, name, (r, ctx) -> {
@@ -68,6 +135,12 @@ final class Casts {
             });
         }
         throw new InvalidRequestException(cannot(from, target));
+    }
+
+    private static String isoMillis(long millis) {
+        String s = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.ofEpochMilli(millis));
+        return s;
     }
 
     private static String cannot(DataType from, DataType to) {

@@ -404,7 +404,8 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " + "
-                            + add.value().toCql() + ") for non counter column " + c.name());
+                            + add.value().toCql() + ") for " + (k.isCollection() ? "frozen collection column "
+                            : "non counter column ") + c.name());
                 }
                 if (k == TypeKind.UDT) {
                     throw new InvalidRequestException("Invalid operation for user type column " + c.name());
@@ -418,7 +419,8 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " - "
-                            + sub.value().toCql() + ") for non counter column " + c.name());
+                            + sub.value().toCql() + ") for " + (k.isCollection() ? "frozen collection column "
+                            : "non counter column ") + c.name());
                 }
                 DataType t = k == TypeKind.MAP ? Types.setOf(Types.keyType(c.type()), false) : c.type();
                 return new Op(c, OpKind.REMOVE, binder.bind(sub.value(), c.name(), t), null, -1);
@@ -441,8 +443,10 @@ public final class ModificationExecution implements CqlStatement {
                             Types.elementType(c.type())), binder.bind(se.key(), "idx(" + c.name() + ")", io.charybdis.protocol.types.NativeType.INT),
                             -1);
                 }
+                String what = !k.isCollection() ? "non collection column "
+                        : !c.isMultiCell() ? "frozen collection column " : "set column ";
                 throw new InvalidRequestException("Invalid operation (" + c.name() + "[" + se.key().toCql() + "] = "
-                        + se.value().toCql() + ") for non collection column " + c.name());
+                        + se.value().toCql() + ") for " + what + c.name());
             }
             case Assignment.SetField sf -> {
                 if (k != TypeKind.UDT) {
