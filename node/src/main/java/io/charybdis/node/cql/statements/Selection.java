@@ -349,8 +349,7 @@ public final class Selection {
                 Output right = bo.right() instanceof Selector.Value ? null : build(bo.right(), table, row, functions,
                         binder);
                 if (left == null && right == null) {
-                    throw new InvalidRequestException("Cannot infer type for term " + bo.left() + " in selection "
-                            + "clause (try using a cast to force a type)");
+                    left = literalOperand((Selector.Value) bo.left(), NativeType.EMPTY, binder);
                 }
                 if (left == null) {
                     left = literalOperand((Selector.Value) bo.left(), right.type(), binder);
@@ -377,7 +376,8 @@ public final class Selection {
             case Selector.Value v -> {
                 if (v.term() instanceof Term.Literal lit) {
                     DataType t = switch (lit.kind()) {
-                        case STRING -> io.charybdis.protocol.types.NativeType.TEXT;
+                        case STRING -> throw new InvalidRequestException("Cannot infer type for term " + lit.toCql()
+                                + " in selection clause (try using a cast to force a type)");
                         case INTEGER -> io.charybdis.protocol.types.NativeType.INT;
                         case FLOAT -> io.charybdis.protocol.types.NativeType.DOUBLE;
                         case BOOLEAN -> io.charybdis.protocol.types.NativeType.BOOLEAN;
@@ -439,8 +439,47 @@ public final class Selection {
                                    TermBinder binder) {
         String fname = fc.function().name();
         List<Output> args = new ArrayList<>();
+        boolean literalArgs = false;
         for (Selector a : fc.args()) {
-            args.add(build(a, table, row, functions, binder));
+            if (a instanceof Selector.Value v && v.term() instanceof Term.Literal) {
+                literalArgs = true;
+                args.add(null);
+            } else {
+                args.add(build(a, table, row, functions, binder));
+            }
+        }
+        if (literalArgs) {
+            // a constant argument takes the type of the overload that accepts it (minTimeuuid('2024-01-01'))
+            for (NativeFunction fn : functions.overloads(fname)) {
+                if (fn.argTypes().size() != args.size()) {
+                    continue;
+                }
+                List<Output> typed = new ArrayList<>(args);
+                boolean ok = true;
+                for (int i = 0; i < typed.size() && ok; i++) {
+                    if (typed.get(i) == null) {
+                        Term.Literal lit = (Term.Literal) ((Selector.Value) fc.args().get(i)).term();
+                        try {
+                            var bound = binder.bind(lit, lit.toCql(), fn.argTypes().get(i));
+                            DataType t = fn.argTypes().get(i);
+                            typed.set(i, simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx)));
+                        } catch (InvalidRequestException e) {
+                            ok = false;
+                        }
+                    } else {
+                        ok = fn.argTypes().get(i).equals(typed.get(i).type());
+                    }
+                }
+                if (ok) {
+                    args = typed;
+                    break;
+                }
+            }
+            for (int i = 0; i < args.size(); i++) {
+                if (args.get(i) == null) {
+                    args.set(i, build(fc.args().get(i), table, row, functions, binder));
+                }
+            }
         }
         StringBuilder name = new StringBuilder("system.").append(fname).append('(');
         for (int i = 0; i < args.size(); i++) {
@@ -488,7 +527,7 @@ public final class Selection {
         }
         List<NativeFunction> overloads = functions.overloads(fname);
         if (overloads.isEmpty()) {
-            throw new InvalidRequestException("Unknown function '" + fc.function().toCql() + "'");
+            throw new InvalidRequestException("Unknown function '" + fc.function().name() + "'");
         }
         NativeFunction chosen = null;
         for (NativeFunction fn : overloads) {
@@ -505,14 +544,23 @@ public final class Selection {
             }
         }
         if (chosen == null) {
+            List<String> known = new ArrayList<>();
+            for (NativeFunction f : overloads) {
+                StringBuilder sig = new StringBuilder("system.").append(f.name()).append(" : (");
+                for (int i = 0; i < f.argTypes().size(); i++) {
+                    sig.append(i > 0 ? ", " : "").append(f.argTypes().get(i).cqlName());
+                }
+                known.add(sig.append(") -> ").append(f.returnType().cqlName()).toString());
+            }
+            java.util.Collections.sort(known);
             throw new InvalidRequestException("Invalid call to function " + fname + ", none of its type signatures "
-                    + "match (known type signatures: " + overloads.stream().map(NativeFunction::signature).toList()
-                    + ")");
+                    + "match (known type signatures: " + String.join(", ", known) + ")");
         }
         NativeFunction fn = chosen;
+        List<Output> finalArgs = List.copyOf(args);
         return simple(fn.returnType(), outName, (r, ctx) -> {
-            List<ByteBuffer> vals = new ArrayList<>(args.size());
-            for (Output a : args) {
+            List<ByteBuffer> vals = new ArrayList<>(finalArgs.size());
+            for (Output a : finalArgs) {
                 vals.add(a.value(r, ctx));
             }
             return fn.execute(vals, ctx);

@@ -144,11 +144,11 @@ public final class Functions {
     }
 
     public List<NativeFunction> overloads(String name) {
-        return byName.getOrDefault(name.toLowerCase(Locale.ROOT), List.of());
+        return byName.getOrDefault(name, List.of());
     }
 
     public boolean exists(String name) {
-        return byName.containsKey(name.toLowerCase(Locale.ROOT));
+        return byName.containsKey(name);
     }
 
     /** Binds a function call in a term position (a value of a receiver of type {@code receiverType}). */

@@ -104,6 +104,9 @@ public final class TermBinder {
                     elementsTerms = set.elements();
                 } else if (term instanceof Term.EmptyBraces) {
                     elementsTerms = List.of();
+                } else if (term instanceof Term.ListLiteral) {
+                    throw new InvalidRequestException("Unexpected receiver type '" + type.cqlName()
+                            + "'; only list and vector are expected");
                 } else {
                     throw invalid(term, receiverName, type);
                 }
@@ -201,7 +204,9 @@ public final class TermBinder {
                 if (term instanceof Term.UdtLiteral udt) {
                     given = udt.fields();
                 } else if (term instanceof Term.EmptyBraces) {
-                    given = Map.of();
+                    // {} reads as an empty set, which a user type does not accept
+                    throw new InvalidRequestException("Invalid set literal for " + receiverName + " of type "
+                            + ((io.charybdis.protocol.types.UserType) type).name());
                 } else {
                     throw invalid(term, receiverName, type);
                 }
