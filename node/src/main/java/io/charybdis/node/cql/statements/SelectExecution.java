@@ -309,12 +309,21 @@ public final class SelectExecution implements CqlStatement {
         int partitionRegularRows;
         boolean partitionHasStatic;
         List<Object[]> sortBuffer;
+        final int groupLimit;
+        final int groupsPerPartitionLimit;
+        int groupsWritten;
+        int groupsInPartition;
+        ByteBuffer groupPartition;
+        boolean skippingGroup;
 
         Run(QueryContext ctx, RowsWriter writer, int limit, int ppl, int pageSize, PagingState state) {
             this.ctx = ctx;
             this.bind = ctx.bind();
             this.writer = writer;
-            this.perPartitionLimit = distinct ? 1 : ppl;
+            // with GROUP BY, LIMIT and PER PARTITION LIMIT count groups, not rows
+            this.perPartitionLimit = distinct ? 1 : groupByColumns > 0 ? Integer.MAX_VALUE : ppl;
+            this.groupLimit = groupByColumns > 0 ? limit : Integer.MAX_VALUE;
+            this.groupsPerPartitionLimit = groupByColumns > 0 ? ppl : Integer.MAX_VALUE;
             this.pageSize = aggregate ? Integer.MAX_VALUE : pageSize;
             this.remaining = aggregate ? Integer.MAX_VALUE : limit;
             if (aggregate) {
@@ -509,12 +518,29 @@ public final class SelectExecution implements CqlStatement {
                     for (int i = 0; i < groupByColumns; i++) {
                         gk[i] = row.value(i);
                     }
-                    if (groupStarted && !Arrays.equals(gk, groupKey)) {
-                        selection.writeAggregate(bind, firstRow, writer);
-                        selection.resetAggregates();
-                        groupStarted = false;
+                    boolean newGroup = groupKey == null || !Arrays.equals(gk, groupKey);
+                    if (newGroup) {
+                        if (groupStarted) {
+                            selection.writeAggregate(bind, firstRow, writer);
+                            selection.resetAggregates();
+                            groupStarted = false;
+                            groupsWritten++;
+                            groupsInPartition++;
+                        }
+                        if (!java.util.Objects.equals(row.partitionKey, groupPartition)) {
+                            groupPartition = row.partitionKey;
+                            groupsInPartition = 0;
+                        }
+                        groupKey = gk;
+                        skippingGroup = groupsInPartition >= groupsPerPartitionLimit;
+                        if (groupsWritten >= groupLimit) {
+                            skippingGroup = true;
+                            remaining = 0; // stops the read
+                        }
                     }
-                    groupKey = gk;
+                    if (skippingGroup) {
+                        return;
+                    }
                 }
                 selection.accumulate(row, bind, firstRow, !groupStarted);
                 groupStarted = true;
@@ -573,7 +599,7 @@ public final class SelectExecution implements CqlStatement {
                 return;
             }
             if (groupByColumns > 0) {
-                if (groupStarted) {
+                if (groupStarted && groupsWritten < groupLimit) {
                     selection.writeAggregate(bind, firstRow, writer);
                 }
                 return;
