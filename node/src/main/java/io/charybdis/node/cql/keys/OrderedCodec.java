@@ -222,19 +222,18 @@ public final class OrderedCodec {
     }
 
     /**
-     * Decimal: {@code unscaled * 10^-scale}. Encoded as a sign class (0x00 negative, 0x01 zero, 0x02 positive); for
-     * non-zero values the adjusted exponent {@code precision - scale} (sign-flipped 4 bytes, inverted for negatives),
-     * then the significant decimal digits without trailing zeros, one byte each as digit+1 (inverted for negatives),
-     * terminated by 0x00 (0xFF for negatives), then the original scale (4 bytes) so that the value decodes with the
-     * scale it was written with. Values equal by {@code compareTo} but with different scales therefore sort next to
-     * each other but are distinct keys.
+     * Decimal: {@code unscaled * 10^-scale}, compared by value as Cassandra compares decimals, so 1.5 and 1.50 are
+     * the same key. Encoded as a sign class (0x00 negative, 0x01 zero, 0x02 positive); for non-zero values the
+     * adjusted exponent {@code precision - scale} (sign-flipped 4 bytes, inverted for negatives), then the
+     * significant decimal digits without trailing zeros, one byte each as digit+1 (inverted for negatives),
+     * terminated by 0x00 (0xFF for negatives). Decoding gives the value with its trailing zeros removed (and a
+     * scale of at least 0).
      */
     static void encodeDecimal(ByteBuffer v, ByteSink out) {
         java.math.BigDecimal d = decimal(v);
         int signum = d.signum();
         if (signum == 0) {
             out.put((byte) 0x01);
-            out.putInt(d.scale() ^ 0x80000000);
             return;
         }
         java.math.BigDecimal stripped = d.stripTrailingZeros();
@@ -249,14 +248,12 @@ public final class OrderedCodec {
             out.put((byte) (neg ? ~digit : digit));
         }
         out.put(neg ? (byte) 0xFF : (byte) 0x00);
-        out.putInt(d.scale() ^ 0x80000000);
     }
 
     static ByteBuffer decodeDecimal(ByteBuffer in) {
         byte cls = in.get();
         if (cls == 0x01) {
-            int scale = in.getInt() ^ 0x80000000;
-            return decimalBytes(java.math.BigDecimal.ZERO.setScale(scale));
+            return decimalBytes(java.math.BigDecimal.ZERO);
         }
         boolean neg = cls == 0x00;
         int e = in.getInt();
@@ -272,13 +269,12 @@ public final class OrderedCodec {
             }
             digits.append((char) ('0' + b - 1));
         }
-        int scale = in.getInt() ^ 0x80000000;
         java.math.BigDecimal value = new java.math.BigDecimal(new BigInteger(digits.toString()),
                 digits.length() - exponent);
-        if (neg) {
-            value = value.negate();
+        if (value.scale() < 0) {
+            value = value.setScale(0);
         }
-        return decimalBytes(value.setScale(scale, java.math.RoundingMode.UNNECESSARY));
+        return decimalBytes(neg ? value.negate() : value);
     }
 
     static java.math.BigDecimal decimal(ByteBuffer v) {

@@ -73,13 +73,20 @@ class OrderedCodecTest {
     }
 
     @Test
-    void shouldPreserveOrderOfDecimals() {
-        check(OrderedCodec.Kind.DECIMAL,
-                () -> new BigDecimal(BigInteger.valueOf(random.nextInt(2001) - 1000), random.nextInt(6) - 2),
-                v -> OrderedCodec.decimalBytes(v), (a, b) -> {
-                    int c = a.compareTo(b);
-                    return c != 0 ? c : Integer.compare(a.scale(), b.scale());
-                });
+    void shouldPreserveOrderOfDecimalsComparingByValue() {
+        for (int i = 0; i < 2000; i++) {
+            BigDecimal a = new BigDecimal(BigInteger.valueOf(random.nextInt(2001) - 1000), random.nextInt(6) - 2);
+            BigDecimal b = new BigDecimal(BigInteger.valueOf(random.nextInt(2001) - 1000), random.nextInt(6) - 2);
+            byte[] ea = enc(OrderedCodec.Kind.DECIMAL, OrderedCodec.decimalBytes(a));
+            byte[] eb = enc(OrderedCodec.Kind.DECIMAL, OrderedCodec.decimalBytes(b));
+            assertThat(Integer.signum(Arrays.compareUnsigned(ea, eb))).as("%s vs %s", a, b)
+                    .isEqualTo(Integer.signum(a.compareTo(b)));
+            ByteBuffer in = ByteBuffer.wrap(ea);
+            assertThat(OrderedCodec.decimal(OrderedCodec.decode(OrderedCodec.Kind.DECIMAL, in)).compareTo(a)).isZero();
+            assertThat(in.hasRemaining()).isFalse();
+        }
+        assertThat(enc(OrderedCodec.Kind.DECIMAL, OrderedCodec.decimalBytes(new BigDecimal("1.50"))))
+                .isEqualTo(enc(OrderedCodec.Kind.DECIMAL, OrderedCodec.decimalBytes(new BigDecimal("1.5"))));
     }
 
     @Test
