@@ -84,7 +84,8 @@ public final class CharybdisNode implements AutoCloseable {
             StorageConfig sc = new StorageConfig(data, config.commitlogDirectory(), sync(config),
                     config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
                     config.commitlogSegmentSize().bytes(), config.memoryBudget().bytes(),
-                    config.ignoreCommitlogCorruption());
+                    config.ignoreCommitlogCorruption())
+                    .withCompactionThroughputBytesPerSecond(config.compactionThroughput().bytes());
             storage = Storage.open(sc, shards.loops());
             SchemaManager schemas = new SchemaManager(new SchemaStore(data), SystemKeyspaces.builtIn());
             Storage st = storage;

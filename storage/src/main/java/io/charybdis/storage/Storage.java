@@ -60,6 +60,7 @@ public final class Storage implements AutoCloseable {
     private final ExecutorService io;
     private final ScheduledExecutorService timer;
     private final List<Path> segmentsToReplay;
+    private final ShardContext ctx;
     private volatile boolean closed;
 
     private Storage(StorageConfig config, List<? extends Executor> executors) throws IOException {
@@ -83,7 +84,8 @@ public final class Storage implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        ShardContext ctx = new ShardContext(config, executors.size(), tables, io, new AtomicLong(maxSegment));
+        this.ctx = new ShardContext(config, executors.size(), tables, io, new AtomicLong(maxSegment),
+                new AtomicLong(config.compactionThroughputBytesPerSecond()));
         this.shards = new Shard[executors.size()];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(i, executors.get(i), ctx);
@@ -475,6 +477,23 @@ public final class Storage implements AutoCloseable {
             return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
         }
         return onAllShards(s -> s.forceMajorCompaction(id));
+    }
+
+    /** The compaction throughput cap for the whole node in bytes per second; 0 = none (the controller alone). */
+    public long compactionThroughputCap() {
+        return ctx.compactionThroughputCap().get();
+    }
+
+    /**
+     * Changes the compaction throughput cap at run time ({@code nodetool setcompactionthroughput}); each shard
+     * gets an equal part of it at once. 0 removes the cap and leaves compaction to the backlog controller.
+     */
+    public void setCompactionThroughputCap(long bytesPerSecond) {
+        if (bytesPerSecond < 0) {
+            throw new IllegalArgumentException("compaction throughput must be >= 0, not " + bytesPerSecond);
+        }
+        ctx.compactionThroughputCap().set(bytesPerSecond);
+        onEachShard(Shard::applyThroughputCap);
     }
 
     /** Stops every running compaction (their inputs stay; the strategies pick again later). Returns how many. */

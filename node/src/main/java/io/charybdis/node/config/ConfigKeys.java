@@ -78,6 +78,8 @@ final class ConfigKeys {
             key("partitioner", ConfigKeys::string, NodeConfig.Builder::partitioner),
             key("endpoint_snitch", ConfigKeys::className, NodeConfig.Builder::endpointSnitch),
             key("memory_budget", ConfigKeys::dataSize, NodeConfig.Builder::memoryBudget),
+            key("compaction_throughput", ConfigKeys::dataRate, NodeConfig.Builder::compactionThroughput,
+                    legacySize("compaction_throughput_mb_per_sec", DataSize.MIB)),
             key("smp", ConfigKeys::integer, NodeConfig.Builder::smp),
             key("prepared_statements_cache_size", ConfigKeys::dataSize, NodeConfig.Builder::preparedStatementsCacheSize,
                     legacySize("prepared_statements_cache_size_mb", DataSize.MIB)),
@@ -110,8 +112,7 @@ final class ConfigKeys {
             "concurrent_reads", "concurrent_writes", "concurrent_counter_writes", "concurrent_materialized_view_writes",
             "concurrent_compactors", "native_transport_max_threads", "memtable_allocation_type",
             "memtable_heap_space", "memtable_offheap_space", "memtable_heap_space_in_mb", "memtable_offheap_space_in_mb",
-            "memtable_flush_writers", "memtable_cleanup_threshold", "compaction_throughput",
-            "compaction_throughput_mb_per_sec", "stream_throughput_outbound", "key_cache_size", "key_cache_size_in_mb",
+            "memtable_flush_writers", "memtable_cleanup_threshold", "stream_throughput_outbound", "key_cache_size", "key_cache_size_in_mb",
             "row_cache_size", "row_cache_size_in_mb", "counter_cache_size", "counter_cache_size_in_mb",
             "disk_access_mode", "disk_optimization_strategy", "commitlog_sync_batch_window_in_ms", "commit_failure_policy",
             "disk_failure_policy", "hinted_handoff_enabled", "max_hint_window", "max_hint_window_in_ms",
@@ -205,6 +206,19 @@ final class ConfigKeys {
             throw new IllegalArgumentException(n + " has no unit; write it with one of B, KiB, MiB, GiB, e.g. " + n + "MiB");
         }
         return DataSize.parse(string(raw));
+    }
+
+    /**
+     * A data rate as Cassandra 5.0's {@code DataRateSpec} writes it: a data size per second, {@code 64MiB/s}
+     * ({@code B/s}, {@code KiB/s}, {@code MiB/s}); the amount per second is returned.
+     */
+    static DataSize dataRate(Object raw) {
+        String text = string(raw).trim();
+        if (raw instanceof Number || !text.endsWith("/s")) {
+            throw new IllegalArgumentException("'" + text + "' is not a data rate; expected a whole number with one of"
+                    + " the units B/s, KiB/s, MiB/s, e.g. 64MiB/s");
+        }
+        return DataSize.parse(text.substring(0, text.length() - 2));
     }
 
     static Duration duration(Object raw) {

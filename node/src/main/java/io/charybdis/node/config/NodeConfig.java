@@ -64,6 +64,7 @@ public final class NodeConfig {
     private final String partitioner;
     private final String endpointSnitch;
     private final DataSize memoryBudget;
+    private final DataSize compactionThroughput;
     private final int smp;
     private final DataSize preparedStatementsCacheSize;
     private final Duration readRequestTimeout;
@@ -119,6 +120,7 @@ public final class NodeConfig {
         partitioner = b.partitioner;
         endpointSnitch = b.endpointSnitch;
         memoryBudget = b.memoryBudget != null ? b.memoryBudget : defaultMemoryBudget(machine);
+        compactionThroughput = b.compactionThroughput;
         smp = b.smp > 0 ? b.smp : machine.processors();
         preparedStatementsCacheSize = b.preparedStatementsCacheSize != null
                 ? b.preparedStatementsCacheSize
@@ -290,6 +292,11 @@ public final class NodeConfig {
     public String endpointSnitch() { return endpointSnitch; }
     /** Off-heap bytes for memtables and the row cache together, shared by all shards. */
     public DataSize memoryBudget() { return memoryBudget; }
+    /**
+     * cassandra.yaml's {@code compaction_throughput}, bytes per second for the whole node: a cap on top of the
+     * backlog controller. 0 (the default) = no cap: the controller alone decides compaction's share.
+     */
+    public DataSize compactionThroughput() { return compactionThroughput; }
     /** Number of shards (threads), one per core by default. */
     public int smp() { return smp; }
     public DataSize preparedStatementsCacheSize() { return preparedStatementsCacheSize; }
@@ -344,6 +351,7 @@ public final class NodeConfig {
         m.put("partitioner", partitioner);
         m.put("endpoint_snitch", endpointSnitch);
         m.put("memory_budget", memoryBudget.toString());
+        m.put("compaction_throughput", compactionThroughput + "/s");
         m.put("smp", Integer.toString(smp));
         m.put("prepared_statements_cache_size", preparedStatementsCacheSize.toString());
         m.put("read_request_timeout", Durations.format(readRequestTimeout));
@@ -410,6 +418,7 @@ public final class NodeConfig {
         private String partitioner = MURMUR3_PARTITIONER;
         private String endpointSnitch = "SimpleSnitch";
         private DataSize memoryBudget;
+        private DataSize compactionThroughput = DataSize.ofBytes(0);
         private int smp;
         private DataSize preparedStatementsCacheSize;
         private Duration readRequestTimeout = Duration.ofMillis(5000);
@@ -478,6 +487,8 @@ public final class NodeConfig {
             return this;
         }
         public Builder memoryBudget(DataSize v) { this.memoryBudget = v; return this; }
+        /** Per second; 0 = no cap. */
+        public Builder compactionThroughput(DataSize v) { this.compactionThroughput = Objects.requireNonNull(v); return this; }
         /** 0 = one shard per available processor. */
         public Builder smp(int v) { this.smp = v; return this; }
         public Builder preparedStatementsCacheSize(DataSize v) { this.preparedStatementsCacheSize = v; return this; }

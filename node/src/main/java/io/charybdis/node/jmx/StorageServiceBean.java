@@ -384,20 +384,32 @@ final class StorageServiceBean implements StorageServiceMBean {
         return 300000;
     }
 
-    /** Compaction is not throttled by a fixed rate here (the backlog controllers share the disk): 0 = unthrottled. */
+    /**
+     * The compaction_throughput cap (0 = none: the backlog controllers alone decide compaction's share), as
+     * nodetool getcompactionthroughput reads it.
+     */
     @Override
     public double getCompactionThroughtputMibPerSecAsDouble() {
-        return 0;
+        return node.storage.compactionThroughputCap() / (double) (1 << 20);
     }
 
     @Override
     public long getCompactionThroughtputBytesPerSec() {
-        return 0;
+        return node.storage.compactionThroughputCap();
     }
 
     @Override
     public int getCompactionThroughputMbPerSec() {
-        return 0;
+        return (int) Math.min(Integer.MAX_VALUE, node.storage.compactionThroughputCap() >> 20);
+    }
+
+    /** nodetool setcompactionthroughput: a cap in MiB/s on top of the controller; 0 removes it. */
+    @Override
+    public void setCompactionThroughputMbPerSec(int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("compaction throughput must be >= 0 MiB/s, not " + value);
+        }
+        node.storage.setCompactionThroughputCap((long) value << 20);
     }
 
     /** One compaction at a time per shard. */

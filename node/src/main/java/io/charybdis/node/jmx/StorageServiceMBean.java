@@ -140,6 +140,8 @@ public interface StorageServiceMBean {
 
     int getCompactionThroughputMbPerSec();
 
+    void setCompactionThroughputMbPerSec(int value);
+
     int getConcurrentCompactors();
 
     String getClusterName();

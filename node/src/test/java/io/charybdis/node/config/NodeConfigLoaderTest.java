@@ -233,6 +233,19 @@ class NodeConfigLoaderTest {
     }
 
     @Test
+    void shouldTakeCompactionThroughputAsACapWithNoneByDefault() {
+        assertThat(load("").compactionThroughput()).isEqualTo(DataSize.ofBytes(0));
+        assertThat(load("compaction_throughput: 64MiB/s\n").compactionThroughput()).isEqualTo(DataSize.ofMebibytes(64));
+        assertThat(load("compaction_throughput: 512KiB/s\n").compactionThroughput()).isEqualTo(DataSize.ofKibibytes(512));
+        assertThat(load("compaction_throughput_mb_per_sec: 16\n").compactionThroughput())
+                .isEqualTo(DataSize.ofMebibytes(16));
+        assertThatThrownBy(() -> load("compaction_throughput: 64MiB\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("invalid compaction_throughput in test.yaml: '64MiB' is not a data rate; expected a whole"
+                        + " number with one of the units B/s, KiB/s, MiB/s, e.g. 64MiB/s");
+    }
+
+    @Test
     void shouldNameTheKeyAndSourceOfAnInvalidValue() {
         assertThatThrownBy(() -> load("native_transport_max_frame_size: 16\n"))
                 .isInstanceOf(ConfigurationException.class)

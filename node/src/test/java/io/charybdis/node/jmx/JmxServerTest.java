@@ -203,6 +203,20 @@ class JmxServerTest {
     }
 
     @Test
+    void compactionThroughputIsACapNodetoolCanSetAndRemove() throws Exception {
+        assertThat(attr(SS, "CompactionThroughputMbPerSec")).isEqualTo(0);
+        try {
+            conn.setAttribute(new ObjectName(SS), new Attribute("CompactionThroughputMbPerSec", 8));
+            assertThat(attr(SS, "CompactionThroughputMbPerSec")).isEqualTo(8);
+            assertThat(attr(SS, "CompactionThroughtputMibPerSecAsDouble")).isEqualTo(8.0);
+            assertThat(node.storage().compactionThroughputCap()).isEqualTo(8L << 20);
+        } finally {
+            conn.setAttribute(new ObjectName(SS), new Attribute("CompactionThroughputMbPerSec", 0));
+        }
+        assertThat(node.storage().compactionThroughputCap()).isZero();
+    }
+
+    @Test
     void attributesAreReadOnly() {
         assertThatThrownBy(() -> conn.setAttribute(new ObjectName(SS), new Attribute("ReleaseVersion", "x")))
                 .isNotNull();

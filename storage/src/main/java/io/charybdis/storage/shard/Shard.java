@@ -636,9 +636,12 @@ public final class Shard {
         applyThroughputCap();
     }
 
-    /** The configured compaction_throughput, this shard's part of it (also before the controller's first tick). */
-    private void applyThroughputCap() {
-        long cap = ctx.config().compactionThroughputBytesPerSecond();
+    /**
+     * The node's compaction_throughput cap, this shard's part of it (also before the controller's first tick, and
+     * at once when the management layer changes it).
+     */
+    public void applyThroughputCap() {
+        long cap = ctx.compactionThroughputCap().get();
         scheduler.setThroughputCap(ShardScheduler.Group.COMPACTION, cap == 0 ? 0 : Math.max(1, cap / ctx.shardCount()));
     }
 
