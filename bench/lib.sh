@@ -98,7 +98,6 @@ resolve_cassandra() {
   ls "$C_LIB"/cassandra-all-"$CASSANDRA_VERSION".jar >/dev/null 2>&1 || die "cassandra-all-$CASSANDRA_VERSION.jar missing from $C_LIB"
   touch "$C_LIB/.complete"
 }
-if [ -n "$C_JAVA_HOME" ]; then resolve_cassandra; fi
 
 # bench_prepare MODE: finds Cassandra's JDK, builds what is needed, resolves Cassandra's jars, makes WORK and OUT.
 bench_prepare() {
