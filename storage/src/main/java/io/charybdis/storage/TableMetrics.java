@@ -6,10 +6,18 @@ package io.charybdis.storage;
  * @param bytesCompacted       uncompressed bytes of the inputs of completed compactions
  * @param compactionsCompleted compactions completed
  * @param backlogBytes         the table's compaction backlog at the last controller period
- * @param sstablesPerRead      how many SSTables single-partition reads consulted (0 for row cache hits)
+ * @param sstablesPerRead      how many SSTables single-partition reads consulted (0 for row cache hits), since start
+ * @param recentSSTablesPerRead the same for the reads of the last one to two minutes: what percentiles are taken
+ *                             from, as Cassandra's decaying histograms show recent behaviour in nodetool
  */
 public record TableMetrics(long bytesCompacted, long compactionsCompleted, double backlogBytes,
-                           Histogram sstablesPerRead) {
+                           Histogram sstablesPerRead, Histogram recentSSTablesPerRead) {
+
+    /** No reads, no compactions. */
+    public static TableMetrics none() {
+        Histogram empty = new Histogram(new long[1]);
+        return new TableMetrics(0, 0, 0, empty, empty);
+    }
 
     /**
      * Exact counts per value: {@code counts[n]} reads consulted n SSTables, the last slot counting that many or more.

@@ -299,12 +299,12 @@ public final class JmxServer implements AutoCloseable {
 
     private TableMetrics metrics(TableMetadata t) {
         if (!node.hasStorage(t)) {
-            return new TableMetrics(0, 0, 0, new TableMetrics.Histogram(new long[1]));
+            return TableMetrics.none();
         }
         try {
             return node.storage.metrics(new TableId(t.id()));
         } catch (StorageException e) {
-            return new TableMetrics(0, 0, 0, new TableMetrics.Histogram(new long[1]));
+            return TableMetrics.none();
         }
     }
 
@@ -403,7 +403,8 @@ public final class JmxServer implements AutoCloseable {
         m.put("RangeLatency", MetricBean.timer(LatencyHistogram::empty));
         m.put("CoordinatorReadLatency", MetricBean.timer(LatencyHistogram::empty));
         m.put("CoordinatorScanLatency", MetricBean.timer(LatencyHistogram::empty));
-        m.put("SSTablesPerReadHistogram", MetricBean.histogram(() -> mt.get().sstablesPerRead()));
+        m.put("SSTablesPerReadHistogram", MetricBean.histogram(() -> mt.get().sstablesPerRead(),
+                () -> mt.get().recentSSTablesPerRead()));
         m.put("LiveScannedHistogram", MetricBean.histogram(() -> new TableMetrics.Histogram(new long[1])));
         m.put("TombstoneScannedHistogram", MetricBean.histogram(() -> new TableMetrics.Histogram(new long[1])));
         String prefix = "org.apache.cassandra.metrics:type=Table,keyspace=" + ks + ",scope=" + tn + ",name=";

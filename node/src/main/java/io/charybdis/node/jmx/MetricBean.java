@@ -83,17 +83,26 @@ final class MetricBean implements DynamicMBean {
         attr("RateUnit", "java.lang.String", () -> "events/second");
     }
 
-    /** A histogram of exact small values (e.g. SSTables per read). */
+    /** A histogram of exact small values whose statistics are taken over all of them. */
     static MetricBean histogram(Supplier<TableMetrics.Histogram> h) {
+        return histogram(h, h);
+    }
+
+    /**
+     * A histogram of exact small values (e.g. SSTables per read): Count and values over all of them, the
+     * statistics (min, max, mean, percentiles) over the recent ones, as Cassandra's decaying histograms do.
+     */
+    static MetricBean histogram(Supplier<TableMetrics.Histogram> all, Supplier<TableMetrics.Histogram> recent) {
         MetricBean b = new MetricBean("histogram");
-        b.attr("Count", "long", () -> h.get().count());
+        Supplier<TableMetrics.Histogram> h = recent;
+        b.attr("Count", "long", () -> all.get().count());
         b.attr("Min", "long", () -> min(h.get()));
         b.attr("Max", "long", () -> h.get().max());
         b.attr("Mean", "double", () -> h.get().mean());
         b.attr("StdDev", "double", () -> stdDev(h.get()));
         b.percentiles(p -> (double) h.get().percentile(p));
         b.attr("RecentValues", "[J", () -> h.get().counts());
-        b.operation("values", "[J", () -> h.get().counts());
+        b.operation("values", "[J", () -> all.get().counts());
         return b;
     }
 

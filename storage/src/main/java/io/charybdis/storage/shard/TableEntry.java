@@ -73,6 +73,8 @@ public final class TableEntry {
         long bytes = 0, compactions = 0;
         double backlog = 0;
         long[] counts = new long[TableShard.SSTABLES_PER_READ_SLOTS];
+        long[] recent = new long[TableShard.SSTABLES_PER_READ_SLOTS];
+        long now = System.nanoTime();
         for (int i = 0; i < perShard.length(); i++) {
             TableShard ts = perShard.get(i);
             if (ts == null) {
@@ -84,9 +86,11 @@ public final class TableEntry {
             for (int j = 0; j < counts.length; j++) {
                 counts[j] += ts.sstablesPerRead.get(j);
             }
+            ts.recentSSTablesPerRead.addTo(recent, now);
         }
         return new io.charybdis.storage.TableMetrics(bytes, compactions, backlog,
-                new io.charybdis.storage.TableMetrics.Histogram(counts));
+                new io.charybdis.storage.TableMetrics.Histogram(counts),
+                new io.charybdis.storage.TableMetrics.Histogram(recent));
     }
 
     /** Read and write latencies summed over the shards that touched the table; safe from any thread. */

@@ -25,6 +25,8 @@ final class TableShard {
     int cachePhase;
     /** Reads by number of SSTables consulted: index n for n SSTables, the last slot for "that many or more". */
     final java.util.concurrent.atomic.AtomicLongArray sstablesPerRead = new java.util.concurrent.atomic.AtomicLongArray(SSTABLES_PER_READ_SLOTS);
+    /** The same over the last one to two minutes (see {@link RecentCounts}), for percentiles as nodetool shows them. */
+    final RecentCounts recentSSTablesPerRead = new RecentCounts(SSTABLES_PER_READ_SLOTS);
     /** Local latencies of single-partition reads and of writes (recorded on any thread). */
     final io.charybdis.storage.LatencyHistogram readLatency = new io.charybdis.storage.LatencyHistogram();
     final io.charybdis.storage.LatencyHistogram writeLatency = new io.charybdis.storage.LatencyHistogram();
@@ -92,6 +94,7 @@ final class TableShard {
     void recordSSTablesPerRead(int n) {
         int slot = Math.min(n, SSTABLES_PER_READ_SLOTS - 1);
         sstablesPerRead.lazySet(slot, sstablesPerRead.get(slot) + 1);
+        recentSSTablesPerRead.record(slot, System.nanoTime());
     }
 
     List<SSTableReader> sstablesSnapshot() {
