@@ -6,7 +6,8 @@ package io.charybdis.storage;
  * @param bytesCompacted       uncompressed bytes of the inputs of completed compactions
  * @param compactionsCompleted compactions completed
  * @param backlogBytes         the table's compaction backlog at the last controller period
- * @param sstablesPerRead      how many SSTables single-partition reads consulted (0 for row cache hits), since start
+ * @param sstablesPerRead      how many SSTables single-partition reads consulted, since start (row cache hits,
+ *                             which read none, are not counted, as in Cassandra)
  * @param recentSSTablesPerRead the same for the reads of the last one to two minutes: what percentiles are taken
  *                             from, as Cassandra's decaying histograms show recent behaviour in nodetool
  */

@@ -738,7 +738,7 @@ public final class Shard {
         if (useCache) {
             PartitionView cached = cache.get(c.table(), c.token(), c.key());
             if (cached != null) {
-                ts.recordSSTablesPerRead(0);
+                // as in Cassandra, a row cache hit is not a read of SSTables: the histogram does not count it
                 List<PartitionView> views = memtableViews(ts.memtable, ts.flushing, new DecoratedKey(c.token(), c.key()));
                 views.add(cached);
                 ResultWriter w = new ResultWriter(c);
