@@ -4,6 +4,7 @@ import static io.charybdis.storage.mutation.MutationLayout.*;
 
 import io.charybdis.storage.TableId;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -29,6 +30,90 @@ public final class Mutation {
         byte[] bytes = new byte[length];
         src.getBytes(offset, bytes);
         return new Mutation(bytes);
+    }
+
+    /**
+     * Combines updates of one partition into a single mutation, so that they are logged as one commit log record
+     * and applied to the memtable in one step (readers see all of them or none). The partition deletion is the
+     * newest of the parts'; range tombstones and rows are concatenated in the given order (rows of a mutation may
+     * repeat, and are reconciled as if the parts had been applied one after the other).
+     *
+     * @throws IllegalArgumentException if the parts are not all of the same table and partition
+     */
+    public static Mutation merge(List<Mutation> parts) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("nothing to merge");
+        }
+        Mutation first = parts.get(0);
+        if (parts.size() == 1) {
+            return first;
+        }
+        int keyLength = first.partitionKeyLength();
+        long deletionTs = NO_TIMESTAMP;
+        int deletionLdt = NO_DELETION_TIME;
+        int rtCount = 0;
+        int rowCount = 0;
+        int bodyLength = 0;
+        for (Mutation m : parts) {
+            if (!m.table.equals(first.table) || m.token() != first.token() || !sameKey(first, m)) {
+                throw new IllegalArgumentException("cannot merge mutations of different partitions: " + first + ", " + m);
+            }
+            int p = M_PARTITION;
+            long ts = m.buffer.getLong(p + P_DELETION_TS);
+            int ldt = m.buffer.getInt(p + P_DELETION_LDT);
+            if (ts != NO_TIMESTAMP && (ts > deletionTs || (ts == deletionTs && ldt > deletionLdt))) {
+                deletionTs = ts;
+                deletionLdt = ldt;
+            }
+            rtCount += m.buffer.getInt(p + P_RT_COUNT);
+            rowCount += m.buffer.getInt(p + P_ROW_COUNT);
+            bodyLength += m.buffer.getInt(p + P_LENGTH) - P_KEY - keyLength;
+        }
+        int partitionLength = P_KEY + keyLength + bodyLength;
+        int total = M_PARTITION + partitionLength;
+        UnsafeBuffer out = new UnsafeBuffer(new byte[total]);
+        out.putBytes(0, first.buffer, 0, M_PARTITION + P_KEY + keyLength);
+        out.putInt(M_TOTAL_LENGTH, total);
+        int p = M_PARTITION;
+        out.putInt(p + P_LENGTH, partitionLength);
+        out.putLong(p + P_DELETION_TS, deletionTs);
+        out.putInt(p + P_DELETION_LDT, deletionLdt);
+        out.putInt(p + P_RT_COUNT, rtCount);
+        out.putInt(p + P_ROW_COUNT, rowCount);
+        int q = p + P_KEY + keyLength;
+        // all range tombstones first, then all rows: the partition record keeps them in two runs
+        int bodyStart = M_PARTITION + P_KEY + keyLength;
+        int[] rowsStart = new int[parts.size()];
+        for (int i = 0; i < parts.size(); i++) {
+            Mutation m = parts.get(i);
+            SerializedPartition sp = m.partition();
+            rowsStart[i] = sp.rowCount() > 0 ? sp.rowOffset(0) : M_PARTITION + sp.length();
+            out.putBytes(q, m.buffer, bodyStart, rowsStart[i] - bodyStart);
+            q += rowsStart[i] - bodyStart;
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            Mutation m = parts.get(i);
+            int end = M_PARTITION + m.buffer.getInt(M_PARTITION + P_LENGTH);
+            out.putBytes(q, m.buffer, rowsStart[i], end - rowsStart[i]);
+            q += end - rowsStart[i];
+        }
+        if (q != total) {
+            throw new IllegalStateException("merged mutation length mismatch: " + q + " != " + total);
+        }
+        return new Mutation(out.byteArray());
+    }
+
+    private static boolean sameKey(Mutation a, Mutation b) {
+        int n = a.partitionKeyLength();
+        if (b.partitionKeyLength() != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (a.buffer.getByte(a.partitionKeyOffset() + i) != b.buffer.getByte(b.partitionKeyOffset() + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public TableId table() {
