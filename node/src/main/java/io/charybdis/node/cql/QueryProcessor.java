@@ -374,8 +374,9 @@ public final class QueryProcessor {
                 throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
             }
         }
-        BatchExecution exec = new BatchExecution(storage, logged, variables);
         io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();
+        BatchExecution.validateConditions(children, ts != null);
+        BatchExecution exec = new BatchExecution(storage, logged, variables);
         return new CqlStatement() {
             public List<BindVariable> bindVariables() {
                 return variables;

@@ -6,19 +6,24 @@ import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.InvalidRequestException;
 import io.charybdis.node.cql.values.BindVariable;
 import io.charybdis.storage.Storage;
+import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A BATCH of INSERT/UPDATE/DELETE statements. All statements share the batch timestamp and are durable (in the
- * commit log) before the batch is acknowledged. Each statement's mutation is applied atomically; a batch touching
- * one partition with several statements is not yet applied as a single isolated mutation.
+ * commit log) before the batch is acknowledged. The updates of all statements to one partition of a table are
+ * combined into one mutation: one commit log record and one memtable apply, so that a reader sees all of them or
+ * none. A batch with conditions is a lightweight transaction on one partition of one table ({@link
+ * ConditionalWrite}).
  */
 public final class BatchExecution implements CqlStatement {
     /** A statement of the batch with where its bind values come from. */
@@ -47,12 +52,39 @@ public final class BatchExecution implements CqlStatement {
         throw new UnsupportedOperationException("use execute(ctx, children)");
     }
 
-    public CompletableFuture<ResultMessage> execute(QueryContext ctx, List<Child> children) {
-        for (Child c : children) {
-            if (c.statement().conditional()) {
-                throw new InvalidRequestException("Conditional statements in batches are not supported by Charybdis "
-                        + "yet");
+    /**
+     * The checks Cassandra makes of a batch with conditions when it is prepared: no custom timestamp, one table.
+     * {@code batchTimestamp}: the batch has USING TIMESTAMP.
+     */
+    public static void validateConditions(List<ModificationExecution> statements, boolean batchTimestamp) {
+        boolean conditional = false;
+        for (ModificationExecution m : statements) {
+            conditional |= m.conditional();
+        }
+        if (!conditional) {
+            return;
+        }
+        ModificationExecution first = statements.get(0);
+        for (ModificationExecution m : statements) {
+            if (batchTimestamp || m.hasCustomTimestamp()) {
+                throw new InvalidRequestException("Cannot provide custom timestamp for conditional BATCH");
             }
+        }
+        for (ModificationExecution m : statements) {
+            if (!m.tableMetadata().keyspace().equals(first.tableMetadata().keyspace())
+                    || !m.tableMetadata().name().equals(first.tableMetadata().name())) {
+                throw new InvalidRequestException("Batch with conditions cannot span multiple tables");
+            }
+        }
+    }
+
+    public CompletableFuture<ResultMessage> execute(QueryContext ctx, List<Child> children) {
+        boolean conditional = false;
+        for (Child c : children) {
+            conditional |= c.statement().conditional();
+        }
+        if (conditional) {
+            return executeConditional(ctx, children);
         }
         boolean counters = false;
         boolean others = false;
@@ -92,8 +124,57 @@ public final class BatchExecution implements CqlStatement {
             for (CompletableFuture<List<Mutation>> p : parts) {
                 all.addAll(p.join());
             }
-            return ModificationExecution.applyAll(storage, all);
+            return ModificationExecution.applyAll(storage, byPartition(all));
         }).thenApply(v -> ResultMessage.VOID);
+    }
+
+    /** The mutations with those of the same partition of the same table merged into one, in first-seen order. */
+    static List<Mutation> byPartition(List<Mutation> mutations) {
+        if (mutations.size() < 2) {
+            return mutations;
+        }
+        Map<PartitionOf, List<Mutation>> groups = new LinkedHashMap<>();
+        for (Mutation m : mutations) {
+            groups.computeIfAbsent(new PartitionOf(m.table(), m.token(), ByteBuffer.wrap(m.partitionKey())),
+                    k -> new ArrayList<>(2)).add(m);
+        }
+        if (groups.size() == mutations.size()) {
+            return mutations;
+        }
+        List<Mutation> out = new ArrayList<>(groups.size());
+        for (List<Mutation> g : groups.values()) {
+            out.add(Mutation.merge(g));
+        }
+        return out;
+    }
+
+    private record PartitionOf(TableId table, long token, ByteBuffer key) {
+    }
+
+    private CompletableFuture<ResultMessage> executeConditional(QueryContext ctx, List<Child> children) {
+        List<ModificationExecution> statements = new ArrayList<>();
+        for (Child c : children) {
+            statements.add(c.statement());
+        }
+        validateConditions(statements, false);
+        Restrictions.PartitionKey key = null;
+        List<ConditionalWrite.Entry> entries = new ArrayList<>();
+        for (Child c : children) {
+            QueryContext sub = ctx.withValues(c.values());
+            List<Restrictions.PartitionKey> keys = c.statement().partitionKeys(sub);
+            if (keys.size() != 1) {
+                throw new InvalidRequestException("Batch with conditions cannot span multiple partitions (you cannot "
+                        + "use IN on the partition key)");
+            }
+            Restrictions.PartitionKey k = keys.get(0);
+            if (key == null) {
+                key = k;
+            } else if (key.token() != k.token() || !key.key().equals(k.key())) {
+                throw new InvalidRequestException("Batch with conditions cannot span multiple partitions");
+            }
+            entries.add(new ConditionalWrite.Entry(c.statement(), sub));
+        }
+        return new ConditionalWrite(storage, statements.get(0).tableMetadata(), key, true).execute(ctx, entries);
     }
 
     private static Set<String> tableNames(List<Child> children) {

@@ -354,6 +354,9 @@ public final class ModificationExecution implements CqlStatement {
         this.needsRead = read;
         this.variables = binder.variables();
         this.pkIndexes = SelectExecution.pkBindIndexes(null, table, variables);
+        if (isConditional() && table.isCounterTable()) {
+            throw new InvalidRequestException("Conditional updates are not supported on counter tables");
+        }
         if (isConditional() && timestamp != null) {
             throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
         }
@@ -1001,94 +1004,164 @@ public final class ModificationExecution implements CqlStatement {
     private CompletableFuture<ResultMessage> executeConditional(QueryContext ctx) {
         List<Restrictions.PartitionKey> keys = partitionKeys(ctx);
         if (keys.size() != 1) {
-            throw new InvalidRequestException("IN on the partition key is not supported with conditional updates");
+            throw new InvalidRequestException("IN on the partition key is not supported with conditional "
+                    + conditionalKind());
         }
-        Restrictions.PartitionKey pk = keys.get(0);
-        if (kind != Kind.INSERT && !staticOnly && !restrictions.selectsFullClusterings()) {
-            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality "
-                    + "relations in order to delete non static columns");
-        }
-        byte[] clustering = staticOnly || table.clustering().isEmpty()
-                ? (table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW)
-                : ClusteringCodec.encode(table, restrictions.clusterings(ctx.bind()).get(0));
-        ReadCommand read = currentRead(pk, ctx);
-        return storage.atomically(new TableId(table.id()), pk.token(), Values.bytes(pk.key()), read, current -> {
-            RowData row = findRow(current, clustering);
-            if (!conditionsHold(row, ctx.bind())) {
-                return null;
-            }
-            return mutations(ctx, current, false).get(0);
-        }).thenApply(cas -> casResult(ctx, cas, clustering));
+        return new ConditionalWrite(storage, table, keys.get(0), false)
+                .execute(ctx, List.of(new ConditionalWrite.Entry(this, ctx)));
     }
 
+    /** The row of {@code current} at {@code clustering} (the static row for an empty one), or null. */
     private RowData findRow(ReadResult current, byte[] clustering) {
         ReadResult.Cursor cursor = current.cursor();
         RowData row = new RowData(table);
         while (cursor.nextPartition()) {
             row.startPartition(cursor.token(), ByteBuffer.wrap(cursor.keyBytes()));
-            RowData found = null;
-            boolean hasStatic = false;
             while (cursor.nextRow()) {
                 row.loadRow(cursor);
-                if (row.isStaticRow) {
-                    hasStatic = true;
-                    if (clustering.length == 0) {
-                        return row;
-                    }
-                    continue;
-                }
-                if (Arrays.equals(row.clusteringKey, clustering)) {
+                if (row.isStaticRow ? clustering.length == 0 : Arrays.equals(row.clusteringKey, clustering)) {
                     return row;
                 }
-            }
-            if (hasStatic && clustering.length == 0) {
-                return row;
             }
         }
         return null;
     }
 
-    private boolean conditionsHold(RowData row, BindContext bind) {
-        if (ifNotExists) {
-            return row == null;
+    private String conditionalKind() {
+        return kind == Kind.DELETE ? "deletions" : "updates";
+    }
+
+    /** Checks the restrictions a conditional statement needs: whole rows unless it writes static columns only. */
+    void checkConditionalRestrictions() {
+        if (kind != Kind.INSERT && !staticOnly && !restrictions.selectsFullClusterings()) {
+            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns with equality "
+                    + "relations in order to delete non static columns");
         }
-        if (ifExists) {
-            return row != null;
+    }
+
+    /**
+     * The row this statement writes, which its IF NOT EXISTS / IF EXISTS and its conditions on regular columns are
+     * about: the static row for a statement on static columns alone.
+     */
+    byte[] conditionRow(BindContext bind) {
+        if (table.clustering().isEmpty()) {
+            return ClusteringCodec.NO_CLUSTERING_ROW;
         }
+        if (staticOnly) {
+            return ClusteringCodec.STATIC_ROW;
+        }
+        List<ByteBuffer[]> cks = restrictions.clusterings(bind);
+        if (cks.size() != 1) {
+            throw new InvalidRequestException("IN on the clustering key columns is not supported with conditional "
+                    + conditionalKind());
+        }
+        return ClusteringCodec.encode(table, cks.get(0));
+    }
+
+    /** Clustering slices of the rows this statement reads before writing (lists by index); null = all of them. */
+    List<ReadCommand.Slice> readSlices(BindContext bind) {
+        if (!staticOnly && !table.clustering().isEmpty() && restrictions.hasClusteringRestrictions()) {
+            return restrictions.slices(bind);
+        }
+        return null;
+    }
+
+    boolean ifNotExists() {
+        return ifNotExists;
+    }
+
+    boolean ifExists() {
+        return ifExists;
+    }
+
+    boolean hasCustomTimestamp() {
+        return timestamp != null;
+    }
+
+    /** As Cassandra: the statement writes static columns. */
+    boolean updatesStaticRow() {
+        for (Op op : ops) {
+            if (op.column().isStatic()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As Cassandra: the statement writes regular rows (the table has no clustering, or the statement names one). */
+    boolean updatesRegularRows() {
+        return table.clustering().isEmpty() || restrictions.hasClusteringRestrictions();
+    }
+
+    boolean hasConditions(boolean onStatic) {
+        for (BoundCondition c : conditions) {
+            if (c.column().isStatic() == onStatic) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The columns of the IF conditions, as Cassandra lists them: regular columns first, then static ones. */
+    List<ColumnMetadata> conditionColumns() {
+        List<ColumnMetadata> out = new ArrayList<>();
+        for (boolean onStatic : new boolean[]{false, true}) {
+            for (BoundCondition c : conditions) {
+                if (c.column().isStatic() == onStatic && !out.contains(c.column())) {
+                    out.add(c.column());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether this statement's conditions on regular columns ({@code onStatic} false) or on static columns hold
+     * for a row; {@code row} holds the current values by {@link TableMetadata#allColumns()} index, null when the row
+     * does not exist.
+     */
+    boolean conditionsHold(boolean onStatic, ByteBuffer[] row, List<ColumnMetadata> columns, BindContext bind) {
         for (BoundCondition cond : conditions) {
-            ByteBuffer actual = row == null ? null : row.value(row.indexOf(cond.column()));
-            DataType type = cond.column().type();
-            if (cond.element() != null && actual != null) {
-                ByteBuffer key = cond.element().bind(bind);
-                TypeKind k = Types.kind(type);
-                List<ByteBuffer> parts = Values.elements(actual, k == TypeKind.MAP);
-                actual = null;
-                if (k == TypeKind.MAP) {
-                    for (int i = 0; i < parts.size(); i += 2) {
-                        if (Types.keyType(type).compare(parts.get(i), key) == 0) {
-                            actual = parts.get(i + 1);
-                        }
-                    }
-                    type = Types.valueType(type);
-                } else {
-                    int idx = key.getInt(key.position());
-                    actual = idx >= 0 && idx < parts.size() ? parts.get(idx) : null;
-                    type = Types.elementType(type);
-                }
-            } else if (cond.element() != null) {
-                type = Types.kind(type) == TypeKind.MAP ? Types.valueType(type) : Types.elementType(type);
+            if (cond.column().isStatic() != onStatic) {
+                continue;
             }
-            if (cond.field() >= 0) {
-                if (actual != null) {
-                    actual = Values.fields(actual, Types.fieldTypes(type).size()).get(cond.field());
-                }
-                type = Types.fieldTypes(type).get(cond.field());
-            }
-            if (!holds(cond, actual, type, bind)) {
+            ByteBuffer actual = row == null ? null : row[columns.indexOf(cond.column())];
+            if (!conditionHolds(cond, actual == null ? null : actual.duplicate(), bind)) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static boolean conditionHolds(BoundCondition cond, ByteBuffer actual, BindContext bind) {
+        DataType type = cond.column().type();
+        if (cond.element() != null && actual != null) {
+            ByteBuffer key = cond.element().bind(bind);
+            TypeKind k = Types.kind(type);
+            List<ByteBuffer> parts = Values.elements(actual, k == TypeKind.MAP);
+            actual = null;
+            if (k == TypeKind.MAP) {
+                for (int i = 0; i < parts.size(); i += 2) {
+                    if (Types.keyType(type).compare(parts.get(i), key) == 0) {
+                        actual = parts.get(i + 1);
+                    }
+                }
+                type = Types.valueType(type);
+            } else {
+                int idx = key.getInt(key.position());
+                actual = idx >= 0 && idx < parts.size() ? parts.get(idx) : null;
+                type = Types.elementType(type);
+            }
+        } else if (cond.element() != null) {
+            type = Types.kind(type) == TypeKind.MAP ? Types.valueType(type) : Types.elementType(type);
+        }
+        if (cond.field() >= 0) {
+            if (actual != null) {
+                actual = Values.fields(actual, Types.fieldTypes(type).size()).get(cond.field());
+            }
+            type = Types.fieldTypes(type).get(cond.field());
+        }
+        return holds(cond, actual, type, bind);
     }
 
     private static boolean holds(BoundCondition cond, ByteBuffer actual, DataType type, BindContext bind) {
@@ -1125,38 +1198,5 @@ public final class ModificationExecution implements CqlStatement {
             case GTE -> c >= 0;
             default -> throw new InvalidRequestException("Unsupported operator " + cond.op().cql() + " in condition");
         };
-    }
-
-    private ResultMessage casResult(QueryContext ctx, CasResult cas, byte[] clustering) {
-        List<ColumnSpec> specs = new ArrayList<>();
-        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", io.charybdis.protocol.types.NativeType.BOOLEAN));
-        RowData row = cas.applied() ? null : findRow(cas.current(), clustering);
-        List<ColumnMetadata> shown = new ArrayList<>();
-        if (row != null) {
-            if (ifNotExists || ifExists) {
-                shown.addAll(table.allColumns());
-            } else {
-                for (BoundCondition c : conditions) {
-                    if (!shown.contains(c.column())) {
-                        shown.add(c.column());
-                    }
-                }
-            }
-        }
-        for (ColumnMetadata c : shown) {
-            specs.add(new ColumnSpec(table.keyspace(), table.name(), c.name(), c.type()));
-        }
-        RowsWriter w = new RowsWriter(ctx.alloc(), ctx.version());
-        w.begin(ResultMetadata.of(specs), false, null, null);
-        w.value(Values.bool(cas.applied()));
-        for (ColumnMetadata c : shown) {
-            ByteBuffer v = row.value(row.indexOf(c));
-            if (v == null) {
-                w.nullValue();
-            } else {
-                w.value(v);
-            }
-        }
-        return new ResultMessage.Rows(w);
     }
 }

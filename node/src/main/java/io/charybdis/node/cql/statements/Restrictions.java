@@ -718,8 +718,15 @@ public final class Restrictions {
             }
             out.add(new ReadCommand.Slice(start, end));
         }
-        out.sort((a, b) -> a.start() == null ? -1 : b.start() == null ? 1 : Arrays.compareUnsigned(a.start(), b.start()));
-        return mergeOverlapping(out);
+        return union(out);
+    }
+
+    /** Slices in clustering order, overlapping ones merged: what a read of all of them takes. */
+    static List<ReadCommand.Slice> union(List<ReadCommand.Slice> slices) {
+        List<ReadCommand.Slice> sorted = new ArrayList<>(slices);
+        sorted.sort((a, b) -> a.start() == null ? (b.start() == null ? 0 : -1)
+                : b.start() == null ? 1 : Arrays.compareUnsigned(a.start(), b.start()));
+        return mergeOverlapping(sorted);
     }
 
     private static List<ReadCommand.Slice> mergeOverlapping(List<ReadCommand.Slice> sorted) {
@@ -727,7 +734,7 @@ public final class Restrictions {
         for (ReadCommand.Slice s : sorted) {
             if (!out.isEmpty()) {
                 ReadCommand.Slice last = out.get(out.size() - 1);
-                if (last.end() == null || (s.start() != null && Arrays.compareUnsigned(s.start(), last.end()) < 0)) {
+                if (last.end() == null || s.start() == null || Arrays.compareUnsigned(s.start(), last.end()) < 0) {
                     byte[] end = last.end() == null || s.end() == null ? null
                             : Arrays.compareUnsigned(last.end(), s.end()) >= 0 ? last.end() : s.end();
                     out.set(out.size() - 1, new ReadCommand.Slice(last.start(), end));
