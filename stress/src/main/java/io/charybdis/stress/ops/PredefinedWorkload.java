@@ -3,7 +3,6 @@ package io.charybdis.stress.ops;
 import com.datastax.oss.driver.api.core.ConsistencyLevel;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
-import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
 import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import com.datastax.oss.driver.api.core.cql.Statement;
@@ -17,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * cassandra-stress's legacy commands on {@code standard1} and {@code counter1}, with the statements it prepares:
@@ -108,7 +108,7 @@ public final class PredefinedWorkload implements Workload {
     }
 
     @Override
-    public void prepare(CqlSession session) {
+    public void prepare(CqlSession session, PrintStream out) {
         if (!settings.mode().prepared()) {
             return;
         }
@@ -169,7 +169,8 @@ public final class PredefinedWorkload implements Workload {
         }
 
         @Override
-        public Statement<?> bind(long seed) {
+        public Bound bind(LongSupplier seeds) {
+            long seed = seeds.getAsLong();
             ByteBuffer key = ByteBuffer.wrap(keys.key(seed));
             Statement<?> s = switch (kind) {
                 case WRITE -> {
@@ -194,7 +195,8 @@ public final class PredefinedWorkload implements Workload {
                 case COUNTER_READ -> bound(counterRead, () -> readCql(columns, "counter1"), key);
                 default -> throw new IllegalStateException(kind.name());
             };
-            return s.setConsistencyLevel(cl);
+            s = s.setConsistencyLevel(cl);
+            return kind.isWrite() ? Bound.write(s, seed, 1, 1) : Bound.read(s, seed, validate);
         }
 
         private int count(long seed) {
@@ -207,15 +209,6 @@ public final class PredefinedWorkload implements Workload {
                 return ps.bind(values);
             }
             return SimpleStatement.newInstance(cql.get(), values);
-        }
-
-        @Override
-        public int rows(AsyncResultSet result) {
-            if (kind == Command.WRITE || kind == Command.COUNTER_WRITE) {
-                return 1;
-            }
-            int n = result.remaining();
-            return n == 0 && validate ? -1 : n;
         }
     }
 

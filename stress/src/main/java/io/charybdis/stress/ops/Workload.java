@@ -15,8 +15,8 @@ public interface Workload {
     /** TRUNCATE of the tables the run writes. */
     void truncate(CqlSession session);
 
-    /** Prepares statements on the session (bound to the keyspace). */
-    void prepare(CqlSession session);
+    /** Prepares statements on the session (bound to the keyspace); notes and warnings go to {@code out}. */
+    void prepare(CqlSession session, PrintStream out);
 
     /** The operation kinds, in report order, with their weights. */
     List<String> operationNames();
@@ -25,4 +25,8 @@ public interface Workload {
 
     /** Fresh per-thread operations, in {@link #operationNames()} order. */
     List<Operation> newOperations();
+
+    /** Lines for the Command section of the settings dump (a user profile's definitions); none by default. */
+    default void describe(PrintStream out) {
+    }
 }

@@ -2,8 +2,8 @@ package io.charybdis.stress.run;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.AsyncResultSet;
-import com.datastax.oss.driver.api.core.cql.Statement;
 import io.charybdis.stress.dist.Distribution;
+import io.charybdis.stress.ops.Bound;
 import io.charybdis.stress.ops.Operation;
 import io.charybdis.stress.report.GcStats;
 import io.charybdis.stress.report.GraphWriter;
@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -131,6 +132,7 @@ public final class LoadPhase {
         private final List<Operation> ops = config.operations().get();
         private final Semaphore window = new Semaphore(config.inFlightPerThread());
         private final Distribution population;
+        private final LongSupplier seeds;
         private final Distribution clustering;
         private final double totalWeight;
         private int current;
@@ -145,6 +147,7 @@ public final class LoadPhase {
                 population = config.population().create();
                 population.setSeed(random.nextLong());
             }
+            seeds = population::next;
             clustering = config.clustering() == null ? null : config.clustering().create();
             if (clustering != null) {
                 clustering.setSeed(random.nextLong());
@@ -167,10 +170,19 @@ public final class LoadPhase {
                         break;
                     }
                     int kind = chooseKind();
-                    long seed = population.next();
                     long sent = System.nanoTime();
                     long from = config.rate() != null && config.rate().fixed() ? intended : sent;
-                    send(kind, ops.get(kind), seed, from, 1);
+                    Operation op = ops.get(kind);
+                    Bound bound;
+                    try {
+                        bound = op.bind(seeds);
+                    } catch (RuntimeException e) {
+                        stats.get(kind).failure();
+                        fail("Operation " + op.name() + " could not be bound: " + e);
+                        window.release();
+                        continue;
+                    }
+                    send(kind, op, bound, from, 1);
                 }
                 window.acquire(config.inFlightPerThread());
             } catch (InterruptedException e) {
@@ -202,33 +214,40 @@ public final class LoadPhase {
             return k;
         }
 
-        private void send(int kind, Operation op, long seed, long from, int attempt) {
-            Statement<?> statement;
-            try {
-                statement = op.bind(seed);
-            } catch (RuntimeException e) {
-                stats.get(kind).failure();
-                fail("Operation " + op.name() + " on seed " + seed + " could not be bound: " + e);
-                window.release();
-                return;
-            }
-            session.executeAsync(statement).whenComplete((rs, err) -> complete(kind, op, seed, from, attempt, rs, err));
+        private void send(int kind, Operation op, Bound bound, long from, int attempt) {
+            session.executeAsync(bound.statement())
+                    .whenComplete((rs, err) -> received(kind, op, bound, from, attempt, rs, err, 0));
         }
 
-        private void complete(int kind, Operation op, long seed, long from, int attempt, AsyncResultSet rs, Throwable err) {
-            int rows = err == null ? op.rows(rs) : -1;
+        /** A page of the result (or the error): a read goes on to its next pages, counting rows. */
+        private void received(int kind, Operation op, Bound bound, long from, int attempt, AsyncResultSet rs,
+                              Throwable err, int rowsSoFar) {
+            if (err != null || !bound.isRead()) {
+                complete(kind, op, bound, from, attempt, err == null ? bound.rows() : -1, err);
+                return;
+            }
+            int found = rowsSoFar + rs.remaining();
+            if (rs.hasMorePages()) {
+                rs.fetchNextPage().whenComplete((next, e) -> received(kind, op, bound, from, attempt, next, e, found));
+                return;
+            }
+            complete(kind, op, bound, from, attempt, found == 0 && bound.mustFind() ? -1 : found, null);
+        }
+
+        private void complete(int kind, Operation op, Bound bound, long from, int attempt, int rows, Throwable err) {
             if (rows >= 0) {
-                stats.get(kind).success(System.nanoTime() - from, op.partitions(), rows);
+                int partitions = bound.isRead() ? Math.min(bound.partitions(), rows) : bound.partitions();
+                stats.get(kind).success(System.nanoTime() - from, partitions, rows);
                 window.release();
                 return;
             }
             if (attempt < config.tries() && !stop) {
-                send(kind, op, seed, from, attempt + 1);
+                send(kind, op, bound, from, attempt + 1);
                 return;
             }
             stats.get(kind).failure();
             String why = err == null ? "Data returned was not validated" : "Error executing: " + err;
-            fail("java.io.IOException: Operation " + op.name() + " on seed " + seed + " failed after " + attempt
+            fail("java.io.IOException: Operation " + op.name() + " on seed " + bound.seed() + " failed after " + attempt
                     + " tries: " + why);
             window.release();
         }

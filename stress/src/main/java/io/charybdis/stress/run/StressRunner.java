@@ -61,7 +61,7 @@ public final class StressRunner {
         try (CqlSession session = Sessions.open(settings, workload.keyspace(), maxConcurrency);
              JmxGcSampler gc = JmxGcSampler.connect(settings.node().nodes(), settings.port().jmxPort(),
                      settings.misc().jmxUser(), settings.misc().jmxPassword())) {
-            workload.prepare(session);
+            workload.prepare(session, out);
             if (settings.command().truncate() == CommandSettings.Truncate.ONCE) {
                 workload.truncate(session);
             }
