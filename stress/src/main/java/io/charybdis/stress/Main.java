@@ -56,10 +56,10 @@ public final class Main {
         try (Output output = new Output(stdout, settings.log().file())) {
             PrintStream out = output.stream();
             settings.warnings().forEach(out::println);
-            if (!settings.log().noSettings()) {
-                SettingsPrinter.print(settings, out);
-            }
             Workload workload = c == Command.USER ? UserWorkload.load(settings) : new PredefinedWorkload(settings);
+            if (!settings.log().noSettings()) {
+                SettingsPrinter.print(settings, workload::describe, out);
+            }
             PhaseResult r = new StressRunner(settings, workload, out, String.join(" ", args)).run();
             return r == null || r.failure() != null ? 1 : 0;
         } catch (SettingsException e) {

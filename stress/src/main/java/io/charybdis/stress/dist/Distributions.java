@@ -221,7 +221,10 @@ final class Distributions {
         }
     }
 
-    /** min, min+1, ..., max, min, ... Thread-safe: the position is shared by everyone holding the counter. */
+    /**
+     * min, min+1, ..., max, min, ... Thread-safe: the position is shared by everyone holding the counter.
+     * {@link #setSeed} moves the position to the seed (so the sequence starts at {@code min + seed mod range}).
+     */
     static final class Sequence implements Distribution {
         private final long min;
         private final long max;
@@ -245,6 +248,7 @@ final class Distributions {
 
         @Override
         public void setSeed(long seed) {
+            position.set(seed);
         }
 
         @Override

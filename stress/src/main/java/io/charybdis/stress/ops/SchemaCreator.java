@@ -42,7 +42,8 @@ final class SchemaCreator {
         return created;
     }
 
-    private static void execute(CqlSession session, String cql) {
+    /** Runs a schema statement with a timeout long enough for schema changes. */
+    static void execute(CqlSession session, String cql) {
         session.execute(SimpleStatement.newInstance(cql).setTimeout(DDL_TIMEOUT));
     }
 

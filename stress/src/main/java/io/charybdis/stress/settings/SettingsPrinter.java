@@ -1,7 +1,9 @@
 package io.charybdis.stress.settings;
 
+import io.charybdis.stress.dist.RatioSpec;
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /** The "Stress Settings" block printed before a run, in cassandra-stress 5.0's layout. */
 public final class SettingsPrinter {
@@ -9,7 +11,8 @@ public final class SettingsPrinter {
     private SettingsPrinter() {
     }
 
-    public static void print(StressSettings s, PrintStream out) {
+    /** Prints the dump; {@code commandDetails} adds lines to the Command section (a user profile's definitions). */
+    public static void print(StressSettings s, Consumer<PrintStream> commandDetails, PrintStream out) {
         CommandSettings c = s.command();
         out.println("******************** Stress Settings ********************");
         out.println("Command:");
@@ -36,7 +39,9 @@ public final class SettingsPrinter {
         if (c.type() == Command.USER) {
             out.println("  Profiles: " + c.profiles());
             out.println("  Command Ratios: " + c.ops());
+            out.println("  Command Clustering Distribution: clustering=" + c.clustering().toString().toUpperCase(Locale.ROOT));
         }
+        commandDetails.accept(out);
         RateSettings r = s.rate();
         out.println("Rate:");
         out.println("  Auto: " + r.auto());
@@ -59,8 +64,7 @@ public final class SettingsPrinter {
         out.println("Insert:");
         out.println("  Revisits: " + i.revisit().display());
         out.println("  Visits: " + i.visits().display());
-        out.println("  Row Population Ratio: " + (i.rowPopulationRatio() == null ? "Ratio: divisor=1.000000;delegate=Fixed:  key=1"
-                : String.format(Locale.ROOT, "Ratio: divisor=%f;delegate=%s", i.rowPopulationDivisor(), i.rowPopulationRatio().display())));
+        out.println("  Row Population Ratio: " + (i.rowPopulationRatio() == null ? RatioSpec.ONE : i.rowPopulationRatio()).display());
         out.println("  Batch Type: " + (i.batchType() == null ? "not batching" : i.batchType()));
         ColumnSettings col = s.columns();
         out.println("Columns:");

@@ -182,8 +182,8 @@ class StressSettingsTest {
         assertThat(s.population().order()).isEqualTo("SORTED");
         assertThat(s.insert().visits().min()).isEqualTo(2);
         assertThat(s.insert().batchType()).isEqualTo("UNLOGGED");
-        assertThat(s.insert().selectDivisor()).isEqualTo(10);
-        assertThat(s.insert().rowPopulationRatio().inverted()).isTrue();
+        assertThat(s.insert().selectRatio().divisor()).isEqualTo(10);
+        assertThat(s.insert().rowPopulationRatio().distribution().inverted()).isTrue();
         assertThat(s.columns().names()).containsExactly("a", "b", "c");
         assertThat(s.columns().slice()).isTrue();
         assertThat(s.columns().timestamp()).isEqualTo("12345");
