@@ -2,28 +2,20 @@ package io.charybdis.stress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.charybdis.node.CharybdisNode;
-import io.charybdis.node.config.NodeConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Writes then reads 100,000 partitions through the real driver against an in-process Charybdis node, and checks
- * the run reports zero errors and a complete Results block. Skipped (not failed) only while
- * {@link CharybdisNode#start} is the placeholder that throws {@link UnsupportedOperationException}.
+ * the run reports zero errors and a complete Results block (on an {@link InProcessNode}).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -31,39 +23,13 @@ class StressEndToEndTest {
 
     private static final int PARTITIONS = 100_000;
 
+    @RegisterExtension
+    static final InProcessNode NODE = new InProcessNode();
     @TempDir
     static Path dir;
-    private static CharybdisNode node;
-    private static int port;
-
-    @BeforeAll
-    static void startNode() throws Exception {
-        NodeConfig config = NodeConfig.builder().baseDirectory(dir.resolve("node")).nativeTransportPort(0)
-                .nativeShardAwareTransportPort(0).smp(2).build();
-        try {
-            node = CharybdisNode.start(config);
-        } catch (UnsupportedOperationException e) {
-            Assumptions.abort("CharybdisNode.start is still the placeholder: " + e.getMessage());
-        }
-        // int nativePort() is being added by the lead; looked up reflectively so this compiles before it lands
-        port = (Integer) CharybdisNode.class.getMethod("nativePort").invoke(node);
-    }
-
-    @AfterAll
-    static void stopNode() {
-        if (node != null) {
-            node.close();
-        }
-    }
 
     private static String run(String line, int expectedStatus) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        int status = Main.run(line.split(" "), out, out);
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        System.out.println("$ charybdis-stress " + line + "\n" + text);
-        assertThat(status).as(text).isEqualTo(expectedStatus);
-        return text;
+        return InProcessNode.stress(line, expectedStatus);
     }
 
     private static void assertCompleteReport(String text, String kind) {
@@ -84,7 +50,7 @@ class StressEndToEndTest {
     void shouldWriteHundredThousandPartitions() throws Exception {
         Path log = dir.resolve("write.log");
         Path graph = dir.resolve("graph.html");
-        String text = run("write n=" + PARTITIONS + " cl=ONE no-warmup -node 127.0.0.1 -port native=" + port
+        String text = run("write n=" + PARTITIONS + " cl=ONE no-warmup" + NODE.target()
                 + " -rate threads=32 -pop seq=1.." + PARTITIONS + " -log file=" + log + " -graph file=" + graph
                 + " revision=write", 0);
         assertCompleteReport(text, "WRITE");
@@ -96,7 +62,7 @@ class StressEndToEndTest {
     @Order(2)
     void shouldReadThemAllBack() throws Exception {
         Path graph = dir.resolve("graph.html");
-        String text = run("read n=" + PARTITIONS + " cl=ONE -node 127.0.0.1 -port native=" + port
+        String text = run("read n=" + PARTITIONS + " cl=ONE" + NODE.target()
                 + " -rate threads=32 -pop seq=1.." + PARTITIONS + " -graph file=" + graph + " revision=read", 0);
         assertThat(text).contains("Warming up READ with 50000 iterations...");
         assertCompleteReport(text, "READ");
