@@ -230,6 +230,9 @@ public final class QueryProcessor {
         try {
             return CqlParser.prepare(cql);
         } catch (CqlSyntaxException e) {
+            if (e.invalidRequest()) {
+                throw new InvalidRequestException(e.getMessage());
+            }
             throw new SyntaxException(e.getMessage());
         }
     }

@@ -56,13 +56,14 @@ abstract class DdlParser extends DmlParser {
             if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
                 pos += 2;
                 PrimaryKey pk = primaryKeyColumns();
-                primaryKey = onePrimaryKey(primaryKey, pk, start);
+                primaryKey = onePrimaryKey(primaryKey, pk, start, table);
             } else {
                 ColumnDefinition column = columnDefinition();
                 columns.add(column);
                 if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
                     pos += 2;
-                    primaryKey = onePrimaryKey(primaryKey, new PrimaryKey(List.of(column.name()), List.of()), start);
+                    primaryKey = onePrimaryKey(primaryKey, new PrimaryKey(List.of(column.name()), List.of()), start,
+                            table);
                 }
             }
         } while (accept(TokenType.COMMA));
@@ -86,9 +87,11 @@ abstract class DdlParser extends DmlParser {
                 compactStorage, new Properties(properties));
     }
 
-    private PrimaryKey onePrimaryKey(PrimaryKey existing, PrimaryKey declared, Token at) {
+    private PrimaryKey onePrimaryKey(PrimaryKey existing, PrimaryKey declared, Token at, QualifiedName table) {
         if (existing != null) {
-            throw invalid(at, "Multiple PRIMARY KEY specifications (exactly one required)");
+            // an invalid request in Cassandra, raised as soon as the parser meets the second one
+            throw new CqlSyntaxException("Multiple PRIMARY KEY specified for table '" + table.name()
+                    + "' (exactly one required)", at.line(), at.column(), true);
         }
         return declared;
     }

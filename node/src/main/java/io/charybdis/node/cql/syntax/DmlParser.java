@@ -201,6 +201,11 @@ abstract class DmlParser extends ExpressionParser {
     /** After IF: {@code EXISTS} (returns null) or conditions. */
     private List<Condition> conditionsOrExists() {
         if (at(TokenType.K_EXISTS) && !startsConditionRest(1)) {
+            if (!endsStatement(1)) {
+                // ANTLR looked past EXISTS to choose between IF EXISTS and a condition on a column named exists
+                Token t = peek(1);
+                throw errorAt(t, "no viable alternative at input '" + t.displayText() + "'", peek(), t);
+            }
             next();
             return null;
         }
@@ -209,6 +214,14 @@ abstract class DmlParser extends ExpressionParser {
             conditions.add(condition());
         } while (accept(TokenType.K_AND));
         return conditions;
+    }
+
+    /** Whether the token at offset {@code k} may follow a complete INSERT, UPDATE or DELETE. */
+    private boolean endsStatement(int k) {
+        return switch (la(k)) {
+            case EOF, SEMICOLON, K_APPLY, K_INSERT, K_UPDATE, K_DELETE -> true;
+            default -> false;
+        };
     }
 
     private boolean startsConditionRest(int k) {
@@ -515,7 +528,7 @@ abstract class DmlParser extends ExpressionParser {
                 case K_INSERT -> insert();
                 case K_UPDATE -> update();
                 case K_DELETE -> delete();
-                default -> throw noViableAlternative();
+                default -> throw mismatched(TokenType.K_APPLY);
             });
             accept(TokenType.SEMICOLON);
         }

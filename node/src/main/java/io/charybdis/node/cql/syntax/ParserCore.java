@@ -9,9 +9,12 @@ import java.util.function.Supplier;
  * Token cursor, error reporting, speculation and names, shared by the layers of the recursive-descent parser
  * ({@link ExpressionParser} &lt; {@link DmlParser} &lt; {@link DdlParser} &lt; {@link StatementParser}).
  *
- * <p>Implementation notes: errors read like ANTLR's as Cassandra reports them: {@code line L:C message (snippet)},
- * where the snippet shows up to ten tokens before the offending one, the offending token in brackets, and one token
- * after. Where Cassandra's grammar uses syntactic predicates ({@code (x)=>}), the parser speculates with
+ * <p>Implementation notes: errors read like ANTLR's as Cassandra reports them: {@code line L:C message (snippet)}.
+ * The snippet is Cassandra's ErrorCollector's: it starts ten tokens before the offending one, counting the hidden
+ * ones (each run of whitespace, each comment), ends with the offending token in brackets (or a little later where
+ * ANTLR had looked further ahead), joins the lines without their line breaks, and measures tokens by their text
+ * (string literals and quoted names without their quotes). At the end of the input, ANTLR's EOF token has no
+ * position: the message reads {@code line 0:-1} and has no snippet (the exception still carries the position). Where Cassandra's grammar uses syntactic predicates ({@code (x)=>}), the parser speculates with
  * {@link #attempt}: it saves the cursor, the bind markers and the nesting depth, runs an alternative, and restores
  * all three if the alternative throws. Speculated alternatives never recurse into another speculation at the same
  * position, so parsing stays linear. Nesting (terms, selectors, types, relations) is bounded by {@link #MAX_DEPTH}
@@ -118,6 +121,9 @@ abstract class ParserCore {
         try {
             return alternative.get();
         } catch (CqlSyntaxException e) {
+            if (e.invalidRequest()) {
+                throw e;
+            }
             pos = savedPos;
             markers.subList(savedMarkers, markers.size()).clear();
             depth = savedDepth;
@@ -145,8 +151,17 @@ abstract class ParserCore {
 
     /** An ANTLR-style error at {@code t}: position prefix and query snippet. */
     final CqlSyntaxException errorAt(Token t, String message) {
-        return new CqlSyntaxException("line " + t.line() + ":" + t.column() + " " + message + snippet(t), t.line(),
-                t.column());
+        return errorAt(t, message, t, t);
+    }
+
+    /**
+     * An ANTLR-style error reported at {@code t} whose snippet highlights {@code highlighted} and runs to {@code to}:
+     * where ANTLR fails a prediction after looking ahead, it reports the token it failed on but quotes from where
+     * the prediction started to the furthest token it read.
+     */
+    final CqlSyntaxException errorAt(Token t, String message, Token highlighted, Token to) {
+        String position = t.type() == TokenType.EOF ? "line 0:-1 " : "line " + t.line() + ":" + t.column() + " ";
+        return new CqlSyntaxException(position + message + snippet(highlighted, to), t.line(), t.column());
     }
 
     /** A grammar-level check failing at {@code t} (Cassandra's addRecognitionError): the message as is. */
@@ -154,23 +169,90 @@ abstract class ParserCore {
         return new CqlSyntaxException(message, t.line(), t.column());
     }
 
-    private String snippet(Token offending) {
+    /** A token of ANTLR's stream, hidden ones included: where it starts, and the length of its text. */
+    private record Span(int line, int column, int length) {
+    }
+
+    private String snippet(Token offending, Token to) {
         int index = tokens.indexOf(offending);
-        if (index < 0 || offending.type() == TokenType.EOF) {
+        if (index < 0 || offending.type() == TokenType.EOF || to.type() == TokenType.EOF) {
             return "";
         }
-        Token first = tokens.get(Math.max(0, index - 10));
-        int lastIndex = Math.min(index + 1, tokens.size() - 2);
-        StringBuilder sb = new StringBuilder(" (");
-        sb.append(source, first.start(), offending.start());
-        sb.append('[').append(source, offending.start(), offending.end()).append(']');
-        if (lastIndex > index) {
-            sb.append(source, offending.end(), tokens.get(lastIndex).end());
+        // ANTLR's token stream: every token, the hidden ones (whitespace runs, comments) included
+        List<Span> stream = new ArrayList<>();
+        int offendingIndex = -1;
+        int prevEnd = 0;
+        for (int i = 0; i <= index; i++) {
+            Token t = tokens.get(i);
+            hiddenTokens(prevEnd, t.start(), stream);
+            if (i == index) {
+                offendingIndex = stream.size();
+            }
+            stream.add(new Span(t.line(), t.column(), t.text().length()));
+            prevEnd = t.end();
         }
-        if (lastIndex < tokens.size() - 2) {
+        Span from = stream.get(Math.max(0, offendingIndex - 10));
+        Span off = stream.get(offendingIndex);
+        Span last = new Span(to.line(), to.column(), to.text().length());
+        String[] lines = source.split("\n");
+        if (last.line() > lines.length || from.line() > last.line()) {
+            return "";
+        }
+        boolean includeStart = from.line() == 1 && from.column() == 0;
+        boolean includeEnd = last.line() == lines.length
+                && last.column() + last.length() == lines[lines.length - 1].length();
+        String toLine = lines[last.line() - 1];
+        int toEnd = last.column() + last.length();
+        lines[last.line() - 1] = toEnd >= toLine.length() ? toLine : toLine.substring(0, toEnd);
+        String offLine = lines[off.line() - 1];
+        int close = Math.min(off.column() + off.length(), offLine.length());
+        int open = Math.min(off.column(), close);
+        lines[off.line() - 1] = offLine.substring(0, open) + '[' + offLine.substring(open, close) + ']'
+                + offLine.substring(close);
+        String fromLine = lines[from.line() - 1];
+        lines[from.line() - 1] = fromLine.substring(Math.min(from.column(), fromLine.length()));
+        StringBuilder sb = new StringBuilder(" (");
+        if (!includeStart) {
+            sb.append("...");
+        }
+        for (int i = from.line() - 1; i < last.line(); i++) {
+            sb.append(lines[i]);
+        }
+        if (!includeEnd) {
             sb.append("...");
         }
         return sb.append(')').toString();
+    }
+
+    /** Appends the hidden tokens of {@code source[start, end)}: whitespace runs and comments. */
+    private void hiddenTokens(int start, int end, List<Span> out) {
+        int p = start;
+        while (p < end) {
+            int tokenStart = p;
+            char c = source.charAt(p);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                while (p < end && " \t\n\r".indexOf(source.charAt(p)) >= 0) {
+                    p++;
+                }
+            } else if (c == '/' && p + 1 < end && source.charAt(p + 1) == '*') {
+                int close = source.indexOf("*/", p + 2);
+                p = close < 0 || close + 2 > end ? end : close + 2;
+            } else {
+                // -- or // comment, up to and including the line break
+                while (p < end && source.charAt(p) != '\n' && source.charAt(p) != '\r') {
+                    p++;
+                }
+                p = Math.min(end, p + 1);
+            }
+            int lineStart = source.lastIndexOf('\n', tokenStart - 1) + 1;
+            int line = 1;
+            for (int i = 0; i < tokenStart; i++) {
+                if (source.charAt(i) == '\n') {
+                    line++;
+                }
+            }
+            out.add(new Span(line, tokenStart - lineStart, p - tokenStart));
+        }
     }
 
     // ---- names --------------------------------------------------------------------------------------------------

@@ -38,8 +38,8 @@ class CqlSyntaxErrorTest {
             "UPDATE t SET a WHERE k = 1 | 1 | 15 | no viable alternative at input 'WHERE'",
             "DELETE FROM t USING TTL 1 WHERE k = 1 | 1 | 20 | mismatched input 'TTL' expecting K_TIMESTAMP",
             "DELETE FROM t | 1 | 13 | mismatched input '<EOF>' expecting K_WHERE",
-            "BEGIN BATCH SELECT * FROM t APPLY BATCH | 1 | 12 | no viable alternative at input 'SELECT'",
-            "BEGIN BATCH INSERT INTO t (a) VALUES (1) | 1 | 40 | no viable alternative at input '<EOF>'",
+            "BEGIN BATCH SELECT * FROM t APPLY BATCH | 1 | 12 | mismatched input 'SELECT' expecting K_APPLY",
+            "BEGIN BATCH INSERT INTO t (a) VALUES (1) | 1 | 40 | mismatched input '<EOF>' expecting K_APPLY",
             "CREATE TABLE t (a int PRIMARY KEY | 1 | 33 | mismatched input '<EOF>' expecting ')'",
             "CREATE TABLE t (a map<int>) | 1 | 25 | mismatched input '>' expecting ','",
             "CREATE TABLE t (a vector<float, x>) | 1 | 32 | mismatched input 'x' expecting INTEGER",
@@ -60,7 +60,6 @@ class CqlSyntaxErrorTest {
             "CREATE USER \"bob\" | 1 | 12 | Quoted strings are are not supported for user names and USER is deprecated, please use ROLE",
             "DESCRIBE | 1 | 8 | no viable alternative at input '<EOF>'",
             "DESCRIBE TABLE t WITH | 1 | 21 | mismatched input '<EOF>' expecting K_INTERNALS",
-            "CREATE TABLE t (a int PRIMARY KEY, b int, PRIMARY KEY (b)) | 1 | 42 | Multiple PRIMARY KEY specifications (exactly one required)",
             "UPDATE t SET a = b + 1 WHERE k = 1 | 1 | 17 | Only expressions of the form X = X +<value> are supported.",
             "UPDATE t SET a = [1] + b WHERE k = 1 | 1 | 23 | Only expressions of the form X = <value> + X are supported.",
             "CREATE MATERIALIZED VIEW v AS SELECT * FROM t PRIMARY KEY (a) WITH COMPACT STORAGE | 1 | 67 | COMPACT STORAGE tables are not allowed starting with version 4.0",
@@ -93,10 +92,42 @@ class CqlSyntaxErrorTest {
 
     @Test
     void shouldQuoteTheQueryAroundTheOffendingToken() {
+        // as Cassandra's ErrorCollector: ten tokens back, whitespace runs included, up to the offending token
         assertThatThrownBy(() -> CqlParser.parse("SELECT * FORM t WHERE a = 1"))
-                .hasMessage("line 1:9 mismatched input 'FORM' expecting K_FROM (SELECT * [FORM] t...)");
-        assertThatThrownBy(() -> CqlParser.parse("SELECT * FORM t"))
-                .hasMessage("line 1:9 mismatched input 'FORM' expecting K_FROM (SELECT * [FORM] t)");
+                .hasMessage("line 1:9 mismatched input 'FORM' expecting K_FROM (SELECT * [FORM]...)");
+        assertThatThrownBy(() -> CqlParser.parse("SELECT * FROM t WHERE a = 1 extra"))
+                .hasMessage("line 1:28 mismatched input 'extra' expecting EOF (...t WHERE a = 1 [extra])");
+        assertThatThrownBy(() -> CqlParser.parse("INSERT INTO kv (k, v) VALUES (3, 'a') USING TIMESTAMP 5 IF NOT "
+                + "EXISTS")).hasMessage("line 1:56 mismatched input 'IF' expecting EOF (... 'a') USING TIMESTAMP 5 "
+                + "[IF]...)");
+        // lines are joined without their breaks; comments count as tokens
+        assertThatThrownBy(() -> CqlParser.parse("BEGIN BATCH\nSELECT * FROM kv;\nAPPLY BATCH"))
+                .hasMessage("line 2:0 mismatched input 'SELECT' expecting K_APPLY (BEGIN BATCH[SELECT]...)");
+        assertThatThrownBy(() -> CqlParser.parse("SELECT a /* b */ -- c\n FORM t"))
+                .hasMessage("line 2:1 mismatched input 'FORM' expecting K_FROM (SELECT a /* b */ -- c [FORM]...)");
+        // where ANTLR looked ahead to choose, the quote runs from the choice to the token it failed on
+        assertThatThrownBy(() -> CqlParser.parse("UPDATE kv SET v = 'a' WHERE k = 3 IF EXISTS AND v = 'a'"))
+                .hasMessage("line 1:44 no viable alternative at input 'AND' (...WHERE k = 3 IF [EXISTS] AND...)");
+    }
+
+    @Test
+    void shouldReportTheEndOfInputWithoutPositionInTheMessage() {
+        assertThatThrownBy(() -> CqlParser.parse("UPDATE kv SET v = 'a'")).isInstanceOfSatisfying(
+                CqlSyntaxException.class, e -> {
+                    assertThat(e).hasMessage("line 0:-1 mismatched input '<EOF>' expecting K_WHERE");
+                    assertThat(e.line()).isEqualTo(1);
+                    assertThat(e.column()).isEqualTo(21);
+                });
+    }
+
+    @Test
+    void shouldReportMultiplePrimaryKeysAsAnInvalidRequest() {
+        assertThatThrownBy(() -> CqlParser.parse("CREATE TABLE ks.t (a int PRIMARY KEY, b int, PRIMARY KEY (b))"))
+                .isInstanceOfSatisfying(CqlSyntaxException.class, e -> {
+                    assertThat(e).hasMessage("Multiple PRIMARY KEY specified for table 't' (exactly one required)");
+                    assertThat(e.invalidRequest()).isTrue();
+                    assertThat(e.column()).isEqualTo(45);
+                });
     }
 
     @Test
