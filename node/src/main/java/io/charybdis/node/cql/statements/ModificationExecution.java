@@ -411,6 +411,15 @@ public final class ModificationExecution implements CqlStatement {
                 if (k == TypeKind.UDT) {
                     throw new InvalidRequestException("Invalid operation for user type column " + c.name());
                 }
+                if (k == TypeKind.MAP) {
+                    try {
+                        return new Op(c, OpKind.APPEND, binder.bind(add.value(), c.name(), c.type()), null, -1);
+                    } catch (InvalidRequestException e) {
+                        // Cassandra words any map that does not fit the column so
+                        throw new InvalidRequestException("Value for a map addition has to be a map, but was: '"
+                                + add.value().toCql() + "'");
+                    }
+                }
                 return new Op(c, OpKind.APPEND, binder.bind(add.value(), c.name(), c.type()), null, -1);
             }
             case Assignment.Subtract sub -> {

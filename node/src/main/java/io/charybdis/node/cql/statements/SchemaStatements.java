@@ -599,6 +599,15 @@ public final class SchemaStatements {
         }
         UserType updated = new UserType(ksName, t.name(), names, types, false);
         KeyspaceMetadata newKs = ks.withType(updated);
+        // Types using the type (at any depth) see the new fields too
+        for (UserType other : ks.types().values()) {
+            if (!other.name().equals(updated.name())) {
+                DataType nt = replaceUdt(other, updated);
+                if (nt != other) {
+                    newKs = newKs.withType((UserType) nt);
+                }
+            }
+        }
         // Tables using the type see the new fields: re-resolve their column types.
         for (TableMetadata table : ks.tables().values()) {
             List<ColumnMetadata> cols = new ArrayList<>();
@@ -618,25 +627,42 @@ public final class SchemaStatements {
         return SchemaChange.type(SchemaChange.Change.UPDATED, ksName, t.name());
     }
 
+    /** {@code type} with every use of the user type {@code updated}, at any depth, replaced by its new definition. */
     private static DataType replaceUdt(DataType type, UserType updated) {
-        String cql = type.cqlName();
-        if (!cql.contains(updated.name())) {
-            return type;
-        }
-        if (type instanceof UserType u && u.name().equals(updated.name()) && u.keyspace().equals(updated.keyspace())) {
-            return new UserType(u.keyspace(), u.name(), updated.fieldNames(), updated.fieldTypes(), u.frozen());
+        if (type instanceof UserType u) {
+            if (u.name().equals(updated.name()) && u.keyspace().equals(updated.keyspace())) {
+                return new UserType(u.keyspace(), u.name(), updated.fieldNames(), updated.fieldTypes(), u.frozen());
+            }
+            List<DataType> fields = new ArrayList<>();
+            boolean changed = false;
+            for (DataType f : u.fieldTypes()) {
+                DataType nf = replaceUdt(f, updated);
+                changed |= nf != f;
+                fields.add(nf);
+            }
+            return changed ? new UserType(u.keyspace(), u.name(), u.fieldNames(), fields, u.frozen()) : type;
         }
         return switch (Types.kind(type)) {
-            case LIST -> Types.listOf(replaceUdt(Types.elementType(type), updated), type.isFrozen());
-            case SET -> Types.setOf(replaceUdt(Types.elementType(type), updated), type.isFrozen());
-            case MAP -> Types.mapOf(replaceUdt(Types.keyType(type), updated),
-                    replaceUdt(Types.valueType(type), updated), type.isFrozen());
+            case LIST, SET -> {
+                DataType e = replaceUdt(Types.elementType(type), updated);
+                yield e == Types.elementType(type) ? type : Types.kind(type) == TypeKind.LIST
+                        ? Types.listOf(e, type.isFrozen()) : Types.setOf(e, type.isFrozen());
+            }
+            case MAP -> {
+                DataType k = replaceUdt(Types.keyType(type), updated);
+                DataType v = replaceUdt(Types.valueType(type), updated);
+                yield k == Types.keyType(type) && v == Types.valueType(type) ? type
+                        : Types.mapOf(k, v, type.isFrozen());
+            }
             case TUPLE -> {
                 List<DataType> comps = new ArrayList<>();
+                boolean changed = false;
                 for (DataType c : Types.fieldTypes(type)) {
-                    comps.add(replaceUdt(c, updated));
+                    DataType nc = replaceUdt(c, updated);
+                    changed |= nc != c;
+                    comps.add(nc);
                 }
-                yield new io.charybdis.protocol.types.TupleType(comps);
+                yield changed ? new io.charybdis.protocol.types.TupleType(comps) : type;
             }
             default -> type;
         };

@@ -144,6 +144,38 @@ public final class Literals {
         }
     }
 
+    /**
+     * Whether a constant of this kind may be given for the type at all (Cassandra's testAssignment of constants):
+     * the value itself may still not parse. null fits every type; collections, tuples and user types take no
+     * constant.
+     */
+    public static boolean assignable(Term.Literal lit, DataType type) {
+        if (lit.kind() == LiteralKind.NULL) {
+            return true;
+        }
+        TypeKind kind = Types.kind(type);
+        if (kind == TypeKind.CUSTOM) {
+            return true;
+        }
+        return switch (lit.kind()) {
+            case STRING -> switch (kind) {
+                case ASCII, TEXT, INET, DATE, TIME, TIMESTAMP -> true;
+                default -> false;
+            };
+            case INTEGER -> switch (kind) {
+                case BIGINT, COUNTER, DATE, DECIMAL, DOUBLE, DURATION, FLOAT, INT, SMALLINT, TIME, TIMESTAMP, TINYINT,
+                     VARINT -> true;
+                default -> false;
+            };
+            case FLOAT -> kind == TypeKind.DECIMAL || kind == TypeKind.DOUBLE || kind == TypeKind.FLOAT;
+            case UUID -> kind == TypeKind.UUID || kind == TypeKind.TIMEUUID;
+            case BOOLEAN -> kind == TypeKind.BOOLEAN;
+            case HEX -> kind == TypeKind.BLOB;
+            case DURATION -> kind == TypeKind.DURATION;
+            case NULL -> true;
+        };
+    }
+
     private static void requireKind(Term.Literal lit, DataType type, String receiver, LiteralKind... allowed) {
         for (LiteralKind k : allowed) {
             if (lit.kind() == k) {

@@ -181,6 +181,14 @@ public final class TermBinder {
                 }
                 BoundValue[] fields = new BoundValue[tuple.elements().size()];
                 for (int i = 0; i < fields.length; i++) {
+                    // as Cassandra, a component of the wrong kind is refused before any is parsed
+                    if (tuple.elements().get(i) instanceof Term.Literal lit
+                            && !Literals.assignable(lit, fieldTypes.get(i))) {
+                        throw new InvalidRequestException("Invalid tuple literal for " + receiverName + ": component "
+                                + i + " is not of type " + fieldTypes.get(i).cqlName());
+                    }
+                }
+                for (int i = 0; i < fields.length; i++) {
                     fields[i] = bind(tuple.elements().get(i), receiverName, fieldTypes.get(i));
                 }
                 int arity = fieldTypes.size();
