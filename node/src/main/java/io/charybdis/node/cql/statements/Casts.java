@@ -9,10 +9,49 @@ import io.charybdis.protocol.types.NativeType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.util.List;
 
-/** {@code CAST(x AS type)} between native types, as Cassandra's CastFcts allow. */
+/**
+ * {@code CAST(x AS type)} between native types, as Cassandra's CastFcts allow: a cast to type T is a call of the
+ * function {@code system.cast_as_T}, which has one overload per type it converts from (numbers to numbers, most
+ * types to text and ascii, dates and times between themselves). A cast to the value's own type is the value.
+ */
 final class Casts {
     private Casts() {
+    }
+
+    private static final List<NativeType> NUMBERS = List.of(NativeType.TINYINT, NativeType.SMALLINT, NativeType.INT,
+            NativeType.BIGINT, NativeType.FLOAT, NativeType.DOUBLE, NativeType.DECIMAL, NativeType.COUNTER,
+            NativeType.VARINT);
+
+    /**
+     * The types {@code cast_as_<target>} takes, in the order Cassandra 5.0 lists them in its error message (the
+     * iteration order of its function registry; recorded for ascii and int, the others ordered alike).
+     */
+    static List<NativeType> castSources(NativeType target) {
+        return switch (target) {
+            case ASCII -> List.of(NativeType.TINYINT, NativeType.BIGINT, NativeType.UUID, NativeType.DECIMAL,
+                    NativeType.INET, NativeType.DOUBLE, NativeType.SMALLINT, NativeType.VARINT, NativeType.INT,
+                    NativeType.TIME, NativeType.DATE, NativeType.COUNTER, NativeType.BOOLEAN, NativeType.TIMEUUID,
+                    NativeType.FLOAT, NativeType.TIMESTAMP);
+            case TEXT -> List.of(NativeType.TINYINT, NativeType.BIGINT, NativeType.UUID, NativeType.DECIMAL,
+                    NativeType.INET, NativeType.DOUBLE, NativeType.SMALLINT, NativeType.VARINT, NativeType.INT,
+                    NativeType.TIME, NativeType.DATE, NativeType.COUNTER, NativeType.BOOLEAN, NativeType.TIMEUUID,
+                    NativeType.FLOAT, NativeType.TIMESTAMP, NativeType.ASCII);
+            case TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL, VARINT -> {
+                List<NativeType> order = new java.util.ArrayList<>(List.of(NativeType.DECIMAL, NativeType.VARINT,
+                        NativeType.SMALLINT, NativeType.FLOAT, NativeType.COUNTER, NativeType.TINYINT,
+                        NativeType.DOUBLE, NativeType.BIGINT));
+                int self = order.indexOf(target);
+                if (self >= 0) {
+                    order.set(self, NativeType.INT);
+                }
+                yield order;
+            }
+            case DATE -> List.of(NativeType.TIMEUUID, NativeType.TIMESTAMP);
+            case TIMESTAMP -> List.of(NativeType.TIMEUUID, NativeType.DATE);
+            default -> List.of();
+        };
     }
 
     static Selection.Output cast(Selection.Output inner, NativeType target) {
@@ -21,6 +60,24 @@ final class Casts {
         String name = "cast(" + inner.name() + " as " + target.cqlName() + ")";
         if (from.equals(target)) {
             return Selection.simple(target, inner.name(), inner::value);
+        }
+        List<NativeType> sources = castSources(target);
+        // the overloads a value of another type still fits (Cassandra's weak assignment): a timestamp is a bigint,
+        // an int a raw date
+        boolean weak = (fk == TypeKind.TIMESTAMP && target == NativeType.BIGINT)
+                || (fk == TypeKind.INT && target == NativeType.TIMESTAMP);
+        if (!weak && !(from instanceof NativeType n && sources.contains(n))) {
+            if (sources.isEmpty()) {
+                throw new InvalidRequestException(inner.name() + " cannot be cast to " + target.cqlName());
+            }
+            String fn = "system.cast_as_" + target.cqlName();
+            StringBuilder known = new StringBuilder();
+            for (NativeType t : sources) {
+                known.append(known.length() == 0 ? "" : ", ").append(fn).append(" : (").append(t.cqlName())
+                        .append(") -> ").append(target.cqlName());
+            }
+            throw new InvalidRequestException("Invalid call to function " + fn + ", none of its type signatures "
+                    + "match (known type signatures: " + known + ")");
         }
         switch (fk) {
             case TIMESTAMP -> {
@@ -71,9 +128,6 @@ final class Casts {
                                 : target.decompose(java.time.LocalDate.ofInstant(java.time.Instant.ofEpochMilli(millis),
                                 java.time.ZoneOffset.UTC));
                     });
-                }
-                if (target == NativeType.UUID) {
-                    throw new InvalidRequestException(inner.name() + " cannot be cast to uuid");
                 }
             }
             case INT -> {

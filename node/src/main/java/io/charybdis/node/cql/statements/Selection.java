@@ -544,17 +544,7 @@ public final class Selection {
             }
         }
         if (chosen == null) {
-            List<String> known = new ArrayList<>();
-            for (NativeFunction f : overloads) {
-                StringBuilder sig = new StringBuilder("system.").append(f.name()).append(" : (");
-                for (int i = 0; i < f.argTypes().size(); i++) {
-                    sig.append(i > 0 ? ", " : "").append(f.argTypes().get(i).cqlName());
-                }
-                known.add(sig.append(") -> ").append(f.returnType().cqlName()).toString());
-            }
-            java.util.Collections.sort(known);
-            throw new InvalidRequestException("Invalid call to function " + fname + ", none of its type signatures "
-                    + "match (known type signatures: " + String.join(", ", known) + ")");
+            chosen = resolveLoosely(fname, overloads, args);
         }
         NativeFunction fn = chosen;
         List<Output> finalArgs = List.copyOf(args);
@@ -565,6 +555,60 @@ public final class Selection {
             }
             return fn.execute(vals, ctx);
         });
+    }
+
+    /**
+     * Cassandra's resolution of a call no overload takes exactly: with a single overload, its arguments are checked
+     * one by one; with several, the one overload that every argument fits loosely (ascii for text, timeuuid for
+     * uuid) is taken, and none or several are errors listing the overloads in the registry's order.
+     */
+    private static NativeFunction resolveLoosely(String fname, List<NativeFunction> overloads, List<Output> args) {
+        if (overloads.size() == 1) {
+            NativeFunction f = overloads.get(0);
+            if (f.argTypes().size() != args.size()) {
+                throw new InvalidRequestException("Invalid number of arguments in call to function system." + f.name()
+                        + ": " + f.argTypes().size() + " required but " + args.size() + " provided");
+            }
+            for (int i = 0; i < args.size(); i++) {
+                if (!Functions.fits(args.get(i).type(), f.argTypes().get(i))) {
+                    throw new InvalidRequestException("Type error: " + args.get(i).name() + " cannot be passed as "
+                            + "argument " + i + " of function system." + f.name() + " of type "
+                            + f.argTypes().get(i).cqlName());
+                }
+            }
+            return f;
+        }
+        List<NativeFunction> fitting = new ArrayList<>();
+        for (NativeFunction f : overloads) {
+            boolean ok = f.argTypes().size() == args.size();
+            for (int i = 0; ok && i < args.size(); i++) {
+                ok = Functions.fits(args.get(i).type(), f.argTypes().get(i));
+            }
+            if (ok) {
+                fitting.add(f);
+            }
+        }
+        if (fitting.size() == 1) {
+            return fitting.get(0);
+        }
+        if (fitting.isEmpty()) {
+            throw new InvalidRequestException("Invalid call to function " + fname + ", none of its type signatures "
+                    + "match (known type signatures: " + signatures(overloads) + ")");
+        }
+        throw new InvalidRequestException("Ambiguous call to function " + fname + " (can be matched by following "
+                + "signatures: " + signatures(fitting) + "): use type casts to disambiguate");
+    }
+
+    private static String signatures(List<NativeFunction> functions) {
+        List<String> known = new ArrayList<>();
+        for (NativeFunction f : functions) {
+            StringBuilder sig = new StringBuilder("system.").append(f.name()).append(" : (");
+            for (int i = 0; i < f.argTypes().size(); i++) {
+                sig.append(i > 0 ? ", " : "").append(f.argTypes().get(i).cqlName());
+            }
+            known.add(sig.append(") -> ").append(f.returnType().cqlName()).toString());
+        }
+        return String.join(", ", known);
     }
 
     /** count(*) / count(x). */

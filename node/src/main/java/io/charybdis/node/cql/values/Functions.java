@@ -49,10 +49,10 @@ public final class Functions {
         add("totimestamp", List.of(io.charybdis.protocol.types.NativeType.DATE), io.charybdis.protocol.types.NativeType.TIMESTAMP,
                 (a, c) -> Values.bigint(DateTimes.toLocalDate(a.get(0).getInt(a.get(0).position())).toEpochDay()
                         * 86_400_000L));
-        add("todate", List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.DATE,
-                (a, c) -> dateOfMillis(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
         add("todate", List.of(io.charybdis.protocol.types.NativeType.TIMESTAMP), io.charybdis.protocol.types.NativeType.DATE,
                 (a, c) -> dateOfMillis(a.get(0).getLong(a.get(0).position())));
+        add("todate", List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.DATE,
+                (a, c) -> dateOfMillis(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
         for (String n : List.of("tounixtimestamp")) {
             add(n, List.of(io.charybdis.protocol.types.NativeType.TIMEUUID), io.charybdis.protocol.types.NativeType.BIGINT,
                     (a, c) -> Values.bigint(TimeUuids.unixMillis(Values.toUuid(a.get(0)))));
@@ -79,8 +79,34 @@ public final class Functions {
             });
         }
         addMathFunctions();
+        addFloorFunctions();
         add("varcharasblob", List.of(io.charybdis.protocol.types.NativeType.TEXT), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
         add("blobasvarchar", List.of(io.charybdis.protocol.types.NativeType.BLOB), io.charybdis.protocol.types.NativeType.TEXT, (a, c) -> a.get(0).duplicate());
+    }
+
+    /**
+     * Cassandra 5.0's floor of timestamps, dates, timeuuids and times by a duration, optionally from a starting time;
+     * registered in the order Cassandra lists them in its error messages.
+     */
+    private void addFloorFunctions() {
+        NativeType ts = NativeType.TIMESTAMP;
+        NativeType date = NativeType.DATE;
+        NativeType tu = NativeType.TIMEUUID;
+        NativeType dur = NativeType.DURATION;
+        add("floor", List.of(ts, dur, ts), ts, (a, c) -> Values.bigint(TimeFloor.floor(TimeFloor.timestampMillis(
+                a.get(0)), TimeFloor.forTimestamp(a.get(1)), TimeFloor.timestampMillis(a.get(2)))));
+        add("floor", List.of(date, dur), date, (a, c) -> TimeFloor.date(TimeFloor.floor(TimeFloor.dateMillis(a.get(0)),
+                TimeFloor.forDate(a.get(1)), 0)));
+        add("floor", List.of(date, dur, date), date, (a, c) -> TimeFloor.date(TimeFloor.floor(TimeFloor.dateMillis(
+                a.get(0)), TimeFloor.forDate(a.get(1)), TimeFloor.dateMillis(a.get(2)))));
+        add("floor", List.of(tu, dur, ts), ts, (a, c) -> Values.bigint(TimeFloor.floor(TimeFloor.timeuuidMillis(
+                a.get(0)), TimeFloor.forTimestamp(a.get(1)), TimeFloor.timestampMillis(a.get(2)))));
+        add("floor", List.of(ts, dur), ts, (a, c) -> Values.bigint(TimeFloor.floor(TimeFloor.timestampMillis(a.get(0)),
+                TimeFloor.forTimestamp(a.get(1)), 0)));
+        add("floor", List.of(tu, dur), ts, (a, c) -> Values.bigint(TimeFloor.floor(TimeFloor.timeuuidMillis(a.get(0)),
+                TimeFloor.forTimestamp(a.get(1)), 0)));
+        add("floor", List.of(NativeType.TIME, dur), NativeType.TIME, (a, c) -> Values.bigint(TimeFloor.floorTime(
+                a.get(0).getLong(a.get(0).position()), TimeFloor.duration(a.get(1)))));
     }
 
     /** Cassandra 5.0's abs, exp, log, log10 and round, for every numeric type, returning the argument's type. */
@@ -226,6 +252,11 @@ public final class Functions {
             }
         }
         return false;
+    }
+
+    /** Whether a value of type {@code value} may be passed where {@code receiver} is expected. */
+    public static boolean fits(DataType value, DataType receiver) {
+        return compatible(value, receiver);
     }
 
     static boolean compatible(DataType value, DataType receiver) {
