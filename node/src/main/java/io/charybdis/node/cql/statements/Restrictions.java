@@ -224,13 +224,23 @@ public final class Restrictions {
                 }
                 continue;
             }
-            if (i == prefix && ckSlices[i] != null && !slicePlaced && sliceStart == null && sliceEnd == null) {
+            if (i == prefix && ckSlices[i] != null && !slicePlaced) {
+                // a slice on the first column after the prefix; a multi-column slice from the same column may
+                // already bound the other side ((c1, c2) > (1, 'a') AND c1 < 3)
                 Object[] s = ckSlices[i];
                 if (s[0] != null) {
+                    if (sliceStart != null) {
+                        throw new InvalidRequestException("More than one restriction was found for the "
+                                + (c.reversed() ? "end" : "start") + " bound on " + c.name());
+                    }
                     sliceStart = List.of((BoundValue) s[0]);
                     sliceStartInclusive = (Boolean) s[1];
                 }
                 if (s[2] != null) {
+                    if (sliceEnd != null) {
+                        throw new InvalidRequestException("More than one restriction was found for the "
+                                + (c.reversed() ? "start" : "end") + " bound on " + c.name());
+                    }
                     sliceEnd = List.of((BoundValue) s[2]);
                     sliceEndInclusive = (Boolean) s[3];
                 }
@@ -347,6 +357,10 @@ public final class Restrictions {
         }
         boolean start = (mc.op() == Operator.GT || mc.op() == Operator.GTE) != cols.get(0).reversed();
         boolean incl = mc.op() == Operator.GTE || mc.op() == Operator.LTE;
+        if (start ? sliceStart != null : sliceEnd != null) {
+            throw new InvalidRequestException("More than one restriction was found for the "
+                    + (start != cols.get(0).reversed() ? "start" : "end") + " bound on " + cols.get(0).name());
+        }
         if (start) {
             sliceStart = values;
             sliceStartInclusive = incl;
@@ -354,7 +368,6 @@ public final class Restrictions {
             sliceEnd = values;
             sliceEndInclusive = incl;
         }
-        ckSlices[cols.get(0).position()] = null;
     }
 
     private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder) {
