@@ -178,21 +178,38 @@ abstract class ParserCore {
         if (index < 0 || offending.type() == TokenType.EOF || to.type() == TokenType.EOF) {
             return "";
         }
-        // ANTLR's token stream: every token, the hidden ones (whitespace runs, comments) included
-        List<Span> stream = new ArrayList<>();
-        int offendingIndex = -1;
-        int prevEnd = 0;
-        for (int i = 0; i <= index; i++) {
-            Token t = tokens.get(i);
-            hiddenTokens(prevEnd, t.start(), stream);
-            if (i == index) {
-                offendingIndex = stream.size();
+        // ANTLR's token stream has the hidden tokens too (whitespace runs, comments): the snippet starts ten
+        // tokens of it before the offending one. Walk back over real tokens and the hidden ones between them.
+        int remaining = 10;
+        int fromOffset = offending.start();
+        for (int i = index; i > 0 && remaining > 0; i--) {
+            Token prev = tokens.get(i - 1);
+            List<Integer> hidden = hiddenTokenStarts(prev.end(), tokens.get(i).start());
+            for (int h = hidden.size() - 1; h >= 0 && remaining > 0; h--, remaining--) {
+                fromOffset = hidden.get(h);
             }
-            stream.add(new Span(t.line(), t.column(), t.text().length()));
-            prevEnd = t.end();
+            if (remaining > 0) {
+                fromOffset = prev.start();
+                remaining--;
+            }
         }
-        Span from = stream.get(Math.max(0, offendingIndex - 10));
-        Span off = stream.get(offendingIndex);
+        if (remaining > 0) {
+            List<Integer> leading = hiddenTokenStarts(0, tokens.get(0).start());
+            int take = Math.min(remaining, leading.size());
+            if (take > 0) {
+                fromOffset = leading.get(leading.size() - take);
+            }
+        }
+        int fromLine = 1;
+        int fromLineStart = 0;
+        for (int i = 0; i < fromOffset; i++) {
+            if (source.charAt(i) == '\n') {
+                fromLine++;
+                fromLineStart = i + 1;
+            }
+        }
+        Span from = new Span(fromLine, fromOffset - fromLineStart, 0);
+        Span off = new Span(offending.line(), offending.column(), offending.text().length());
         Span last = new Span(to.line(), to.column(), to.text().length());
         String[] lines = source.split("\n");
         if (last.line() > lines.length || from.line() > last.line()) {
@@ -209,8 +226,8 @@ abstract class ParserCore {
         int open = Math.min(off.column(), close);
         lines[off.line() - 1] = offLine.substring(0, open) + '[' + offLine.substring(open, close) + ']'
                 + offLine.substring(close);
-        String fromLine = lines[from.line() - 1];
-        lines[from.line() - 1] = fromLine.substring(Math.min(from.column(), fromLine.length()));
+        String first = lines[from.line() - 1];
+        lines[from.line() - 1] = first.substring(Math.min(from.column(), first.length()));
         StringBuilder sb = new StringBuilder(" (");
         if (!includeStart) {
             sb.append("...");
@@ -224,11 +241,12 @@ abstract class ParserCore {
         return sb.append(')').toString();
     }
 
-    /** Appends the hidden tokens of {@code source[start, end)}: whitespace runs and comments. */
-    private void hiddenTokens(int start, int end, List<Span> out) {
+    /** Where the hidden tokens of {@code source[start, end)} start: whitespace runs and comments. */
+    private List<Integer> hiddenTokenStarts(int start, int end) {
+        List<Integer> out = new ArrayList<>(2);
         int p = start;
         while (p < end) {
-            int tokenStart = p;
+            out.add(p);
             char c = source.charAt(p);
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
                 while (p < end && " \t\n\r".indexOf(source.charAt(p)) >= 0) {
@@ -244,15 +262,8 @@ abstract class ParserCore {
                 }
                 p = Math.min(end, p + 1);
             }
-            int lineStart = source.lastIndexOf('\n', tokenStart - 1) + 1;
-            int line = 1;
-            for (int i = 0; i < tokenStart; i++) {
-                if (source.charAt(i) == '\n') {
-                    line++;
-                }
-            }
-            out.add(new Span(line, tokenStart - lineStart, p - tokenStart));
         }
+        return out;
     }
 
     // ---- names --------------------------------------------------------------------------------------------------

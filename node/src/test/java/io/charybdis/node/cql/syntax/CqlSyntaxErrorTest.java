@@ -111,6 +111,13 @@ class CqlSyntaxErrorTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(10)
+    void shouldQuoteTheQueryCheaplyInHugeInput() {
+        String huge = "SELECT * FROM t WHERE k IN (" + "1 , ".repeat(200_000) + "1) extra";
+        assertThatThrownBy(() -> CqlParser.parse(huge)).hasMessageEndingWith("(... , 1 , 1) [extra])");
+    }
+
+    @Test
     void shouldReportTheEndOfInputWithoutPositionInTheMessage() {
         assertThatThrownBy(() -> CqlParser.parse("UPDATE kv SET v = 'a'")).isInstanceOfSatisfying(
                 CqlSyntaxException.class, e -> {
