@@ -79,13 +79,6 @@ public final class BatchExecution implements CqlStatement {
     }
 
     public CompletableFuture<ResultMessage> execute(QueryContext ctx, List<Child> children) {
-        boolean conditional = false;
-        for (Child c : children) {
-            conditional |= c.statement().conditional();
-        }
-        if (conditional) {
-            return executeConditional(ctx, children);
-        }
         boolean counters = false;
         boolean others = false;
         for (Child c : children) {
@@ -94,6 +87,13 @@ public final class BatchExecution implements CqlStatement {
         }
         if (counters && others) {
             throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
+        }
+        boolean conditional = false;
+        for (Child c : children) {
+            conditional |= c.statement().conditional();
+        }
+        if (conditional) {
+            return executeConditional(ctx, children);
         }
         if (counters) {
             CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
