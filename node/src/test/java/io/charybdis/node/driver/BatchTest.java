@@ -170,6 +170,25 @@ class BatchTest {
     }
 
     @Test
+    void theAnswerShowsWhatCassandraReadsBack() {
+        session.execute("INSERT INTO b.t (k, c, s, v) VALUES (6, 1, 5, 1)");
+        // the statements write regular rows only: the static column is not read, and shows as null
+        ResultSet rs = session.execute("BEGIN BATCH\nINSERT INTO b.t (k, c, v) VALUES (6, 1, 2) IF NOT EXISTS;\n"
+                + "INSERT INTO b.t (k, c, v) VALUES (6, 2, 2) IF NOT EXISTS;\nAPPLY BATCH");
+        assertThat(rs.wasApplied()).isFalse();
+        assertThat(columns(rs)).containsExactly("[applied]", "k", "c", "l", "s", "v");
+        Row r = rs.one();
+        assertThat(r.getInt("c")).isEqualTo(1);
+        assertThat(r.isNull("s")).isTrue();
+        assertThat(r.getInt("v")).isEqualTo(1);
+        // writing a static column too: it is read
+        rs = session.execute("BEGIN BATCH\nINSERT INTO b.t (k, c, v) VALUES (6, 1, 2) IF NOT EXISTS;\n"
+                + "UPDATE b.t SET s = 7 WHERE k = 6;\nAPPLY BATCH");
+        assertThat(rs.wasApplied()).isFalse();
+        assertThat(rs.one().getInt("s")).isEqualTo(5);
+    }
+
+    @Test
     void invalidConditionalBatches() {
         assertThatThrownBy(() -> session.execute("BEGIN BATCH\nINSERT INTO b.t (k, c, v) VALUES (4, 1, 1) IF NOT "
                 + "EXISTS;\nUPDATE b.t SET v = 1 WHERE k = 4 AND c = 1 IF EXISTS;\nAPPLY BATCH"))
@@ -179,6 +198,10 @@ class BatchTest {
                 + "EXISTS;\nUPDATE b.t SET v = 1 WHERE k = 4 AND c = 1 IF v = 3;\nAPPLY BATCH"))
                 .isInstanceOf(InvalidQueryException.class)
                 .hasMessage("Cannot mix IF conditions and IF NOT EXISTS for the same row");
+        assertThatThrownBy(() -> session.execute("BEGIN BATCH\nUPDATE b.t SET v = 1 WHERE k = 4 AND c = 1 IF v = 3;\n"
+                + "DELETE FROM b.t WHERE k = 4 AND c = 1 IF EXISTS;\nAPPLY BATCH"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("Cannot mix IF conditions and IF EXISTS for the same row");
         assertThatThrownBy(() -> session.execute("BEGIN BATCH\nUPDATE b.t SET v = 1 WHERE k IN (4, 5) AND c = 1;\n"
                 + "UPDATE b.t SET v = 1 WHERE k = 4 AND c = 1 IF v = 3;\nAPPLY BATCH"))
                 .isInstanceOf(InvalidQueryException.class)

@@ -41,8 +41,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>The answer is {@code [applied]}; when not applied, followed by the current values of the rows the conditions
  * are on (one result row per existing CQL row, in clustering order): all columns if a statement has IF [NOT]
  * EXISTS, else the condition columns (regular ones first, then static ones), after the primary key columns in a
- * batch. With conditions on the static row only, the row shown is the partition's first. As in Cassandra, with an
- * existence condition, only the kinds of columns (static, regular) that the statements write are read back.
+ * batch. With conditions on the static row only, the row shown is the partition's first. As in Cassandra, the
+ * values shown are those it reads: the condition columns, and the static (regular) columns if a statement writes
+ * static columns (regular rows); the others show as null.
  */
 final class ConditionalWrite {
     /** A statement of the transaction with the context its values are bound in. */
@@ -159,8 +160,7 @@ final class ConditionalWrite {
     private static void addColumnChecks(TreeMap<byte[], RowConditions> conditions, byte[] row, Entry e) {
         RowConditions rc = conditions.computeIfAbsent(row, k -> new RowConditions());
         if (rc.existence != null) {
-            throw new InvalidRequestException("Cannot mix IF conditions and IF "
-                    + (rc.existence == Existence.NOT_EXISTS ? "NOT " : "") + "EXISTS for the same row");
+            throw new InvalidRequestException("Cannot mix IF conditions and IF NOT EXISTS for the same row");
         }
         rc.columnChecks.add(e);
     }
@@ -179,37 +179,34 @@ final class ConditionalWrite {
         return true;
     }
 
-    /** Which columns the answer of a transaction that did not apply shows, and which of them were read. */
+    /**
+     * Which columns the answer of a transaction that did not apply shows, and which of them were read: as Cassandra,
+     * the condition columns, and all static (regular) columns if a statement writes static columns (regular rows).
+     */
     private static final class Columns {
         final boolean wildcard;
         final boolean readsStatic;
-        final boolean readsRegular;
+        final boolean updatesStatic;
+        final boolean updatesRegular;
         final Set<ColumnMetadata> conditionColumns;
 
         Columns(boolean hasExistence, boolean updatesStatic, boolean updatesRegular, Set<ColumnMetadata> conditions) {
             this.wildcard = hasExistence;
-            this.readsStatic = hasExistence ? updatesStatic : hasStatic(conditions);
-            this.readsRegular = hasExistence && updatesRegular;
+            this.updatesStatic = updatesStatic;
+            this.updatesRegular = updatesRegular;
             this.conditionColumns = conditions;
-        }
-
-        private static boolean hasStatic(Set<ColumnMetadata> columns) {
-            for (ColumnMetadata c : columns) {
-                if (c.isStatic()) {
-                    return true;
-                }
+            boolean staticCondition = false;
+            for (ColumnMetadata c : conditions) {
+                staticCondition |= c.isStatic();
             }
-            return false;
+            this.readsStatic = updatesStatic || staticCondition;
         }
 
         boolean read(ColumnMetadata c) {
-            if (c.isPrimaryKey()) {
+            if (c.isPrimaryKey() || conditionColumns.contains(c)) {
                 return true;
             }
-            if (wildcard) {
-                return c.isStatic() ? readsStatic : readsRegular;
-            }
-            return conditionColumns.contains(c);
+            return c.isStatic() ? updatesStatic : updatesRegular;
         }
     }
 
