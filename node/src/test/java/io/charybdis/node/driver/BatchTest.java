@@ -181,11 +181,28 @@ class BatchTest {
         assertThat(r.getInt("c")).isEqualTo(1);
         assertThat(r.isNull("s")).isTrue();
         assertThat(r.getInt("v")).isEqualTo(1);
-        // writing a static column too: it is read
+        // an unconditional statement writing the static column does not change that; a conditional one does
         rs = session.execute("BEGIN BATCH\nINSERT INTO b.t (k, c, v) VALUES (6, 1, 2) IF NOT EXISTS;\n"
                 + "UPDATE b.t SET s = 7 WHERE k = 6;\nAPPLY BATCH");
         assertThat(rs.wasApplied()).isFalse();
+        assertThat(rs.one().isNull("s")).isTrue();
+        rs = session.execute("BEGIN BATCH\nINSERT INTO b.t (k, c, v) VALUES (6, 1, 2) IF NOT EXISTS;\n"
+                + "UPDATE b.t SET s = 7 WHERE k = 6 IF s = 5;\nAPPLY BATCH");
+        assertThat(rs.wasApplied()).isFalse();
         assertThat(rs.one().getInt("s")).isEqualTo(5);
+    }
+
+    @Test
+    void statementsOfAConditionalBatchMayHaveTheirOwnTimestamp() {
+        ResultSet rs = session.execute("BEGIN BATCH\nINSERT INTO b.t (k, c, v) VALUES (7, 1, 1) IF NOT EXISTS;\n"
+                + "INSERT INTO b.t (k, c, v) VALUES (7, 2, 2) USING TIMESTAMP 1000;\nAPPLY BATCH");
+        assertThat(rs.wasApplied()).isTrue();
+        assertThat(session.execute("SELECT writetime(v) FROM b.t WHERE k = 7 AND c = 2").one().getLong(0))
+                .isEqualTo(1000L);
+        assertThatThrownBy(() -> session.execute("BEGIN BATCH\nUPDATE b.t SET v = 3 WHERE k = 7 AND c IN (1, 2);\n"
+                + "UPDATE b.t SET v = 3 WHERE k = 7 AND c = 1 IF v = 1;\nAPPLY BATCH"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("IN on the clustering key columns is not supported with conditional updates");
     }
 
     @Test

@@ -53,8 +53,8 @@ public final class BatchExecution implements CqlStatement {
     }
 
     /**
-     * The checks Cassandra makes of a batch with conditions when it is prepared: no custom timestamp, one table.
-     * {@code batchTimestamp}: the batch has USING TIMESTAMP.
+     * The checks Cassandra makes of a batch with conditions when it is prepared: no USING TIMESTAMP on the batch (its
+     * statements may have their own), one table. {@code batchTimestamp}: the batch has USING TIMESTAMP.
      */
     public static void validateConditions(List<ModificationExecution> statements, boolean batchTimestamp) {
         boolean conditional = false;
@@ -64,12 +64,10 @@ public final class BatchExecution implements CqlStatement {
         if (!conditional) {
             return;
         }
-        ModificationExecution first = statements.get(0);
-        for (ModificationExecution m : statements) {
-            if (batchTimestamp || m.hasCustomTimestamp()) {
-                throw new InvalidRequestException("Cannot provide custom timestamp for conditional BATCH");
-            }
+        if (batchTimestamp) {
+            throw new InvalidRequestException("Cannot provide custom timestamp for conditional BATCH");
         }
+        ModificationExecution first = statements.get(0);
         for (ModificationExecution m : statements) {
             if (!m.tableMetadata().keyspace().equals(first.tableMetadata().keyspace())
                     || !m.tableMetadata().name().equals(first.tableMetadata().name())) {

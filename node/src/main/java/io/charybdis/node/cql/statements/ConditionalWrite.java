@@ -42,8 +42,8 @@ import java.util.concurrent.CompletableFuture;
  * are on (one result row per existing CQL row, in clustering order): all columns if a statement has IF [NOT]
  * EXISTS, else the condition columns (regular ones first, then static ones), after the primary key columns in a
  * batch. With conditions on the static row only, the row shown is the partition's first. As in Cassandra, the
- * values shown are those it reads: the condition columns, and the static (regular) columns if a statement writes
- * static columns (regular rows); the others show as null.
+ * values shown are those it reads: the condition columns, all regular columns if a statement writes regular rows,
+ * all static columns if a conditional statement writes static ones; the others show as null.
  */
 final class ConditionalWrite {
     /** A statement of the transaction with the context its values are bound in. */
@@ -81,8 +81,10 @@ final class ConditionalWrite {
         List<ReadCommand.Slice> slices = new ArrayList<>();
         for (Entry e : entries) {
             ModificationExecution st = e.statement();
-            updatesStatic |= st.updatesStaticRow();
+            st.checkNoClusteringIn();
+            // as Cassandra: all statements tell whether regular rows are written, conditional ones the static row
             updatesRegular |= st.updatesRegularRows();
+            updatesStatic |= st.conditional() && st.updatesStaticRow();
             if (st.needsRead()) {
                 readsBeforeWrite = true;
                 List<ReadCommand.Slice> s = st.readSlices(e.ctx().bind());

@@ -1065,6 +1065,14 @@ public final class ModificationExecution implements CqlStatement {
         return ClusteringCodec.encode(table, cks.get(0));
     }
 
+    /** Cassandra refuses IN on clustering columns in every statement of a lightweight transaction. */
+    void checkNoClusteringIn() {
+        if (restrictions.hasClusteringIn()) {
+            throw new InvalidRequestException("IN on the clustering key columns is not supported with conditional "
+                    + conditionalKind());
+        }
+    }
+
     /** Clustering slices of the rows this statement reads before writing (lists by index); null = all of them. */
     List<ReadCommand.Slice> readSlices(BindContext bind) {
         if (!staticOnly && !table.clustering().isEmpty() && restrictions.hasClusteringRestrictions()) {
@@ -1079,10 +1087,6 @@ public final class ModificationExecution implements CqlStatement {
 
     boolean ifExists() {
         return ifExists;
-    }
-
-    boolean hasCustomTimestamp() {
-        return timestamp != null;
     }
 
     /** As Cassandra: the statement writes static columns. */

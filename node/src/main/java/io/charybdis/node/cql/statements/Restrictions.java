@@ -59,6 +59,8 @@ public final class Restrictions {
     private final List<Filter> filters = new ArrayList<>();
     private boolean hasTokenRestriction;
     private boolean hasMultiColumnIn;
+    /** Whether a clustering column is restricted by IN (alone or in a tuple), whatever the number of values. */
+    private boolean clusteringIn;
     private List<List<BoundValue>> multiColumnIn;
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
@@ -149,6 +151,7 @@ public final class Restrictions {
                             }
                             ckValues.set(c.position(), values);
                             ckInMarkersTmp[c.position()] = marker;
+                            clusteringIn = true;
                         }
                     } else {
                         leftover.add(r);
@@ -198,6 +201,7 @@ public final class Restrictions {
                         multiColumnIn.add(tupleValues(t, cols, binder));
                     }
                     hasMultiColumnIn = true;
+                    clusteringIn = true;
                     for (ColumnMetadata c : cols) {
                         ckValues.set(c.position(), List.of());
                     }
@@ -800,6 +804,10 @@ public final class Restrictions {
     public boolean selectsFullClusterings() {
         return (ckEqValues.size() == table.clustering().size() || hasMultiColumnIn && multiColumnIn.get(0).size()
                 == table.clustering().size()) && sliceStart == null && sliceEnd == null;
+    }
+
+    public boolean hasClusteringIn() {
+        return clusteringIn;
     }
 
     public boolean hasSlice() {
