@@ -42,7 +42,8 @@ import java.util.stream.Stream;
 
 /**
  * Executing prepared statements through the CQL layer and the storage engine, without the network: a small
- * INSERT, and a point SELECT whose RESULT body is encoded and released. Measures the per-request cost of the hot
+ * INSERT, a point SELECT and a 100-row (and 1-row) slice SELECT of one partition, whose RESULT bodies are
+ * encoded and released. Measures the per-request cost of the hot
  * path (binding, mutation building, commit log append, memtable, read, row encoding).
  */
 @State(Scope.Benchmark)
@@ -59,9 +60,12 @@ public class PreparedStatementBenchmark {
     private QueryProcessor processor;
     private QueryProcessor.Prepared insert;
     private QueryProcessor.Prepared select;
+    private QueryProcessor.Prepared slice;
     private final ClientState client = new ClientState("bench");
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     private int next;
+    private static final int WIDE_PARTITIONS = 100;
+    private static final int WIDE_ROWS = 200;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
@@ -88,6 +92,17 @@ public class PreparedStatementBenchmark {
         for (int i = 0; i < 10_000; i++) {
             execute(insert, ByteBuffer.allocate(4).putInt(0, i), ByteBuffer.wrap(("value-" + i).getBytes()));
         }
+        run("CREATE TABLE b.wide (p int, c int, v1 int, v2 text, v3 bigint, v4 double, PRIMARY KEY (p, c))");
+        QueryProcessor.Prepared wideInsert = processor.prepare(
+                "INSERT INTO b.wide (p, c, v1, v2, v3, v4) VALUES (?, ?, ?, ?, ?, ?)", null, client);
+        for (int p = 0; p < WIDE_PARTITIONS; p++) {
+            for (int c = 0; c < WIDE_ROWS; c++) {
+                execute(wideInsert, ByteBuffer.allocate(4).putInt(0, p), ByteBuffer.allocate(4).putInt(0, c),
+                        ByteBuffer.allocate(4).putInt(0, p * c), ByteBuffer.wrap(("text-" + p + "-" + c).getBytes()),
+                        ByteBuffer.allocate(8).putLong(0, (long) p << 32 | c), ByteBuffer.allocate(8).putDouble(0, c / 3.0));
+            }
+        }
+        slice = processor.prepare("SELECT c, v1, v2, v3, v4 FROM b.wide WHERE p = ? AND c >= ? LIMIT ?", null, client);
     }
 
     private void run(String cql) throws Exception {
@@ -120,6 +135,24 @@ public class PreparedStatementBenchmark {
     public Object preparedPointSelect() throws Exception {
         int k = next++ % 10_000;
         return execute(select, ByteBuffer.allocate(4).putInt(0, k));
+    }
+
+    /** The slice SELECT, 1 row: the same statement as {@link #preparedSlice100}, for the per-row difference. */
+    @Benchmark
+    public Object preparedSlice1() throws Exception {
+        return slice(1);
+    }
+
+    /** A prepared SELECT of a 100-row slice of one partition: clustering key and four regular columns. */
+    @Benchmark
+    public Object preparedSlice100() throws Exception {
+        return slice(100);
+    }
+
+    private Object slice(int rows) throws Exception {
+        int p = next++ % WIDE_PARTITIONS;
+        return execute(slice, ByteBuffer.allocate(4).putInt(0, p), ByteBuffer.allocate(4).putInt(0, 50),
+                ByteBuffer.allocate(4).putInt(0, rows));
     }
 
     @TearDown(Level.Trial)
