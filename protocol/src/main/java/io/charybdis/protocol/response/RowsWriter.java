@@ -75,8 +75,31 @@ public final class RowsWriter {
             return nullValue();
         }
         ensureActive();
-        rows.writeInt(v.remaining());
-        rows.writeBytes(v.duplicate());
+        int length = v.remaining();
+        rows.writeInt(length);
+        if (v.hasArray()) {
+            rows.writeBytes(v.array(), v.arrayOffset() + v.position(), length); // no duplicate to allocate
+        } else {
+            rows.writeBytes(v.duplicate());
+        }
+        valueCount++;
+        return this;
+    }
+
+    /** An 8-byte value (bigint, timestamp, ...), written with no intermediate buffer. */
+    public RowsWriter longValue(long v) {
+        ensureActive();
+        rows.writeInt(8);
+        rows.writeLong(v);
+        valueCount++;
+        return this;
+    }
+
+    /** A 4-byte value (int, ...), written with no intermediate buffer. */
+    public RowsWriter intValue(int v) {
+        ensureActive();
+        rows.writeInt(4);
+        rows.writeInt(v);
         valueCount++;
         return this;
     }

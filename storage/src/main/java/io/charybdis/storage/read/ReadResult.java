@@ -6,6 +6,7 @@ import io.charybdis.storage.mutation.Cells;
 import io.charybdis.storage.mutation.Rows;
 import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -25,6 +26,8 @@ public final class ReadResult {
     static final byte ROW = 'R';
     static final byte END = 'E';
 
+    private static final byte[] RELEASED = new byte[0];
+
     private final UnsafeBuffer buffer;
     private final int partitionCount;
     private final int rowCount;
@@ -32,10 +35,18 @@ public final class ReadResult {
     private final long lastToken;
     private final byte[] lastKey;
     private final byte[] lastClustering;
+    /** The pooled buffer the bytes live in, given back by {@link #release()}; null when not pooled. */
+    private ExpandableArrayBuffer pooled;
 
     ReadResult(byte[] bytes, int partitionCount, int rowCount, boolean limitReached, long lastToken,
                byte[] lastKey, byte[] lastClustering) {
-        this.buffer = new UnsafeBuffer(bytes);
+        this(null, bytes, bytes.length, partitionCount, rowCount, limitReached, lastToken, lastKey, lastClustering);
+    }
+
+    ReadResult(ExpandableArrayBuffer pooled, byte[] bytes, int length, int partitionCount, int rowCount,
+               boolean limitReached, long lastToken, byte[] lastKey, byte[] lastClustering) {
+        this.pooled = pooled;
+        this.buffer = new UnsafeBuffer(bytes, 0, length);
         this.partitionCount = partitionCount;
         this.rowCount = rowCount;
         this.limitReached = limitReached;
@@ -46,6 +57,20 @@ public final class ReadResult {
 
     public static ReadResult empty() {
         return new ReadResult(new byte[] {END}, 0, 0, false, 0, null, null);
+    }
+
+    /**
+     * Optional: says that nothing reads this result any more (no cursor, and no buffer over {@link Cursor#array()}),
+     * so that its memory can serve a later read. Reading it afterwards fails (or, with views kept over its array,
+     * reads another read's data). Idempotent; without it the memory is simply garbage collected.
+     */
+    public void release() {
+        ExpandableArrayBuffer b = pooled;
+        if (b != null) {
+            pooled = null;
+            buffer.wrap(RELEASED);
+            ResultBuffers.release(b);
+        }
     }
 
     public Cursor cursor() {
@@ -112,6 +137,16 @@ public final class ReadResult {
 
         Cursor(DirectBuffer b) {
             this.b = b;
+        }
+
+        /**
+         * The heap array holding the result: every offset this cursor gives ({@link #keyOffset()},
+         * {@link #clusteringOffset()}, {@link #valueOffset()}, {@link #pathOffset()}) is an index into it, so callers
+         * may read values in place (e.g. through a reused {@link ByteBuffer} view) instead of copying them. Valid
+         * until the result is {@linkplain ReadResult#release() released}.
+         */
+        public byte[] array() {
+            return b.byteArray();
         }
 
         public boolean nextPartition() {

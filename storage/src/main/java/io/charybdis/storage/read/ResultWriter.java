@@ -16,15 +16,20 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ResultWriter {
     private final ReadCommand cmd;
-    private final ExpandableArrayBuffer out = new ExpandableArrayBuffer(256);
+    /** Pooled (see {@link ResultBuffers}): the result's bytes stay in it, with no copy, until it is released. */
+    private final ExpandableArrayBuffer out = ResultBuffers.acquire();
     private final UnsafeBuffer bound = new UnsafeBuffer(new byte[0]);
     private int pos;
     private int rows;
     private int partitions;
     private boolean limitReached;
     private long lastToken;
-    private byte[] lastKey;
-    private byte[] lastClustering;
+    /** Where the key of the last written partition header lies in {@link #out}; -1 when none yet. */
+    private int lastKeyOffset = -1;
+    private int lastKeyLength;
+    /** Where the clustering of the last counted row lies in {@link #out}; -1 for none (static-only partition). */
+    private int lastClusteringOffset = -1;
+    private int lastClusteringLength;
     private boolean headerWritten;
     private int partitionStart;
     private int partitionRows;
@@ -87,11 +92,12 @@ public final class ResultWriter {
                         writeRow(p.buffer(), p.rowOffset(0), now);
                     }
                 }
+                int written = pos + 1;
                 writeRow(p.buffer(), ro, now);
                 partitionRows++;
                 rows++;
-                lastClustering = new byte[Rows.clusteringLength(p.buffer(), ro)];
-                p.buffer().getBytes(Rows.clusteringOffset(ro), lastClustering);
+                lastClusteringOffset = Rows.clusteringOffset(written);
+                lastClusteringLength = Rows.clusteringLength(out, written);
                 if (rows >= cmd.rowLimit()) {
                     limitReached = true;
                     break outer;
@@ -105,7 +111,7 @@ public final class ResultWriter {
             writeHeader();
             writeRow(p.buffer(), p.rowOffset(0), now);
             rows++;
-            lastClustering = null;
+            lastClusteringOffset = -1;
             if (rows >= cmd.rowLimit()) {
                 limitReached = true;
             }
@@ -136,8 +142,8 @@ public final class ResultWriter {
         out.putBytes(pos + 13, curKeyBuf, curKeyOff, curKeyLen);
         pos += 13 + curKeyLen;
         lastToken = curToken;
-        lastKey = new byte[curKeyLen];
-        curKeyBuf.getBytes(curKeyOff, lastKey);
+        lastKeyOffset = pos - curKeyLen;
+        lastKeyLength = curKeyLen;
     }
 
     private int lowerBound(SerializedPartition p, byte[] clustering) {
@@ -190,11 +196,20 @@ public final class ResultWriter {
         assert start < pos;
     }
 
+    /** The result, in this writer's pooled buffer (no copy); the writer must not be used afterwards. */
     public ReadResult build() {
         out.putByte(pos, ReadResult.END);
-        byte[] bytes = new byte[pos + 1];
-        out.getBytes(0, bytes);
-        return new ReadResult(bytes, partitions, rows, limitReached, lastToken, lastKey, lastClustering);
+        byte[] lastKey = lastKeyOffset < 0 ? null : copy(lastKeyOffset, lastKeyLength);
+        byte[] lastClustering = lastKeyOffset < 0 || lastClusteringOffset < 0 ? null
+                : copy(lastClusteringOffset, lastClusteringLength);
+        return new ReadResult(out, out.byteArray(), pos + 1, partitions, rows, limitReached, lastToken, lastKey,
+                lastClustering);
+    }
+
+    private byte[] copy(int offset, int length) {
+        byte[] b = new byte[length];
+        out.getBytes(offset, b);
+        return b;
     }
 
     /**
@@ -233,7 +248,11 @@ public final class ResultWriter {
         if (anyLimited || truncated) {
             w.limitReached = true;
         }
-        return w.build();
+        ReadResult merged = w.build();
+        for (ReadResult part : parts) {
+            part.release();
+        }
+        return merged;
     }
 
     private static int comparePartition(ReadResult.Cursor a, ReadResult.Cursor b) {
@@ -254,14 +273,16 @@ public final class ResultWriter {
             int ro = c.clusteringOffset() - R_CLUSTERING;
             DirectBuffer b = c.clusteringBuffer();
             int len = Rows.length(b, ro);
+            int written = pos + 1;
             out.putByte(pos, ReadResult.ROW);
-            out.putBytes(pos + 1, b, ro, len);
+            out.putBytes(written, b, ro, len);
             pos += 1 + len;
             if (!c.isStatic()) {
                 staticOnly = false;
                 regular++;
                 rows++;
-                lastClustering = c.clusteringBytes();
+                lastClusteringOffset = Rows.clusteringOffset(written);
+                lastClusteringLength = Rows.clusteringLength(out, written);
                 if (rows >= cmd.rowLimit()) {
                     limitReached = true;
                     break;
@@ -270,7 +291,7 @@ public final class ResultWriter {
         }
         if (staticOnly) {
             rows++;
-            lastClustering = null;
+            lastClusteringOffset = -1;
             if (rows >= cmd.rowLimit()) {
                 limitReached = true;
             }

@@ -280,17 +280,17 @@ final class ConditionalWrite {
             RowData row = new RowData(table);
             ReadResult.Cursor cursor = result.cursor();
             while (cursor.nextPartition()) {
-                row.startPartition(cursor.token(), ByteBuffer.wrap(cursor.keyBytes()));
+                row.startPartition(cursor);
                 while (cursor.nextRow()) {
                     row.loadRow(cursor);
                     ByteBuffer[] values = new ByteBuffer[columns.size()];
                     for (int i = 0; i < values.length; i++) {
-                        values[i] = row.value(i);
+                        values[i] = row.copyValue(i); // row values are views valid for their row only
                     }
                     if (row.isStaticRow) {
                         staticRow = values;
                     } else {
-                        rows.put(ByteBuffer.wrap(row.clusteringKey), values);
+                        rows.put(ByteBuffer.wrap(row.clusteringKeyCopy()), values);
                     }
                 }
             }

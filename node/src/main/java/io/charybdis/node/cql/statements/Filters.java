@@ -19,8 +19,8 @@ final class Filters {
     }
 
     static boolean matches(List<Restrictions.Filter> filters, RowData row, BindContext ctx) {
-        for (Restrictions.Filter f : filters) {
-            if (!matches(f, row, ctx)) {
+        for (int i = 0, n = filters.size(); i < n; i++) {
+            if (!matches(filters.get(i), row, ctx)) {
                 return false;
             }
         }

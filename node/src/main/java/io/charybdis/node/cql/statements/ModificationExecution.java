@@ -1023,10 +1023,10 @@ public final class ModificationExecution implements CqlStatement {
         ReadResult.Cursor cursor = current.cursor();
         RowData row = new RowData(table);
         while (cursor.nextPartition()) {
-            row.startPartition(cursor.token(), ByteBuffer.wrap(cursor.keyBytes()));
+            row.startPartition(cursor);
             while (cursor.nextRow()) {
                 row.loadRow(cursor);
-                if (row.isStaticRow ? clustering.length == 0 : Arrays.equals(row.clusteringKey, clustering)) {
+                if (row.isStaticRow ? clustering.length == 0 : row.clusteringKeyEquals(clustering)) {
                     return row;
                 }
             }

@@ -1,12 +1,13 @@
 package io.charybdis.node.cql.statements;
 
 import io.charybdis.node.cql.keys.ClusteringCodec;
-import io.charybdis.node.cql.keys.PartitionKeyCodec;
+import io.charybdis.node.cql.keys.ClusteringDecoder;
 import io.charybdis.node.cql.values.Values;
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.response.RowsWriter;
 import io.charybdis.storage.read.ReadResult;
 
 import java.nio.ByteBuffer;
@@ -18,8 +19,15 @@ import java.util.List;
  * The current row of a read, decoded into one slot per column (in {@link TableMetadata#allColumns()} order), with
  * each cell's write timestamp and TTL. Reused across rows: one instance per read, not per row.
  *
+ * <p>No allocation per row for simple columns: a slot holds a reused {@link ByteBuffer} view over the read result's
+ * array (partition key and cell values, re-targeted by position and limit) or over the {@link ClusteringDecoder}'s
+ * scratch array (clustering values). <b>A value is therefore valid only while its row is the current one</b> (and
+ * the read result is not released): whoever keeps a value beyond that (aggregates, GROUP BY keys, sort buffers,
+ * LWT rows, ...) keeps a {@linkplain #copyValue copy}. {@link #value} gives a duplicate whose position the caller
+ * may move, over the same bytes.
+ *
  * <p>Multi-cell columns (non-frozen collections and UDTs) arrive as one cell per element; they are gathered and
- * serialized into the collection's value when the row is complete.
+ * serialized into a new buffer holding the collection's value when the row is complete (this allocates per row).
  */
 public final class RowData {
     final TableMetadata table;
@@ -29,14 +37,26 @@ public final class RowData {
     final int[] ttls;
     final int[] cellIdToIndex;
     private final int firstNonKey;
+    private final int pkCount;
+    private final boolean[] multiCell;
+    private final boolean[] staticColumn;
     private final List<List<ByteBuffer[]>> complex;
-    private final ByteBuffer[] clusteringScratch;
+    private final ClusteringDecoder clusteringDecoder;
     /** Static column values of the current partition, kept while its rows are produced. */
     private final ByteBuffer[] staticValues;
     private final long[] staticTimestamps;
     private final int[] staticTtls;
-    byte[] clusteringKey;
+    /** The array {@link #cellViews}, {@link #staticViews}, {@link #keyViews} and {@link #keyView} wrap. */
+    private byte[] array;
+    private final ByteBuffer[] cellViews;
+    private final ByteBuffer[] staticViews;
+    private final ByteBuffer[] keyViews;
+    private ByteBuffer keyView;
+    /** The current row's clustering key in {@link #array}: offset, or -1 for a static row or no row. */
+    private int clusteringOffset = -1;
+    private int clusteringLength;
     long token;
+    /** The current partition's key; like the values, valid for the current row only. */
     ByteBuffer partitionKey;
     boolean isStaticRow;
 
@@ -50,17 +70,26 @@ public final class RowData {
         staticValues = new ByteBuffer[n];
         staticTimestamps = new long[n];
         staticTtls = new int[n];
-        firstNonKey = table.partitionKey().size() + table.clustering().size();
+        pkCount = table.partitionKey().size();
+        firstNonKey = pkCount + table.clustering().size();
         cellIdToIndex = new int[Math.max(0, table.maxCellId() + 1)];
         Arrays.fill(cellIdToIndex, -1);
+        multiCell = new boolean[n];
+        staticColumn = new boolean[n];
         for (int i = firstNonKey; i < n; i++) {
             cellIdToIndex[columns.get(i).cellId()] = i;
         }
         complex = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            complex.add(columns.get(i).isMultiCell() ? new ArrayList<>() : null);
+            ColumnMetadata c = columns.get(i);
+            multiCell[i] = i >= firstNonKey && c.isMultiCell();
+            staticColumn[i] = i >= firstNonKey && c.isStatic();
+            complex.add(multiCell[i] ? new ArrayList<>() : null);
         }
-        clusteringScratch = new ByteBuffer[table.clustering().size()];
+        clusteringDecoder = new ClusteringDecoder(table);
+        cellViews = new ByteBuffer[n];
+        staticViews = new ByteBuffer[n];
+        keyViews = new ByteBuffer[pkCount];
     }
 
     public int indexOf(ColumnMetadata c) {
@@ -72,13 +101,53 @@ public final class RowData {
         throw new IllegalArgumentException(c.name());
     }
 
-    /** Starts a partition: decodes its key into the key slots and clears the static slots. */
-    void startPartition(long token, ByteBuffer key) {
-        this.token = token;
-        this.partitionKey = key;
-        ByteBuffer[] parts = PartitionKeyCodec.split(key, table.partitionKey().size());
-        for (int i = 0; i < parts.length; i++) {
-            values[i] = parts[i];
+    /** Points the views at a (new) result array: once per read result, not per row. */
+    private void attach(byte[] a) {
+        if (a == array) {
+            return;
+        }
+        array = a;
+        keyView = ByteBuffer.wrap(a);
+        for (int i = 0; i < pkCount; i++) {
+            keyViews[i] = ByteBuffer.wrap(a);
+        }
+        for (int i = firstNonKey; i < values.length; i++) {
+            if (!multiCell[i]) {
+                if (staticColumn[i]) {
+                    staticViews[i] = ByteBuffer.wrap(a);
+                } else {
+                    cellViews[i] = ByteBuffer.wrap(a);
+                }
+            }
+        }
+    }
+
+    private static ByteBuffer target(ByteBuffer view, int offset, int length) {
+        view.limit(offset + length);
+        view.position(offset);
+        return view;
+    }
+
+    /** Starts the cursor's current partition: its key into the key slots (views), and clears the static slots. */
+    void startPartition(ReadResult.Cursor cursor) {
+        byte[] a = cursor.array();
+        attach(a);
+        this.token = cursor.token();
+        int off = cursor.keyOffset();
+        int len = cursor.keyLength();
+        this.partitionKey = target(keyView, off, len);
+        if (pkCount == 1) {
+            values[0] = partitionKey;
+        } else {
+            // composite: per component, a 2-byte length, the value, a 0 byte (PartitionKeyCodec)
+            int p = off;
+            for (int i = 0; i < pkCount; i++) {
+                int l = ((a[p] & 0xFF) << 8) | (a[p + 1] & 0xFF);
+                values[i] = target(keyViews[i], p + 2, l);
+                p += 3 + l;
+            }
+        }
+        for (int i = 0; i < pkCount; i++) {
             timestamps[i] = Long.MIN_VALUE;
         }
         Arrays.fill(staticValues, null);
@@ -86,26 +155,28 @@ public final class RowData {
 
     /** Loads the cursor's current row. A static row is kept for the partition's later rows. */
     void loadRow(ReadResult.Cursor cursor) {
+        byte[] a = cursor.array();
+        attach(a);
         isStaticRow = cursor.isStatic();
         for (int i = firstNonKey; i < values.length; i++) {
             values[i] = null;
             timestamps[i] = Long.MIN_VALUE;
             ttls[i] = 0;
-            if (complex.get(i) != null) {
+            if (multiCell[i]) {
                 complex.get(i).clear();
             }
         }
-        int pk = table.partitionKey().size();
+        boolean anyComplex = false;
         if (isStaticRow) {
-            clusteringKey = ClusteringCodec.STATIC_ROW;
-            for (int i = pk; i < firstNonKey; i++) {
+            clusteringOffset = -1;
+            for (int i = pkCount; i < firstNonKey; i++) {
                 values[i] = null;
             }
         } else {
-            clusteringKey = cursor.clusteringBytes();
-            if (!table.clustering().isEmpty()) {
-                ClusteringCodec.decode(table, clusteringKey, clusteringScratch);
-                System.arraycopy(clusteringScratch, 0, values, pk, clusteringScratch.length);
+            clusteringOffset = cursor.clusteringOffset();
+            clusteringLength = cursor.clusteringLength();
+            if (firstNonKey > pkCount) {
+                clusteringDecoder.decode(a, clusteringOffset, clusteringLength, values, pkCount);
             }
         }
         while (cursor.nextCell()) {
@@ -114,25 +185,27 @@ public final class RowData {
             if (idx < 0) {
                 continue; // a dropped column's data
             }
-            ColumnMetadata c = columns.get(idx);
-            if (c.isStatic() != isStaticRow) {
+            if (staticColumn[idx] != isStaticRow) {
                 continue;
             }
             timestamps[idx] = Math.max(timestamps[idx], cursor.timestamp());
             ttls[idx] = cursor.ttl();
             if (cursor.hasPath()) {
-                List<ByteBuffer[]> list = complex.get(idx);
-                if (list != null) {
-                    list.add(new ByteBuffer[]{ByteBuffer.wrap(cursor.pathBytes()), cursor.value()});
+                if (multiCell[idx]) {
+                    complex.get(idx).add(new ByteBuffer[]{ByteBuffer.wrap(cursor.pathBytes()), cursor.value()});
+                    anyComplex = true;
                 }
-            } else {
-                values[idx] = cursor.value();
+            } else if (!multiCell[idx]) {
+                values[idx] = target(isStaticRow ? staticViews[idx] : cellViews[idx], cursor.valueOffset(),
+                        cursor.valueLength());
             }
         }
-        for (int i = firstNonKey; i < values.length; i++) {
-            List<ByteBuffer[]> list = complex.get(i);
-            if (list != null && !list.isEmpty()) {
-                values[i] = assemble(columns.get(i), list);
+        if (anyComplex) {
+            for (int i = firstNonKey; i < values.length; i++) {
+                List<ByteBuffer[]> list = complex.get(i);
+                if (list != null && !list.isEmpty()) {
+                    values[i] = assemble(columns.get(i), list);
+                }
             }
         }
         if (isStaticRow) {
@@ -141,7 +214,7 @@ public final class RowData {
             System.arraycopy(ttls, 0, staticTtls, 0, values.length);
         } else {
             for (int i = firstNonKey; i < values.length; i++) {
-                if (columns.get(i).isStatic()) {
+                if (staticColumn[i]) {
                     values[i] = staticValues[i];
                     timestamps[i] = staticTimestamps[i];
                     ttls[i] = staticTtls[i];
@@ -150,9 +223,31 @@ public final class RowData {
         }
     }
 
+    /** A copy of the current row's clustering key (empty for a static row). */
+    byte[] clusteringKeyCopy() {
+        return clusteringOffset < 0 ? ClusteringCodec.STATIC_ROW
+                : Arrays.copyOfRange(array, clusteringOffset, clusteringOffset + clusteringLength);
+    }
+
+    /** Whether the current row's clustering key is {@code key} (empty = the static row). */
+    boolean clusteringKeyEquals(byte[] key) {
+        return clusteringOffset < 0 ? key.length == 0
+                : Arrays.equals(array, clusteringOffset, clusteringOffset + clusteringLength, key, 0, key.length);
+    }
+
+    /** Where the current row's clustering key lies in the read result's array; -1 for a static row. */
+    int clusteringOffset() {
+        return clusteringOffset;
+    }
+
+    int clusteringLength() {
+        return clusteringLength;
+    }
+
     /** Sets every slot from a fully materialized row (virtual tables). */
     void loadValues(ByteBuffer[] row) {
         isStaticRow = false;
+        clusteringOffset = -1;
         System.arraycopy(row, 0, values, 0, values.length);
         Arrays.fill(timestamps, Long.MIN_VALUE);
         Arrays.fill(ttls, 0);
@@ -209,9 +304,40 @@ public final class RowData {
         }
     }
 
+    /** The value of a slot (null if none), as a duplicate over the same bytes, valid for the current row only. */
     public ByteBuffer value(int index) {
         ByteBuffer v = values[index];
         return v == null ? null : v.duplicate();
+    }
+
+    /** A copy of the value of a slot that stays valid after the row (null if none). */
+    ByteBuffer copyValue(int index) {
+        return copy(values[index]);
+    }
+
+    static ByteBuffer copy(ByteBuffer v) {
+        if (v == null) {
+            return null;
+        }
+        byte[] b = new byte[v.remaining()];
+        v.get(v.position(), b);
+        return ByteBuffer.wrap(b);
+    }
+
+    /** Whether a slot holds {@code v} (both null, or the same bytes); allocates nothing. */
+    boolean valueEquals(int index, ByteBuffer v) {
+        ByteBuffer mine = values[index];
+        return mine == null ? v == null : v != null && mine.equals(v);
+    }
+
+    /** Writes a slot's value (or null) into a RESULT row, with no intermediate buffer. */
+    void writeValue(int index, RowsWriter writer) {
+        ByteBuffer v = values[index];
+        if (v == null) {
+            writer.nullValue();
+        } else {
+            writer.value(v);
+        }
     }
 
     public long timestamp(int index) {

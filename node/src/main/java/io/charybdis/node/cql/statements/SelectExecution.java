@@ -269,6 +269,7 @@ public final class SelectExecution implements CqlStatement {
                             : new java.util.concurrent.CompletionException(err);
                 }
                 run.finishAggregates();
+                run.releaseChunks();
                 if (run.pagingState != null) {
                     writer.pagingState(run.pagingState);
                 }
@@ -286,6 +287,7 @@ public final class SelectExecution implements CqlStatement {
         final BindContext bind;
         final RowsWriter writer;
         final RowData row = new RowData(table);
+        final List<Restrictions.Filter> filters = restrictions.filters();
         final int perPartitionLimit;
         final int pageSize;
         final boolean aggregate = selection.isAggregate() || groupByColumns > 0;
@@ -303,8 +305,22 @@ public final class SelectExecution implements CqlStatement {
         byte[] resumeKey;
         byte[] resumeClustering;
         boolean resumeSet;
-        ByteBuffer currentKey;
+        /**
+         * A resume point remembered as offsets into the chunk being processed, turned into resumeKey and
+         * resumeClustering (copies) only when the chunk ends or the page is full: no copy per row.
+         */
+        boolean resumePending;
+        int pendingKeyOffset;
+        int pendingKeyLength;
+        int pendingClusteringOffset;
+        int pendingClusteringLength;
+        /** The current partition's key: a copy in a reused array (valid across chunks). */
+        boolean hasCurrentKey;
+        byte[] currentKey = new byte[16];
+        int currentKeyLength;
         long currentToken;
+        /** The last storage chunk: its array backs the row views until the next chunk has been processed. */
+        ReadResult previousChunk;
         int partitionEmitted;
         int partitionRegularRows;
         boolean partitionHasStatic;
@@ -336,8 +352,7 @@ public final class SelectExecution implements CqlStatement {
                 resumeKey = state.key();
                 resumeClustering = state.clustering();
                 resumeSet = true;
-                currentKey = ByteBuffer.wrap(state.key());
-                currentToken = state.token();
+                setCurrentKey(state.token(), state.key(), 0, state.key().length);
                 partitionEmitted = perPartitionLimit == Integer.MAX_VALUE ? 0
                         : perPartitionLimit - state.remainingInPartition();
                 partitionRegularRows = state.clustering() == null ? 0 : 1;
@@ -441,20 +456,34 @@ public final class SelectExecution implements CqlStatement {
 
         /** Consumes one storage result; returns whether the source may have more rows. */
         boolean process(ReadResult result) {
+            try {
+                return processRows(result);
+            } finally {
+                resolveResume(result);
+                // nothing refers to the previous chunk any more: the row views now point into this one
+                if (previousChunk != null) {
+                    previousChunk.release();
+                }
+                previousChunk = result;
+            }
+        }
+
+        private boolean processRows(ReadResult result) {
             ReadResult.Cursor cursor = result.cursor();
+            byte[] a = cursor.array();
             while (cursor.nextPartition()) {
                 long token = cursor.token();
-                ByteBuffer key = ByteBuffer.wrap(cursor.keyBytes());
-                if (currentKey == null || currentToken != token || !currentKey.equals(key)) {
+                int keyOffset = cursor.keyOffset();
+                int keyLength = cursor.keyLength();
+                if (!hasCurrentKey || currentToken != token || !Arrays.equals(currentKey, 0, currentKeyLength, a,
+                        keyOffset, keyOffset + keyLength)) {
                     closePartition();
-                    currentKey = key;
-                    currentToken = token;
+                    setCurrentKey(token, a, keyOffset, keyLength);
                     partitionEmitted = 0;
                     partitionRegularRows = 0;
                     partitionHasStatic = false;
                 }
-                row.startPartition(token, key);
-                byte[] keyBytes = Values.bytes(key);
+                row.startPartition(cursor);
                 while (cursor.nextRow()) {
                     row.loadRow(cursor);
                     if (row.isStaticRow) {
@@ -462,48 +491,91 @@ public final class SelectExecution implements CqlStatement {
                         continue;
                     }
                     partitionRegularRows++;
-                    remember(token, keyBytes, row.clusteringKey);
+                    rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
                     if (partitionEmitted >= perPartitionLimit) {
                         continue;
                     }
-                    if (!Filters.matches(restrictions.filters(), row, bind)) {
+                    if (!filters.isEmpty() && !Filters.matches(filters, row, bind)) {
                         continue;
                     }
                     emit();
                     partitionEmitted++;
                     if (pageFull()) {
+                        resolveResume(result);
                         savePagingState();
                         return false;
                     }
                 }
                 if (partitionRegularRows == 0 && partitionHasStatic) {
-                    remember(token, keyBytes, null);
+                    rememberInChunk(token, keyOffset, keyLength, -1, 0);
                 }
             }
             return result.limitReached();
         }
 
+        private void setCurrentKey(long token, byte[] src, int offset, int length) {
+            if (currentKey.length < length) {
+                currentKey = new byte[Math.max(length, currentKey.length * 2)];
+            }
+            System.arraycopy(src, offset, currentKey, 0, length);
+            currentKeyLength = length;
+            currentToken = token;
+            hasCurrentKey = true;
+        }
+
+        /** Remembers a resume point within the chunk being processed (offsets; copied by resolveResume). */
+        void rememberInChunk(long token, int keyOffset, int keyLength, int clusteringOffset, int clusteringLength) {
+            resumeSet = true;
+            resumePending = true;
+            resumeToken = token;
+            pendingKeyOffset = keyOffset;
+            pendingKeyLength = keyLength;
+            pendingClusteringOffset = clusteringOffset;
+            pendingClusteringLength = clusteringLength;
+        }
+
+        /** Turns a resume point remembered in the chunk into copies (once per chunk, not per row). */
+        void resolveResume(ReadResult chunk) {
+            if (!resumePending) {
+                return;
+            }
+            resumePending = false;
+            byte[] a = chunk.cursor().array();
+            resumeKey = Arrays.copyOfRange(a, pendingKeyOffset, pendingKeyOffset + pendingKeyLength);
+            resumeClustering = pendingClusteringOffset < 0 ? null
+                    : Arrays.copyOfRange(a, pendingClusteringOffset, pendingClusteringOffset + pendingClusteringLength);
+        }
+
         void remember(long token, byte[] key, byte[] clustering) {
             resumeSet = true;
+            resumePending = false;
             resumeToken = token;
             resumeKey = key;
             resumeClustering = clustering;
         }
 
+        /** Gives the last chunk's memory back to the storage engine; called once nothing reads it any more. */
+        void releaseChunks() {
+            if (previousChunk != null) {
+                previousChunk.release();
+                previousChunk = null;
+            }
+        }
+
         /** At the end of a partition: a partition with only static data shows as one row. */
         void closePartition() {
-            if (currentKey != null && partitionRegularRows == 0 && partitionHasStatic && staticOnlyRows
+            if (hasCurrentKey && partitionRegularRows == 0 && partitionHasStatic && staticOnlyRows
                     && partitionEmitted < perPartitionLimit && !pageFull()) {
                 row.asStaticOnlyRow();
-                if (Filters.matches(restrictions.filters(), row, bind)) {
+                if (Filters.matches(filters, row, bind)) {
                     emit();
                     partitionEmitted++;
-                    remember(currentToken, Values.bytes(currentKey), null);
+                    remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
                     if (pageFull()) {
                         savePagingState();
                     }
                 }
-            } else if (distinct && currentKey != null && partitionEmitted == 0 && partitionHasStatic && !pageFull()) {
+            } else if (distinct && hasCurrentKey && partitionEmitted == 0 && partitionHasStatic && !pageFull()) {
                 emit();
                 partitionEmitted++;
             }
@@ -514,11 +586,10 @@ public final class SelectExecution implements CqlStatement {
         void emit() {
             if (aggregate) {
                 if (groupByColumns > 0) {
-                    ByteBuffer[] gk = new ByteBuffer[groupByColumns];
-                    for (int i = 0; i < groupByColumns; i++) {
-                        gk[i] = row.value(i);
+                    boolean newGroup = groupKey == null;
+                    for (int i = 0; i < groupByColumns && !newGroup; i++) {
+                        newGroup = !row.valueEquals(i, groupKey[i]);
                     }
-                    boolean newGroup = groupKey == null || !Arrays.equals(gk, groupKey);
                     if (newGroup) {
                         if (groupStarted) {
                             selection.writeAggregate(bind, firstRow, writer);
@@ -528,8 +599,12 @@ public final class SelectExecution implements CqlStatement {
                             groupsInPartition++;
                         }
                         if (!java.util.Objects.equals(row.partitionKey, groupPartition)) {
-                            groupPartition = row.partitionKey;
+                            groupPartition = RowData.copy(row.partitionKey); // row values are views of their row
                             groupsInPartition = 0;
+                        }
+                        ByteBuffer[] gk = new ByteBuffer[groupByColumns];
+                        for (int i = 0; i < groupByColumns; i++) {
+                            gk[i] = row.copyValue(i);
                         }
                         groupKey = gk;
                         skippingGroup = groupsInPartition >= groupsPerPartitionLimit;
@@ -549,7 +624,7 @@ public final class SelectExecution implements CqlStatement {
             if (sortBuffer != null) {
                 List<ByteBuffer> values = new ArrayList<>();
                 captureOutputs(values);
-                sortBuffer.add(new Object[]{row.clusteringKey.clone(), values});
+                sortBuffer.add(new Object[]{row.clusteringKeyCopy(), values});
                 emitted++;
                 remaining--;
                 return;
@@ -654,7 +729,7 @@ public final class SelectExecution implements CqlStatement {
                     partitionEmitted = 0;
                     lastKey = key;
                 }
-                if (partitionEmitted >= perPartitionLimit || !Filters.matches(restrictions.filters(), row, bind)) {
+                if (partitionEmitted >= perPartitionLimit || !Filters.matches(filters, row, bind)) {
                     continue;
                 }
                 emit();

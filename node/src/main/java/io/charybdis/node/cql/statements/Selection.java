@@ -14,6 +14,7 @@ import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
 import io.charybdis.protocol.response.ColumnSpec;
 import io.charybdis.protocol.response.ResultMetadata;
+import io.charybdis.protocol.response.RowsWriter;
 import io.charybdis.protocol.types.DataType;
 import io.charybdis.protocol.types.NativeType;
 
@@ -36,8 +37,21 @@ public final class Selection {
 
         String name();
 
-        /** Per-row value; for aggregates, called once per input row (accumulate) and {@link #result} at the end. */
+        /**
+         * Per-row value; for aggregates, called once per input row (accumulate) and {@link #result} at the end. It
+         * may be a view valid for the current row only (see {@link RowData}): a caller keeping it copies it.
+         */
         ByteBuffer value(RowData row, BindContext ctx);
+
+        /** Writes the per-row value into a RESULT row; outputs that can, do so without allocating. */
+        default void write(RowData row, BindContext ctx, RowsWriter writer) {
+            ByteBuffer v = value(row, ctx);
+            if (v == null) {
+                writer.nullValue();
+            } else {
+                writer.value(v);
+            }
+        }
 
         default boolean isAggregate() {
             return false;
@@ -52,6 +66,8 @@ public final class Selection {
     }
 
     private final List<Output> outputs;
+    /** The outputs, as an array for the per-row loop. */
+    private final Output[] outputArray;
     private final ResultMetadata metadata;
     private final boolean aggregate;
     private final boolean json;
@@ -62,6 +78,7 @@ public final class Selection {
 
     private Selection(List<Output> outputs, TableMetadata table, boolean json) {
         this.outputs = outputs;
+        this.outputArray = outputs.toArray(new Output[0]);
         this.json = json;
         List<ColumnSpec> specs = new ArrayList<>();
         boolean agg = false;
@@ -133,6 +150,10 @@ public final class Selection {
                         return inner.value(r, ctx);
                     }
 
+                    public void write(RowData r, BindContext ctx, RowsWriter writer) {
+                        inner.write(r, ctx, writer);
+                    }
+
                     public boolean isAggregate() {
                         return inner.isAggregate();
                     }
@@ -152,7 +173,7 @@ public final class Selection {
     }
 
     /** Writes one row's outputs (non-aggregate selection). */
-    public void write(RowData row, BindContext ctx, io.charybdis.protocol.response.RowsWriter writer) {
+    public void write(RowData row, BindContext ctx, RowsWriter writer) {
         if (json) {
             ByteBuffer[] values = new ByteBuffer[outputs.size()];
             for (int i = 0; i < values.length; i++) {
@@ -161,24 +182,22 @@ public final class Selection {
             writer.value(jsonObject(values));
             return;
         }
-        for (Output o : outputs) {
-            ByteBuffer v = o.value(row, ctx);
-            if (v == null) {
-                writer.nullValue();
-            } else {
-                writer.value(v);
-            }
+        for (Output o : outputArray) {
+            o.write(row, ctx, writer);
         }
     }
 
-    /** Feeds a row to the aggregates; non-aggregate outputs keep the first row's value. */
+    /**
+     * Feeds a row to the aggregates; non-aggregate outputs keep the first row's value (a copy: row values are valid
+     * for their row only).
+     */
     public void accumulate(RowData row, BindContext ctx, ByteBuffer[] firstRow, boolean first) {
         ByteBuffer[] target = json && !aggregate ? new ByteBuffer[outputs.size()] : firstRow;
-        for (int i = 0; i < outputs.size(); i++) {
-            Output o = outputs.get(i);
+        for (int i = 0; i < outputArray.length; i++) {
+            Output o = outputArray[i];
             ByteBuffer v = o.value(row, ctx);
             if (!o.isAggregate() && first) {
-                target[i] = v;
+                target[i] = RowData.copy(v);
             }
         }
         if (json && !aggregate) {
@@ -191,7 +210,7 @@ public final class Selection {
         return outputs.size();
     }
 
-    public void writeAggregate(BindContext ctx, ByteBuffer[] firstRow, io.charybdis.protocol.response.RowsWriter w) {
+    public void writeAggregate(BindContext ctx, ByteBuffer[] firstRow, RowsWriter w) {
         if (json) {
             ByteBuffer[] values = new ByteBuffer[outputs.size()];
             for (int i = 0; i < values.length; i++) {
@@ -229,6 +248,10 @@ public final class Selection {
 
             public ByteBuffer value(RowData row, BindContext ctx) {
                 return row.value(index);
+            }
+
+            public void write(RowData row, BindContext ctx, RowsWriter writer) {
+                row.writeValue(index, writer);
             }
         };
     }
@@ -284,6 +307,16 @@ public final class Selection {
                             return t == 0 ? null : Values.int32(t);
                         }
                         return Values.bigint(r.timestamp(index));
+                    }
+
+                    public void write(RowData r, BindContext ctx, RowsWriter writer) {
+                        if (r.values[index] == null || ttl && r.ttl(index) == 0) {
+                            writer.nullValue();
+                        } else if (ttl) {
+                            writer.intValue(r.ttl(index));
+                        } else {
+                            writer.longValue(r.timestamp(index));
+                        }
                     }
                 };
             }
@@ -716,12 +749,12 @@ public final class Selection {
             switch (fn) {
                 case "min" -> {
                     if (best == null || arg.type().compare(v, best) < 0) {
-                        best = v;
+                        best = RowData.copy(v); // v may be a view of the current row
                     }
                 }
                 case "max" -> {
                     if (best == null || arg.type().compare(v, best) > 0) {
-                        best = v;
+                        best = RowData.copy(v);
                     }
                 }
                 default -> {
