@@ -59,6 +59,8 @@ public final class SelectExecution implements CqlStatement {
     private final int groupByColumns;
     private final boolean orderByAcrossPartitions;
     private final boolean staticOnlyRows;
+    /** The cell ids of the columns the statement reads (selection and filters); null = all (wildcard). */
+    private final int[] cellFilter;
 
     public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Storage storage,
                            Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions) {
@@ -169,8 +171,61 @@ public final class SelectExecution implements CqlStatement {
         }
         this.groupByColumns = groupBy;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
+        this.cellFilter = s.isWildcard() ? null : readCells(s, table, restrictions);
         this.variables = binder.variables();
         this.pkIndexes = pkBindIndexes(s, table, variables);
+    }
+
+    /**
+     * The cells a non-wildcard SELECT needs: its selectors' columns and its filters' columns, so that storage returns
+     * only those (row liveness still considers every cell) and unselected columns, collections above all, cost
+     * nothing per row. Over-inclusion is harmless; every selector kind is walked.
+     */
+    private static int[] readCells(SelectStatement s, TableMetadata table, Restrictions restrictions) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Selector.Item item : s.selectors()) {
+            columnsOf(item.selector(), names);
+        }
+        for (Restrictions.Filter f : restrictions.filters()) {
+            names.add(f.column().name());
+        }
+        java.util.TreeSet<Integer> ids = new java.util.TreeSet<>();
+        for (String n : names) {
+            ColumnMetadata c = table.column(n);
+            if (c != null && !c.isPrimaryKey()) {
+                ids.add(c.cellId());
+            }
+        }
+        return ids.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static void columnsOf(Selector s, java.util.Set<String> out) {
+        switch (s) {
+            case Selector.Column c -> out.add(c.name());
+            case Selector.Value v -> {
+            }
+            case Selector.CountRows c -> {
+            }
+            case Selector.WriteTime w -> columnsOf(w.column(), out);
+            case Selector.FunctionCall f -> f.args().forEach(a -> columnsOf(a, out));
+            case Selector.Cast c -> columnsOf(c.selector(), out);
+            case Selector.TypeHint t -> columnsOf(t.selector(), out);
+            case Selector.FieldAccess f -> columnsOf(f.receiver(), out);
+            case Selector.ElementAccess e -> columnsOf(e.receiver(), out);
+            case Selector.SliceAccess sl -> columnsOf(sl.receiver(), out);
+            case Selector.Negation n -> columnsOf(n.selector(), out);
+            case Selector.BinaryOp b -> {
+                columnsOf(b.left(), out);
+                columnsOf(b.right(), out);
+            }
+            case Selector.ListSelector l -> l.elements().forEach(e -> columnsOf(e, out));
+            case Selector.SetSelector st -> st.elements().forEach(e -> columnsOf(e, out));
+            case Selector.MapOrUdtSelector m -> m.entries().forEach(e -> {
+                columnsOf(e.getKey(), out);
+                columnsOf(e.getValue(), out);
+            });
+            case Selector.TupleSelector t -> t.elements().forEach(e -> columnsOf(e, out));
+        }
     }
 
     private boolean fixedByEquality(ColumnMetadata c) {
@@ -424,6 +479,9 @@ public final class SelectExecution implements CqlStatement {
                 if (distinct) {
                     b.perPartitionLimit(1);
                 }
+                if (cellFilter != null) {
+                    b.columns(cellFilter);
+                }
                 cmd = b.build();
             } else {
                 ReadCommand.Builder b = ReadCommand.range(id, restrictions.tokenStart(bind), restrictions.tokenEnd(bind))
@@ -433,6 +491,9 @@ public final class SelectExecution implements CqlStatement {
                 }
                 if (distinct) {
                     b.perPartitionLimit(1);
+                }
+                if (cellFilter != null) {
+                    b.columns(cellFilter);
                 }
                 cmd = b.build();
             }
