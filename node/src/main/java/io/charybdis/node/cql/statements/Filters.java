@@ -19,8 +19,16 @@ final class Filters {
     }
 
     static boolean matches(List<Restrictions.Filter> filters, RowData row, BindContext ctx) {
+        return matches(filters, row, ctx, null);
+    }
+
+    /**
+     * @param bound per filter, its compared value once bound (filled on first use, for the rest of the request), so
+     *              that rows do not bind it again; null binds it every time
+     */
+    static boolean matches(List<Restrictions.Filter> filters, RowData row, BindContext ctx, ByteBuffer[] bound) {
         for (int i = 0, n = filters.size(); i < n; i++) {
-            if (!matches(filters.get(i), row, ctx)) {
+            if (!matches(filters.get(i), row, ctx, bound, i)) {
                 return false;
             }
         }
@@ -28,8 +36,13 @@ final class Filters {
     }
 
     static boolean matches(Restrictions.Filter f, RowData row, BindContext ctx) {
+        return matches(f, row, ctx, null, -1);
+    }
+
+    private static boolean matches(Restrictions.Filter f, RowData row, BindContext ctx, ByteBuffer[] cache, int slot) {
         int index = row.indexOf(f.column());
-        ByteBuffer actual = row.value(index);
+        // the row's own view: only compared below, never moved or kept
+        ByteBuffer actual = row.values[index];
         DataType type = f.column().type();
         if (f.mapKey() != null) {
             if (actual == null) {
@@ -90,7 +103,15 @@ final class Filters {
                 return (f.op() == Operator.CONTAINS || f.op() == Operator.CONTAINS_KEY) == found;
             }
             default -> {
-                ByteBuffer wanted = bound(f.value(), ctx, f);
+                ByteBuffer wanted;
+                if (cache == null) {
+                    wanted = bound(f.value(), ctx, f);
+                } else {
+                    wanted = cache[slot];
+                    if (wanted == null) {
+                        wanted = cache[slot] = bound(f.value(), ctx, f);
+                    }
+                }
                 if (actual == null) {
                     return false;
                 }

@@ -122,6 +122,28 @@ public final class RowData {
         }
     }
 
+    /**
+     * Forgets the read this RowData served (values, views and the array they wrap, so that nothing of it stays
+     * reachable), for reuse by a later read of the same table.
+     */
+    void detach() {
+        array = null;
+        keyView = null;
+        Arrays.fill(keyViews, null);
+        Arrays.fill(cellViews, null);
+        Arrays.fill(staticViews, null);
+        Arrays.fill(values, null);
+        Arrays.fill(staticValues, null);
+        for (List<ByteBuffer[]> list : complex) {
+            if (list != null) {
+                list.clear();
+            }
+        }
+        partitionKey = null;
+        clusteringOffset = -1;
+        isStaticRow = false;
+    }
+
     private static ByteBuffer target(ByteBuffer view, int offset, int length) {
         view.limit(offset + length);
         view.position(offset);

@@ -61,6 +61,9 @@ public final class SelectExecution implements CqlStatement {
     private final boolean staticOnlyRows;
     /** The cell ids of the columns the statement reads (selection and filters); null = all (wildcard). */
     private final int[] cellFilter;
+    /** A RowData a finished execution left for the next one (saves building one per request). */
+    private final java.util.concurrent.atomic.AtomicReference<RowData> spareRow =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Storage storage,
                            Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions) {
@@ -296,6 +299,11 @@ public final class SelectExecution implements CqlStatement {
         return n;
     }
 
+    private RowData takeRow() {
+        RowData r = spareRow.getAndSet(null);
+        return r != null ? r : new RowData(table);
+    }
+
     @Override
     public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
         BindContext bind = ctx.bind();
@@ -341,8 +349,10 @@ public final class SelectExecution implements CqlStatement {
         final QueryContext ctx;
         final BindContext bind;
         final RowsWriter writer;
-        final RowData row = new RowData(table);
+        final RowData row = takeRow();
         final List<Restrictions.Filter> filters = restrictions.filters();
+        /** The filters' compared values, bound once per request. */
+        final ByteBuffer[] filterValues = new ByteBuffer[filters.size()];
         final int perPartitionLimit;
         final int pageSize;
         final boolean aggregate = selection.isAggregate() || groupByColumns > 0;
@@ -556,7 +566,7 @@ public final class SelectExecution implements CqlStatement {
                     if (partitionEmitted >= perPartitionLimit) {
                         continue;
                     }
-                    if (!filters.isEmpty() && !Filters.matches(filters, row, bind)) {
+                    if (!filters.isEmpty() && !Filters.matches(filters, row, bind, filterValues)) {
                         continue;
                     }
                     emit();
@@ -615,12 +625,17 @@ public final class SelectExecution implements CqlStatement {
             resumeClustering = clustering;
         }
 
-        /** Gives the last chunk's memory back to the storage engine; called once nothing reads it any more. */
+        /**
+         * Gives the last chunk's memory back to the storage engine, and the RowData to the statement; called once the
+         * execution is over and nothing reads either any more.
+         */
         void releaseChunks() {
             if (previousChunk != null) {
                 previousChunk.release();
                 previousChunk = null;
             }
+            row.detach();
+            spareRow.set(row);
         }
 
         /** At the end of a partition: a partition with only static data shows as one row. */
@@ -628,7 +643,7 @@ public final class SelectExecution implements CqlStatement {
             if (hasCurrentKey && partitionRegularRows == 0 && partitionHasStatic && staticOnlyRows
                     && partitionEmitted < perPartitionLimit && !pageFull()) {
                 row.asStaticOnlyRow();
-                if (Filters.matches(filters, row, bind)) {
+                if (Filters.matches(filters, row, bind, filterValues)) {
                     emit();
                     partitionEmitted++;
                     remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
@@ -790,7 +805,7 @@ public final class SelectExecution implements CqlStatement {
                     partitionEmitted = 0;
                     lastKey = key;
                 }
-                if (partitionEmitted >= perPartitionLimit || !Filters.matches(filters, row, bind)) {
+                if (partitionEmitted >= perPartitionLimit || !Filters.matches(filters, row, bind, filterValues)) {
                     continue;
                 }
                 emit();

@@ -43,6 +43,14 @@ public final class Selection {
          */
         ByteBuffer value(RowData row, BindContext ctx);
 
+        /**
+         * The per-row value for reading at once: the caller neither moves its position nor keeps it. Outputs that
+         * can give it without allocating (a column's view) do.
+         */
+        default ByteBuffer peek(RowData row, BindContext ctx) {
+            return value(row, ctx);
+        }
+
         /** Writes the per-row value into a RESULT row; outputs that can, do so without allocating. */
         default void write(RowData row, BindContext ctx, RowsWriter writer) {
             ByteBuffer v = value(row, ctx);
@@ -150,6 +158,10 @@ public final class Selection {
                         return inner.value(r, ctx);
                     }
 
+                    public ByteBuffer peek(RowData r, BindContext ctx) {
+                        return inner.peek(r, ctx);
+                    }
+
                     public void write(RowData r, BindContext ctx, RowsWriter writer) {
                         inner.write(r, ctx, writer);
                     }
@@ -195,9 +207,10 @@ public final class Selection {
         ByteBuffer[] target = json && !aggregate ? new ByteBuffer[outputs.size()] : firstRow;
         for (int i = 0; i < outputArray.length; i++) {
             Output o = outputArray[i];
-            ByteBuffer v = o.value(row, ctx);
-            if (!o.isAggregate() && first) {
-                target[i] = RowData.copy(v);
+            if (o.isAggregate()) {
+                o.value(row, ctx);
+            } else if (first) {
+                target[i] = RowData.copy(o.value(row, ctx));
             }
         }
         if (json && !aggregate) {
@@ -248,6 +261,10 @@ public final class Selection {
 
             public ByteBuffer value(RowData row, BindContext ctx) {
                 return row.value(index);
+            }
+
+            public ByteBuffer peek(RowData row, BindContext ctx) {
+                return row.values[index];
             }
 
             public void write(RowData row, BindContext ctx, RowsWriter writer) {
@@ -664,7 +681,7 @@ public final class Selection {
         }
 
         public ByteBuffer value(RowData r, BindContext ctx) {
-            if (arg == null || arg.value(r, ctx) != null) {
+            if (arg == null || arg.peek(r, ctx) != null) {
                 count++;
             }
             return null;
@@ -688,8 +705,14 @@ public final class Selection {
         private final String fn;
         private final String name;
         private final Output arg;
+        private final TypeKind kind;
+        /** min/max: the best value so far, a copy in {@link #bestBytes} (reused), or null. */
         private ByteBuffer best;
+        private byte[] bestBytes = new byte[16];
+        private ByteBuffer bestView = ByteBuffer.wrap(bestBytes);
+        /** sum/avg: the exact sum is {@code sum + lsum} (integers in a long until it would overflow). */
         private BigDecimal sum = BigDecimal.ZERO;
+        private long lsum;
         private double dsum;
         private long count;
 
@@ -697,6 +720,7 @@ public final class Selection {
             this.fn = fn;
             this.name = name;
             this.arg = arg;
+            this.kind = Types.kind(arg.type());
             if ((fn.equals("sum") || fn.equals("avg")) && !isNumeric(arg.type())) {
                 if (Types.kind(arg.type()) == TypeKind.TIMESTAMP) {
                     // Cassandra matches a timestamp argument against bigint and varint (its literal forms)
@@ -737,36 +761,61 @@ public final class Selection {
         public void reset() {
             best = null;
             sum = BigDecimal.ZERO;
+            lsum = 0;
             dsum = 0;
             count = 0;
         }
 
+        /** Keeps a copy of {@code v} (a view of the current row) as the best value, in the reused array. */
+        private void keep(ByteBuffer v) {
+            int n = v.remaining();
+            if (bestBytes.length < n) {
+                bestBytes = new byte[Math.max(n, bestBytes.length * 2)];
+                bestView = ByteBuffer.wrap(bestBytes);
+            }
+            v.get(v.position(), bestBytes, 0, n);
+            bestView.limit(n);
+            bestView.position(0);
+            best = bestView;
+        }
+
+        private void addExact(long x) {
+            long r = lsum + x;
+            if (((lsum ^ r) & (x ^ r)) < 0) { // overflow: carry into the BigDecimal part
+                sum = sum.add(BigDecimal.valueOf(lsum)).add(BigDecimal.valueOf(x));
+                lsum = 0;
+            } else {
+                lsum = r;
+            }
+        }
+
         public ByteBuffer value(RowData r, BindContext ctx) {
-            ByteBuffer v = arg.value(r, ctx);
+            ByteBuffer v = arg.peek(r, ctx); // read here, not kept
             if (v == null || !v.hasRemaining()) {
                 return null;
             }
+            int p = v.position();
             switch (fn) {
                 case "min" -> {
                     if (best == null || arg.type().compare(v, best) < 0) {
-                        best = RowData.copy(v); // v may be a view of the current row
+                        keep(v);
                     }
                 }
                 case "max" -> {
                     if (best == null || arg.type().compare(v, best) > 0) {
-                        best = RowData.copy(v);
+                        keep(v);
                     }
                 }
                 default -> {
-                    Object o = arg.type().compose(v);
-                    if (o instanceof Float || o instanceof Double) {
-                        dsum += ((Number) o).doubleValue();
-                    } else if (o instanceof BigDecimal bd) {
-                        sum = sum.add(bd);
-                    } else if (o instanceof BigInteger bi) {
-                        sum = sum.add(new BigDecimal(bi));
-                    } else {
-                        sum = sum.add(BigDecimal.valueOf(((Number) o).longValue()));
+                    // sum, avg: fixed-width numbers read in place; varint and decimal through their Java values
+                    switch (kind) {
+                        case TINYINT -> addExact(v.get(p));
+                        case SMALLINT -> addExact(v.getShort(p));
+                        case INT -> addExact(v.getInt(p));
+                        case BIGINT, COUNTER -> addExact(v.getLong(p));
+                        case FLOAT -> dsum += v.getFloat(p);
+                        case DOUBLE -> dsum += v.getDouble(p);
+                        default -> addComposed(arg.type().compose(v.duplicate()));
                     }
                     count++;
                 }
@@ -774,10 +823,24 @@ public final class Selection {
             return null;
         }
 
+        private void addComposed(Object o) {
+            if (o instanceof Float || o instanceof Double) {
+                dsum += ((Number) o).doubleValue();
+            } else if (o instanceof BigDecimal bd) {
+                sum = sum.add(bd);
+            } else if (o instanceof BigInteger bi) {
+                sum = sum.add(new BigDecimal(bi));
+            } else {
+                addExact(((Number) o).longValue());
+            }
+        }
+
+        /** min/max: the best value, in this aggregate's reused array: valid until the next row or reset. */
         public ByteBuffer result(BindContext ctx) {
             if (fn.equals("min") || fn.equals("max")) {
                 return best;
             }
+            BigDecimal sum = lsum == 0 ? this.sum : this.sum.add(BigDecimal.valueOf(lsum));
             TypeKind k = Types.kind(arg.type());
             boolean avg = fn.equals("avg");
             switch (k) {
