@@ -102,6 +102,46 @@ class ReadPathAllocationTest {
         }
     }
 
+    /** Sums read in place keep Cassandra's results: exact for avg, wrapping to the argument type for sum. */
+    @Test
+    void sumsAndAveragesOverflowAsBefore() throws Exception {
+        run("CREATE TABLE a.nums (p int, c int, b bigint, i int, t tinyint, PRIMARY KEY (p, c))");
+        QueryProcessor.Prepared insert = processor.prepare("INSERT INTO a.nums (p, c, b, i, t) VALUES (0, ?, ?, ?, ?)",
+                null, CLIENT);
+        java.math.BigInteger b = java.math.BigInteger.ZERO;
+        for (int c = 0; c < 4; c++) {
+            long v = Long.MAX_VALUE - c;
+            b = b.add(java.math.BigInteger.valueOf(v));
+            execute(insert, 5000, ints(c), ByteBuffer.allocate(8).putLong(0, v), ints(Integer.MAX_VALUE),
+                    ByteBuffer.wrap(new byte[]{127}));
+        }
+        QueryProcessor.Prepared select = processor.prepare(
+                "SELECT sum(b), avg(b), sum(i), avg(i), sum(t), avg(t) FROM a.nums WHERE p = 0", null, CLIENT);
+        QueryOptions options = new QueryOptions(Consistency.ONE, List.of(), null, true, 5000, null, null,
+                Long.MIN_VALUE, null, Integer.MIN_VALUE);
+        ResultMessage.Rows rows = (ResultMessage.Rows) processor.execute(select, options, CLIENT, ALLOC,
+                ProtocolVersion.V4).get();
+        ByteBuf body = rows.writer().finish();
+        try {
+            body.skipBytes(4 + 4 + 4); // kind, flags (no metadata), column count
+            assertThat(body.readInt()).isEqualTo(1);
+            assertThat(body.readInt()).isEqualTo(8);
+            assertThat(body.readLong()).isEqualTo(b.longValue());
+            assertThat(body.readInt()).isEqualTo(8);
+            assertThat(body.readLong()).isEqualTo(b.divide(java.math.BigInteger.valueOf(4)).longValue());
+            assertThat(body.readInt()).isEqualTo(4);
+            assertThat(body.readInt()).isEqualTo(Integer.MAX_VALUE * 4);
+            assertThat(body.readInt()).isEqualTo(4);
+            assertThat(body.readInt()).isEqualTo(Integer.MAX_VALUE);
+            assertThat(body.readInt()).isEqualTo(1);
+            assertThat(body.readByte()).isEqualTo((byte) (127 * 4));
+            assertThat(body.readInt()).isEqualTo(1);
+            assertThat(body.readByte()).isEqualTo((byte) 127);
+        } finally {
+            body.release();
+        }
+    }
+
     @AfterAll
     static void stop() throws Exception {
         ResourceLeakDetector.setLevel(leakLevel);
