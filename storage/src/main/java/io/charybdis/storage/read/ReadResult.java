@@ -20,6 +20,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       marker timestamp = MIN when the row has no live marker, only live selected cells)
  *   'E'                                          end
  * </pre>
+ *
+ * <p>The bytes usually live in a pooled buffer ({@link ResultBuffers}); a consumer that is done with a result may
+ * {@link #release()} it so that a later read reuses the memory instead of allocating in proportion to its rows.
  */
 public final class ReadResult {
     static final byte PARTITION = 'P';
