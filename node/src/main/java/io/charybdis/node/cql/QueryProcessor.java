@@ -106,6 +106,8 @@ public final class QueryProcessor {
     private final TimestampSource timestamps = new TimestampSource();
     private final Cache<ByteBuffer, Prepared> prepared;
     private volatile Describer describer;
+    private volatile long batchSizeWarnThreshold = 5 * 1024;
+    private volatile long batchSizeFailThreshold = 50 * 1024;
 
     public QueryProcessor(SchemaManager schemas, Storage storage,
                           BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
@@ -119,6 +121,12 @@ public final class QueryProcessor {
                 .maximumWeight(Math.max(1, preparedCacheBytes))
                 .weigher((ByteBuffer k, Prepared p) -> 256 + p.query.length() * 2)
                 .build();
+    }
+
+    /** batch_size_warn_threshold and batch_size_fail_threshold, in bytes (Cassandra's defaults: 5 KiB, 50 KiB). */
+    public void setBatchSizeThresholds(long warnBytes, long failBytes) {
+        this.batchSizeWarnThreshold = warnBytes;
+        this.batchSizeFailThreshold = failBytes;
     }
 
     public void setDescriber(Describer describer) {
@@ -206,7 +214,8 @@ public final class QueryProcessor {
             }
             children.add(new BatchExecution.Child(m, values));
         }
-        BatchExecution batch = new BatchExecution(storage, logged, List.of());
+        BatchExecution batch = new BatchExecution(storage, logged, List.of(), batchSizeWarnThreshold,
+                batchSizeFailThreshold);
         long now = timestamps.next();
         QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now, nowSeconds(options, now));
         return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
@@ -379,7 +388,8 @@ public final class QueryProcessor {
         }
         io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();
         BatchExecution.validateConditions(children, ts != null);
-        BatchExecution exec = new BatchExecution(storage, logged, variables);
+        BatchExecution exec = new BatchExecution(storage, logged, variables, batchSizeWarnThreshold,
+                batchSizeFailThreshold);
         return new CqlStatement() {
             public List<BindVariable> bindVariables() {
                 return variables;

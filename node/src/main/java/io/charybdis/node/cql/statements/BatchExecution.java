@@ -5,18 +5,22 @@ import io.charybdis.node.cql.QueryContext;
 import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.InvalidRequestException;
 import io.charybdis.node.cql.values.BindVariable;
+import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.storage.Storage;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A BATCH of INSERT/UPDATE/DELETE statements. All statements share the batch timestamp and are durable (in the
@@ -32,14 +36,25 @@ public final class BatchExecution implements CqlStatement {
 
     static final int UNLOGGED_PARTITIONS_WARN_THRESHOLD = 10;
 
+    private static final Logger log = LoggerFactory.getLogger(BatchExecution.class);
+
     private final Storage storage;
     private final boolean logged;
+    private final long sizeWarnThreshold;
+    private final long sizeFailThreshold;
     private final List<BindVariable> variables;
 
-    public BatchExecution(Storage storage, boolean logged, List<BindVariable> variables) {
+    /**
+     * @param sizeWarnThreshold batch_size_warn_threshold in bytes
+     * @param sizeFailThreshold batch_size_fail_threshold in bytes
+     */
+    public BatchExecution(Storage storage, boolean logged, List<BindVariable> variables, long sizeWarnThreshold,
+                          long sizeFailThreshold) {
         this.storage = storage;
         this.logged = logged;
         this.variables = variables;
+        this.sizeWarnThreshold = sizeWarnThreshold;
+        this.sizeFailThreshold = sizeFailThreshold;
     }
 
     @Override
@@ -110,20 +125,57 @@ public final class BatchExecution implements CqlStatement {
             }
             parts.add(c.statement().mutationsWithRead(sub));
         }
-        // Cassandra's unlogged_batch_across_partitions_warn_threshold (default 10)
-        if (!logged && partitions.size() > UNLOGGED_PARTITIONS_WARN_THRESHOLD) {
-            Set<String> names = tableNames(children);
-            ctx.warn("Unlogged batch covering " + partitions.size() + " partitions detected against table"
-                    + (names.size() > 1 ? "s" : "") + " [" + String.join(", ", names) + "]. You should use a logged "
-                    + "batch for atomicity, or asynchronous writes for performance.");
-        }
         return CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0])).thenCompose(v -> {
             List<Mutation> all = new ArrayList<>();
             for (CompletableFuture<List<Mutation>> p : parts) {
                 all.addAll(p.join());
             }
-            return ModificationExecution.applyAll(storage, byPartition(all));
+            List<Mutation> merged = byPartition(all);
+            verifySize(ctx, merged, children);
+            // Cassandra's unlogged_batch_across_partitions_warn_threshold (default 10), checked after the size
+            if (!logged && partitions.size() > UNLOGGED_PARTITIONS_WARN_THRESHOLD) {
+                Set<String> names = tableNames(children);
+                ctx.warn("Unlogged batch covering " + partitions.size() + " partitions detected against table"
+                        + (names.size() > 1 ? "s" : "") + " [" + String.join(", ", names) + "]. You should use a "
+                        + "logged batch for atomicity, or asynchronous writes for performance.");
+            }
+            return ModificationExecution.applyAll(storage, merged);
         }).thenApply(v -> ResultMessage.VOID);
+    }
+
+    /**
+     * Cassandra's check of a batch that spans more than one partition key: above batch_size_warn_threshold a warning
+     * to the client, above batch_size_fail_threshold an Invalid "Batch too large" (nothing applied). Sizes as
+     * {@link BatchSize}.
+     */
+    private void verifySize(QueryContext ctx, List<Mutation> mutations, List<Child> children) {
+        if (mutations.size() < 2) {
+            return;
+        }
+        Map<TableId, TableMetadata> tables = new HashMap<>();
+        for (Child c : children) {
+            tables.put(new TableId(c.statement().tableMetadata().id()), c.statement().tableMetadata());
+        }
+        Set<String> keys = new HashSet<>();
+        long size = 0;
+        for (Mutation m : mutations) {
+            TableMetadata t = tables.get(m.table());
+            keys.add(t.keyspace() + ":" + m.token() + ":" + ByteBuffer.wrap(m.partitionKey()));
+            size += BatchSize.dataSize(m, t);
+        }
+        if (keys.size() < 2 || size <= sizeWarnThreshold) {
+            return;
+        }
+        if (size > sizeFailThreshold) {
+            log.error("Batch for {} is of size {}, exceeding specified threshold of {} by {}. (see "
+                    + "batch_size_fail_threshold)", tableNames(children), size, sizeFailThreshold,
+                    size - sizeFailThreshold);
+            throw new InvalidRequestException("Batch too large");
+        }
+        String message = "Batch for " + tableNames(children) + " is of size " + size
+                + ", exceeding specified threshold of " + sizeWarnThreshold + " by " + (size - sizeWarnThreshold) + ".";
+        log.warn(message);
+        ctx.warn(message);
     }
 
     /** The mutations with those of the same partition of the same table merged into one, in first-seen order. */
