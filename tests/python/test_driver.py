@@ -191,3 +191,32 @@ def test_errors_come_back_as_cassandra_errors(node):
         # the connection is still usable
         session.execute(f"INSERT INTO {ks}.t (pk, v) VALUES (1, 'x')")
         assert session.execute(f"SELECT v FROM {ks}.t WHERE pk = 1").one().v == "x"
+
+
+def test_tombstone_thresholds_warn_and_fail_as_cassandra(node):
+    """tombstone_warn_threshold and tombstone_failure_threshold (defaults 1000 and 100000): the warning and the
+    READ_FAILURE error are worded as Cassandra 5.0.6 words them (its answers for these statements)."""
+    from cassandra import ReadFailure
+    with connect(node, protocol_version=5) as session:
+        ks = create_keyspace(session, "tomb")
+        session.execute(f"CREATE TABLE {ks}.t (k int, c int, m map<int, int>, PRIMARY KEY (k, c))")
+        keys = ",".join(str(i) for i in range(1100))
+        session.execute(f"UPDATE {ks}.t SET m = m - {{{keys}}} WHERE k = 1 AND c = 1")
+        future = session.execute_async(f"SELECT * FROM {ks}.t WHERE k = 1")
+        assert list(future.result()) == []
+        assert future.warnings == [
+            f"Read 0 live rows and 1100 tombstone cells for query SELECT * FROM {ks}.t WHERE k = 1 LIMIT 5000 "
+            "ALLOW FILTERING; token -4069959284402364209 (see tombstone_warn_threshold)"]
+
+        keys = ",".join(str(i) for i in range(100001))
+        session.execute(f"UPDATE {ks}.t SET m = m - {{{keys}}} WHERE k = 6 AND c = 1")
+        with pytest.raises(ReadFailure) as failure:
+            session.execute(f"SELECT * FROM {ks}.t WHERE k = 6")
+        assert "Operation failed - received 0 responses and 1 failures: READ_TOO_MANY_TOMBSTONES from /" \
+            in str(failure.value)
+        assert failure.value.received_responses == 0
+        assert failure.value.required_responses == 1
+        assert list(failure.value.error_code_map.values()) == [1]
+        # the node keeps serving
+        session.execute(f"INSERT INTO {ks}.t (k, c, m) VALUES (7, 1, {{1: 1}})")
+        assert session.execute(f"SELECT m FROM {ks}.t WHERE k = 7").one().m == {1: 1}

@@ -126,7 +126,8 @@ public final class CharybdisNode implements AutoCloseable {
             NodeInfo[] infoHolder = new NodeInfo[1];
             QueryProcessor qp = new QueryProcessor(schemas, storage, SystemKeyspaces::find, () -> infoHolder[0],
                     config.preparedStatementsCacheSize().bytes());
-            qp.setBatchSizeThresholds(config.batchSizeWarnThreshold().bytes(), config.batchSizeFailThreshold().bytes());
+            qp.guardrails().batchSize(config.batchSizeWarnThreshold().bytes(), config.batchSizeFailThreshold().bytes());
+            qp.guardrails().tombstones(config.tombstoneWarnThreshold(), config.tombstoneFailureThreshold());
             qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, () -> infoHolder[0]));
             Authenticator auth = config.authenticator() == AuthenticatorType.PASSWORD ? Authenticator.passwords()
                     : Authenticator.allowAll();

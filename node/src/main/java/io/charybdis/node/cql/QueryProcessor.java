@@ -106,8 +106,7 @@ public final class QueryProcessor {
     private final TimestampSource timestamps = new TimestampSource();
     private final Cache<ByteBuffer, Prepared> prepared;
     private volatile Describer describer;
-    private volatile long batchSizeWarnThreshold = 5 * 1024;
-    private volatile long batchSizeFailThreshold = 50 * 1024;
+    private final Guardrails guardrails = new Guardrails();
 
     public QueryProcessor(SchemaManager schemas, Storage storage,
                           BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
@@ -123,10 +122,9 @@ public final class QueryProcessor {
                 .build();
     }
 
-    /** batch_size_warn_threshold and batch_size_fail_threshold, in bytes (Cassandra's defaults: 5 KiB, 50 KiB). */
-    public void setBatchSizeThresholds(long warnBytes, long failBytes) {
-        this.batchSizeWarnThreshold = warnBytes;
-        this.batchSizeFailThreshold = failBytes;
+    /** The request limits (batch sizes, tombstones per read) this processor applies; Cassandra's defaults at first. */
+    public Guardrails guardrails() {
+        return guardrails;
     }
 
     public void setDescriber(Describer describer) {
@@ -214,8 +212,7 @@ public final class QueryProcessor {
             }
             children.add(new BatchExecution.Child(m, values));
         }
-        BatchExecution batch = new BatchExecution(storage, logged, List.of(), batchSizeWarnThreshold,
-                batchSizeFailThreshold);
+        BatchExecution batch = new BatchExecution(storage, logged, List.of(), guardrails);
         long now = timestamps.next();
         QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now, nowSeconds(options, now));
         return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
@@ -300,7 +297,7 @@ public final class QueryProcessor {
             case SelectStatement sel -> {
                 TableResolution t = resolve(schema, sel.table(), keyspace);
                 return new SelectExecution(sel, t.table, t.virtual, storage, schemas::schema, node, markers,
-                        functions);
+                        functions, guardrails);
             }
             case ModificationStatement mod -> {
                 TableResolution t = resolve(schema, mod.table(), keyspace);
@@ -388,8 +385,7 @@ public final class QueryProcessor {
         }
         io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();
         BatchExecution.validateConditions(children, ts != null);
-        BatchExecution exec = new BatchExecution(storage, logged, variables, batchSizeWarnThreshold,
-                batchSizeFailThreshold);
+        BatchExecution exec = new BatchExecution(storage, logged, variables, guardrails);
         return new CqlStatement() {
             public List<BindVariable> bindVariables() {
                 return variables;

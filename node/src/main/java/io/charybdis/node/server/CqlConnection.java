@@ -274,6 +274,8 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             case UnpreparedException ue -> out = rb.unprepared(ue.getMessage(), ue.id());
             case io.charybdis.node.cql.exceptions.FunctionFailureException ff -> out = rb.functionFailure(
                     ff.getMessage(), ff.keyspace(), ff.function(), ff.argTypes());
+            case io.charybdis.node.cql.exceptions.ReadFailureException rf -> out = rb.readFailure(rf.getMessage(),
+                    rf.consistency(), rf.received(), rf.blockFor(), rf.reasons(), false);
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {

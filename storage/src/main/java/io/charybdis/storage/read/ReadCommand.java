@@ -19,10 +19,13 @@ import org.agrona.DirectBuffer;
  *                    returned when live, whatever the slices
  * @param columns     sorted column ids to return, null = all. Row liveness still considers every column
  * @param startAfter  resume strictly after this position in read order; null = from the start
+ * @param tombstoneFailureThreshold the read fails with {@link TombstoneOverwhelmingException} once it has scanned
+ *                    more tombstones than this (Cassandra's tombstone_failure_threshold); {@link #NO_LIMIT} = never
  */
 public record ReadCommand(TableId table, long token, byte[] key, KeyBound start, KeyBound end,
                           List<Slice> slices, boolean reversed, int rowLimit, int perPartitionLimit,
-                          int partitionLimit, int nowInSeconds, ResumePoint startAfter, int[] columns) {
+                          int partitionLimit, int nowInSeconds, ResumePoint startAfter, int[] columns,
+                          int tombstoneFailureThreshold) {
 
     public static final int NO_LIMIT = Integer.MAX_VALUE;
 
@@ -90,6 +93,7 @@ public record ReadCommand(TableId table, long token, byte[] key, KeyBound start,
         b.nowInSeconds = nowInSeconds;
         b.startAfter = startAfter;
         b.columns = columns;
+        b.tombstoneFailureThreshold = tombstoneFailureThreshold;
         return b;
     }
 
@@ -163,6 +167,7 @@ public record ReadCommand(TableId table, long token, byte[] key, KeyBound start,
         private int nowInSeconds = (int) (System.currentTimeMillis() / 1000);
         private ResumePoint startAfter;
         private int[] columns;
+        private int tombstoneFailureThreshold = NO_LIMIT;
 
         private Builder(TableId table) {
             this.table = table;
@@ -219,9 +224,15 @@ public record ReadCommand(TableId table, long token, byte[] key, KeyBound start,
             return this;
         }
 
+        /** Fail the read once it has scanned more than {@code n} tombstones (cells, row deletions, range bounds). */
+        public Builder tombstoneFailureThreshold(int n) {
+            tombstoneFailureThreshold = n;
+            return this;
+        }
+
         public ReadCommand build() {
             return new ReadCommand(table, token, key, start, end, slices, reversed, rowLimit, perPartitionLimit,
-                    partitionLimit, nowInSeconds, startAfter, columns);
+                    partitionLimit, nowInSeconds, startAfter, columns, tombstoneFailureThreshold);
         }
     }
 }

@@ -38,6 +38,9 @@ public final class ReadResult {
     private final long lastToken;
     private final byte[] lastKey;
     private final byte[] lastClustering;
+    private int liveRowsScanned;
+    private int tombstonesScanned;
+    private long lastScannedToken = Long.MIN_VALUE;
     /** The pooled buffer the bytes live in, given back by {@link #release()}; null when not pooled. */
     private ExpandableArrayBuffer pooled;
 
@@ -56,6 +59,27 @@ public final class ReadResult {
         this.lastToken = lastToken;
         this.lastKey = lastKey;
         this.lastClustering = lastClustering;
+    }
+
+    void scanned(int liveRows, int tombstones, long lastToken) {
+        this.liveRowsScanned = liveRows;
+        this.tombstonesScanned = tombstones;
+        this.lastScannedToken = lastToken;
+    }
+
+    /** Rows with live data the read went through (returned or not: filtered out by limits, columns are not). */
+    public int liveRowsScanned() {
+        return liveRowsScanned;
+    }
+
+    /** Tombstones the read went through, counted as Cassandra does for tombstone_warn_threshold. */
+    public int tombstonesScanned() {
+        return tombstonesScanned;
+    }
+
+    /** The token of the last partition the read went through; Long.MIN_VALUE when none. */
+    public long lastScannedToken() {
+        return lastScannedToken;
     }
 
     public static ReadResult empty() {

@@ -5,6 +5,7 @@ import static io.charybdis.storage.mutation.MutationLayout.*;
 import io.charybdis.storage.mutation.Cells;
 import io.charybdis.storage.mutation.Rows;
 import io.charybdis.storage.mutation.SerializedPartition;
+import io.charybdis.storage.util.ByteComparables;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -37,6 +38,11 @@ public final class ResultWriter {
     private int curKeyOff;
     private int curKeyLen;
     private long curToken;
+    /** Tombstones scanned as Cassandra counts them: dead cells, deleted rows without them, range tombstone bounds. */
+    private int tombstones;
+    /** Rows scanned that had live data (whether or not they were returned). */
+    private int liveRows;
+    private long lastScannedToken = Long.MIN_VALUE;
 
     public ResultWriter(ReadCommand cmd) {
         this.cmd = cmd;
@@ -62,8 +68,13 @@ public final class ResultWriter {
         int staticIdx = (n > 0 && Rows.isStatic(p.rowBuffer(0), p.rowOffset(0))) ? 0 : -1;
         boolean staticLive = staticIdx == 0 && isLive(p.buffer(), p.rowOffset(0), now);
         int first = staticIdx + 1;
+        lastScannedToken = p.token();
+        if (staticIdx == 0) {
+            countScanned(p.buffer(), p.rowOffset(0), now);
+        }
         beginPartition(p);
         int perPartition = cmd.perPartitionLimit();
+        int stoppedAt = -1;
         java.util.List<ReadCommand.Slice> slices = cmd.slices().isEmpty() ? java.util.List.of(ReadCommand.Slice.ALL) : cmd.slices();
         int sliceCount = slices.size();
         outer:
@@ -83,7 +94,7 @@ public final class ResultWriter {
             for (int k = 0; k < hi - lo; k++) {
                 int i = cmd.reversed() ? hi - 1 - k : lo + k;
                 int ro = p.rowOffset(i);
-                if (!isLive(p.buffer(), ro, now)) {
+                if (!countScanned(p.buffer(), ro, now)) {
                     continue;
                 }
                 if (!headerWritten) {
@@ -100,13 +111,16 @@ public final class ResultWriter {
                 lastClusteringLength = Rows.clusteringLength(out, written);
                 if (rows >= cmd.rowLimit()) {
                     limitReached = true;
+                    stoppedAt = ro;
                     break outer;
                 }
                 if (partitionRows >= perPartition) {
+                    stoppedAt = ro;
                     break outer;
                 }
             }
         }
+        countRangeTombstones(p, slices, stoppedAt);
         if (!headerWritten && staticLive && resume == null) {
             writeHeader();
             writeRow(p.buffer(), p.rowOffset(0), now);
@@ -144,6 +158,84 @@ public final class ResultWriter {
         lastToken = curToken;
         lastKeyOffset = pos - curKeyLen;
         lastKeyLength = curKeyLen;
+    }
+
+    /**
+     * Counts a scanned row as Cassandra's read metrics do: each dead cell (tombstone or expired) is a tombstone; a row
+     * with live data is a live row; a deleted row with no dead cells is one tombstone. Returns whether it is live.
+     */
+    private boolean countScanned(DirectBuffer b, int ro, int now) {
+        int dead = 0;
+        boolean live = Rows.isMarkerLive(b, ro, now);
+        int c = Rows.firstCellOffset(b, ro);
+        for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
+            if (!Cells.isComplexDeletion(b, c)) {
+                if (Cells.isLive(b, c, now)) {
+                    live = true;
+                } else {
+                    dead++;
+                }
+            }
+            c += Cells.length(b, c);
+        }
+        if (live) {
+            liveRows++;
+        } else if (dead == 0 && Rows.deletionTimestamp(b, ro) != NO_TIMESTAMP) {
+            dead = 1;
+        }
+        addTombstones(dead);
+        return live;
+    }
+
+    private void addTombstones(int n) {
+        if (n == 0) {
+            return;
+        }
+        tombstones += n;
+        if (tombstones > cmd.tombstoneFailureThreshold()) {
+            throw new TombstoneOverwhelmingException(tombstones, lastScannedToken);
+        }
+    }
+
+    /**
+     * Range tombstones count as two tombstones each (Cassandra reads an open and a close marker) when they meet a
+     * slice of the read, up to where the scan stopped ({@code stoppedAt}: the offset of the last row read, -1 when
+     * the slices were read to their end).
+     */
+    private void countRangeTombstones(SerializedPartition p, java.util.List<ReadCommand.Slice> slices, int stoppedAt) {
+        int n = p.rangeTombstoneCount();
+        int count = 0;
+        for (int r = 0; r < n; r++) {
+            DirectBuffer rb = p.rangeTombstoneBuffer(r);
+            int ro = p.rangeTombstoneOffset(r);
+            int sl = rb.getInt(ro + RT_START_LENGTH);
+            int el = rb.getInt(ro + RT_END_LENGTH);
+            int so = ro + RT_BOUNDS;
+            int eo = so + Math.max(0, sl);
+            boolean meets = false;
+            for (ReadCommand.Slice slice : slices) {
+                boolean startsBeforeSliceEnd = sl < 0 || slice.end() == null
+                        || ByteComparables.compare(rb, so, sl, slice.end()) < 0;
+                boolean endsAfterSliceStart = el < 0 || slice.start() == null
+                        || ByteComparables.compare(rb, eo, el, slice.start()) > 0;
+                if (startsBeforeSliceEnd && endsAfterSliceStart) {
+                    meets = true;
+                    break;
+                }
+            }
+            if (meets && stoppedAt >= 0) {
+                DirectBuffer b = p.buffer();
+                int co = Rows.clusteringOffset(stoppedAt);
+                int cl = Rows.clusteringLength(b, stoppedAt);
+                meets = cmd.reversed()
+                        ? el < 0 || ByteComparables.compare(rb, eo, el, b, co, cl) > 0
+                        : sl < 0 || ByteComparables.compare(rb, so, sl, b, co, cl) <= 0;
+            }
+            if (meets) {
+                count += 2;
+            }
+        }
+        addTombstones(count);
     }
 
     private int lowerBound(SerializedPartition p, byte[] clustering) {
@@ -202,8 +294,10 @@ public final class ResultWriter {
         byte[] lastKey = lastKeyOffset < 0 ? null : copy(lastKeyOffset, lastKeyLength);
         byte[] lastClustering = lastKeyOffset < 0 || lastClusteringOffset < 0 ? null
                 : copy(lastClusteringOffset, lastClusteringLength);
-        return new ReadResult(out, out.byteArray(), pos + 1, partitions, rows, limitReached, lastToken, lastKey,
+        ReadResult r = new ReadResult(out, out.byteArray(), pos + 1, partitions, rows, limitReached, lastToken, lastKey,
                 lastClustering);
+        r.scanned(liveRows, tombstones, lastScannedToken);
+        return r;
     }
 
     private byte[] copy(int offset, int length) {
@@ -227,6 +321,11 @@ public final class ResultWriter {
             anyLimited |= parts.get(i).limitReached();
         }
         ResultWriter w = new ResultWriter(cmd);
+        for (ReadResult part : parts) {
+            w.liveRows += part.liveRowsScanned();
+            w.tombstones += part.tombstonesScanned();
+            w.lastScannedToken = Math.max(w.lastScannedToken, part.lastScannedToken());
+        }
         boolean truncated = false;
         while (true) {
             int min = -1;

@@ -1,6 +1,7 @@
 package io.charybdis.node.cql.statements;
 
 import io.charybdis.node.cql.CqlStatement;
+import io.charybdis.node.cql.Guardrails;
 import io.charybdis.node.cql.QueryContext;
 import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.InvalidRequestException;
@@ -40,21 +41,14 @@ public final class BatchExecution implements CqlStatement {
 
     private final Storage storage;
     private final boolean logged;
-    private final long sizeWarnThreshold;
-    private final long sizeFailThreshold;
+    private final Guardrails guardrails;
     private final List<BindVariable> variables;
 
-    /**
-     * @param sizeWarnThreshold batch_size_warn_threshold in bytes
-     * @param sizeFailThreshold batch_size_fail_threshold in bytes
-     */
-    public BatchExecution(Storage storage, boolean logged, List<BindVariable> variables, long sizeWarnThreshold,
-                          long sizeFailThreshold) {
+    public BatchExecution(Storage storage, boolean logged, List<BindVariable> variables, Guardrails guardrails) {
         this.storage = storage;
         this.logged = logged;
         this.variables = variables;
-        this.sizeWarnThreshold = sizeWarnThreshold;
-        this.sizeFailThreshold = sizeFailThreshold;
+        this.guardrails = guardrails;
     }
 
     @Override
@@ -163,6 +157,8 @@ public final class BatchExecution implements CqlStatement {
             keys.add(t.keyspace() + ":" + m.token() + ":" + ByteBuffer.wrap(m.partitionKey()));
             size += BatchSize.dataSize(m, t);
         }
+        long sizeWarnThreshold = guardrails.batchSizeWarnBytes();
+        long sizeFailThreshold = guardrails.batchSizeFailBytes();
         if (keys.size() < 2 || size <= sizeWarnThreshold) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.charybdis.node.cql.statements;
 
 import io.charybdis.node.cql.CqlStatement;
+import io.charybdis.node.cql.Guardrails;
 import io.charybdis.node.cql.QueryContext;
 import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.InvalidRequestException;
@@ -48,6 +49,7 @@ public final class SelectExecution implements CqlStatement {
     private final Storage storage;
     private final Supplier<Schema> schema;
     private final Supplier<NodeInfo> node;
+    private final Guardrails guardrails;
     private final Restrictions restrictions;
     private final Selection selection;
     private final List<BindVariable> variables;
@@ -66,7 +68,9 @@ public final class SelectExecution implements CqlStatement {
             new java.util.concurrent.atomic.AtomicReference<>();
 
     public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Storage storage,
-                           Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions) {
+                           Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions,
+                           Guardrails guardrails) {
+        this.guardrails = guardrails;
         this.table = table;
         this.virtual = virtual;
         this.storage = storage;
@@ -325,9 +329,11 @@ public final class SelectExecution implements CqlStatement {
             } else {
                 done = run.start();
             }
-            return done.handle((v, err) -> {
-                if (err != null) {
+            return done.handle((v, failed) -> {
+                if (failed != null) {
                     writer.abort();
+                    Throwable err = TombstoneGuard.failure(failed, ctx, node.get(), table, run.lastCommand,
+                            run.lastKey, run.commandLimit);
                     throw err instanceof RuntimeException re ? re
                             : new java.util.concurrent.CompletionException(err);
                 }
@@ -397,7 +403,14 @@ public final class SelectExecution implements CqlStatement {
         ByteBuffer groupPartition;
         boolean skippingGroup;
 
+        /** The last storage read issued and its partition (null for a range read), for tombstone messages. */
+        ReadCommand lastCommand;
+        Restrictions.PartitionKey lastKey;
+        /** The limit Cassandra's read command for this query would carry: the page size, or LIMIT if smaller. */
+        final int commandLimit;
+
         Run(QueryContext ctx, RowsWriter writer, int limit, int ppl, int pageSize, PagingState state) {
+            this.commandLimit = Math.min(limit, pageSize);
             this.ctx = ctx;
             this.bind = ctx.bind();
             this.writer = writer;
@@ -477,7 +490,9 @@ public final class SelectExecution implements CqlStatement {
                 Restrictions.PartitionKey k = keys.get(partitionIndex);
                 byte[] key = Values.bytes(k.key());
                 ReadCommand.Builder b = ReadCommand.partition(id, k.token(), key).slices(slices)
-                        .reversed(reversed).rowLimit(chunk).nowInSeconds(ctx.nowInSeconds());
+                        .reversed(reversed).rowLimit(chunk).nowInSeconds(ctx.nowInSeconds())
+                        .tombstoneFailureThreshold(guardrails.tombstoneFailure());
+                lastKey = k;
                 if (resumeSet && resumeToken == k.token() && Arrays.equals(resumeKey, key)) {
                     if (resumeClustering == null) {
                         partitionIndex++;
@@ -495,7 +510,9 @@ public final class SelectExecution implements CqlStatement {
                 cmd = b.build();
             } else {
                 ReadCommand.Builder b = ReadCommand.range(id, restrictions.tokenStart(bind), restrictions.tokenEnd(bind))
-                        .slices(slices).reversed(reversed).rowLimit(chunk).nowInSeconds(ctx.nowInSeconds());
+                        .slices(slices).reversed(reversed).rowLimit(chunk).nowInSeconds(ctx.nowInSeconds())
+                        .tombstoneFailureThreshold(guardrails.tombstoneFailure());
+                lastKey = null;
                 if (resumeSet) {
                     b.startAfter(resumeToken, resumeKey, resumeClustering);
                 }
@@ -507,7 +524,9 @@ public final class SelectExecution implements CqlStatement {
                 }
                 cmd = b.build();
             }
+            lastCommand = cmd;
             return storage.read(cmd).thenCompose(result -> {
+                TombstoneGuard.check(guardrails, ctx, table, cmd, lastKey, commandLimit, result);
                 boolean more = process(result);
                 if (!more) {
                     if (keys != null && !pageFull()) {
