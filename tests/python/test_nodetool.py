@@ -160,6 +160,10 @@ def test_nodetool_against_a_node(nodetool_env, node_factory):
     assert int(_line(stats, "Local read count")) == 50
     assert float(_line(stats, "Local read latency").split()[0]) > 0
     assert int(_line(stats, "Number of partitions (estimate)")) >= 400
+    # each of the 50 reads went through one live row and no tombstone
+    assert float(_line(stats, "Average live cells per slice (last five minutes)")) == 1.0
+    assert int(_line(stats, "Maximum live cells per slice (last five minutes)")) == 1
+    assert float(_line(stats, "Average tombstones per slice (last five minutes)")) == 0.0
 
     hist = nodetool("tablehistograms", "nt.t")
     assert "nt/t histograms" in hist

@@ -32,7 +32,12 @@ public final class LatencyHistogram {
     }
 
     public void recordNanos(long nanos) {
-        long micros = Math.max(0, nanos / 1000);
+        record(nanos / 1000);
+    }
+
+    /** Records a plain value (the buckets suit any non-negative count, e.g. rows or tombstones a read went through). */
+    public void record(long value) {
+        long micros = Math.max(0, value);
         int lo = 0;
         int hi = OFFSETS.length;
         while (lo < hi) { // first offset >= micros

@@ -312,7 +312,8 @@ public final class JmxServer implements AutoCloseable {
         try {
             return node.storage.latencies(id);
         } catch (StorageException e) {
-            return new TableLatencies(LatencyHistogram.empty(), LatencyHistogram.empty());
+            return new TableLatencies(LatencyHistogram.empty(), LatencyHistogram.empty(), LatencyHistogram.empty(),
+                    LatencyHistogram.empty());
         }
     }
 
@@ -405,8 +406,10 @@ public final class JmxServer implements AutoCloseable {
         m.put("CoordinatorScanLatency", MetricBean.timer(LatencyHistogram::empty));
         m.put("SSTablesPerReadHistogram", MetricBean.histogram(() -> mt.get().sstablesPerRead(),
                 () -> mt.get().recentSSTablesPerRead()));
-        m.put("LiveScannedHistogram", MetricBean.histogram(() -> new TableMetrics.Histogram(new long[1])));
-        m.put("TombstoneScannedHistogram", MetricBean.histogram(() -> new TableMetrics.Histogram(new long[1])));
+        m.put("LiveScannedHistogram", MetricBean.valueHistogram(
+                () -> stored ? latencies(id).liveScanned() : LatencyHistogram.empty()));
+        m.put("TombstoneScannedHistogram", MetricBean.valueHistogram(
+                () -> stored ? latencies(id).tombstonesScanned() : LatencyHistogram.empty()));
         String prefix = "org.apache.cassandra.metrics:type=Table,keyspace=" + ks + ",scope=" + tn + ",name=";
         for (var e : m.entrySet()) {
             ObjectName on = name(prefix + e.getKey());

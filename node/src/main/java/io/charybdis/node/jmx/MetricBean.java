@@ -106,6 +106,20 @@ final class MetricBean implements DynamicMBean {
         return b;
     }
 
+    /** A histogram of counts (e.g. tombstones per read) in Cassandra's EstimatedHistogram buckets. */
+    static MetricBean valueHistogram(Supplier<LatencyHistogram.Snapshot> h) {
+        MetricBean b = new MetricBean("histogram");
+        b.attr("Count", "long", () -> h.get().count());
+        b.attr("Min", "long", () -> h.get().min());
+        b.attr("Max", "long", () -> h.get().max());
+        b.attr("Mean", "double", () -> h.get().mean());
+        b.attr("StdDev", "double", () -> h.get().stdDev());
+        b.percentiles(p -> (double) h.get().percentile(p));
+        b.attr("RecentValues", "[J", () -> h.get().counts());
+        b.operation("values", "[J", () -> h.get().counts());
+        return b;
+    }
+
     /** A timer in microseconds: meter of the count plus the latency histogram. */
     static MetricBean timer(Supplier<LatencyHistogram.Snapshot> h) {
         MetricBean b = new MetricBean("timer");

@@ -716,7 +716,12 @@ public final class Shard {
     public CompletableFuture<ReadResult> read(ReadCommand c) {
         foregroundOps++;
         if (!c.isSinglePartition()) {
-            return readRange(c);
+            CompletableFuture<ReadResult> f = readRange(c);
+            TableShard ts = tables.get(c.table());
+            if (ts != null) {
+                f.whenComplete((r, e) -> recordScanned(ts, r));
+            }
+            return f;
         }
         long started = System.nanoTime();
         CompletableFuture<ReadResult> f = readPartition(c);
@@ -724,11 +729,24 @@ public final class Shard {
         if (ts != null) {
             if (f.isDone()) {
                 ts.readLatency.recordNanos(System.nanoTime() - started);
+                if (!f.isCompletedExceptionally()) {
+                    recordScanned(ts, f.getNow(null));
+                }
             } else {
-                f.whenComplete((r, e) -> ts.readLatency.recordNanos(System.nanoTime() - started));
+                f.whenComplete((r, e) -> {
+                    ts.readLatency.recordNanos(System.nanoTime() - started);
+                    recordScanned(ts, r);
+                });
             }
         }
         return f;
+    }
+
+    private static void recordScanned(TableShard ts, ReadResult r) {
+        if (r != null) {
+            ts.liveScanned.record(r.liveRowsScanned());
+            ts.tombstonesScanned.record(r.tombstonesScanned());
+        }
     }
 
     private CompletableFuture<ReadResult> readPartition(ReadCommand c) {

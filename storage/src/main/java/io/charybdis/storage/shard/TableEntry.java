@@ -97,14 +97,18 @@ public final class TableEntry {
     public io.charybdis.storage.TableLatencies latencies() {
         io.charybdis.storage.LatencyHistogram.Snapshot reads = io.charybdis.storage.LatencyHistogram.empty();
         io.charybdis.storage.LatencyHistogram.Snapshot writes = reads;
+        io.charybdis.storage.LatencyHistogram.Snapshot live = reads;
+        io.charybdis.storage.LatencyHistogram.Snapshot tombstones = reads;
         for (int i = 0; i < perShard.length(); i++) {
             TableShard ts = perShard.get(i);
             if (ts != null) {
                 reads = io.charybdis.storage.LatencyHistogram.sum(reads, ts.readLatency.snapshot());
                 writes = io.charybdis.storage.LatencyHistogram.sum(writes, ts.writeLatency.snapshot());
+                live = io.charybdis.storage.LatencyHistogram.sum(live, ts.liveScanned.snapshot());
+                tombstones = io.charybdis.storage.LatencyHistogram.sum(tombstones, ts.tombstonesScanned.snapshot());
             }
         }
-        return new io.charybdis.storage.TableLatencies(reads, writes);
+        return new io.charybdis.storage.TableLatencies(reads, writes, live, tombstones);
     }
 
     /** Uncompressed length of the table's SSTables' data (what Cassandra calls uncompressed load). */

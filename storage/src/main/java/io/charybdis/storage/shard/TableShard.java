@@ -30,6 +30,9 @@ final class TableShard {
     /** Local latencies of single-partition reads and of writes (recorded on any thread). */
     final io.charybdis.storage.LatencyHistogram readLatency = new io.charybdis.storage.LatencyHistogram();
     final io.charybdis.storage.LatencyHistogram writeLatency = new io.charybdis.storage.LatencyHistogram();
+    /** Per read, rows with live data and tombstones it went through. */
+    final io.charybdis.storage.LatencyHistogram liveScanned = new io.charybdis.storage.LatencyHistogram();
+    final io.charybdis.storage.LatencyHistogram tombstonesScanned = new io.charybdis.storage.LatencyHistogram();
     boolean dropped;
     CompactionStrategy strategy;
     Map<String, String> strategySource;
