@@ -92,8 +92,15 @@ class ReadPathAllocationTest {
         QueryProcessor.Prepared rich = processor.prepare(
                 "INSERT INTO a.rich (p1, p2, c1, c2, s, v, w, tags) VALUES (?, ?, ?, ?, ?, ?, ?, {1, 2}) USING TTL 86400",
                 null, CLIENT);
+        run("CREATE TYPE a.addr (street text, number int, zip text)");
+        run("CREATE TABLE a.colls (p int, c int, l list<text>, s set<text>, m map<int, text>, u addr, "
+                + "PRIMARY KEY (p, c))");
+        QueryProcessor.Prepared colls = processor.prepare("INSERT INTO a.colls (p, c, l, s, m, u) VALUES (?, ?, "
+                + "['x', 'yy', 'zzz'], {'a', 'bb', ''}, {1: 'one', 2: 'two', -3: 'minus'}, "
+                + "{street: 'main', zip: '0001'})", null, CLIENT);
         for (int p = 0; p < 4; p++) {
             for (int c = 0; c < 2 * ROWS; c++) {
+                execute(colls, 5000, ints(p), ints(c));
                 execute(wide, 5000, ints(p), ints(c), ints(p * c), text("text-" + p + "-" + c),
                         ByteBuffer.allocate(8).putLong(0, (long) p << 32 | c), ByteBuffer.allocate(8).putDouble(0, c / 3.0));
                 execute(rich, 5000, ints(p), text("key" + p), text("ck\u0000" + c), timeuuid(c), ints(p), ints(c),
@@ -206,6 +213,57 @@ class ReadPathAllocationTest {
         assertThat((many - one) / (ROWS - 1)).isLessThan(MAX_BYTES_PER_ROW);
     }
 
+    @Test
+    void nonFrozenCollectionsAndUdtsAllocateNothingPerRow() throws Exception {
+        assertNoAllocationPerRow("SELECT c, l, s, m, u FROM a.colls WHERE p = ? LIMIT ?", ints(1));
+        assertNoAllocationPerRow("SELECT p1, p2, c1, tags FROM a.rich WHERE p1 = ? AND p2 = ? LIMIT ?", ints(1),
+                text("key1"));
+    }
+
+    @Test
+    void collectionsReadBackAsWritten() throws Exception {
+        QueryProcessor.Prepared p = processor.prepare("SELECT l, s, m, u FROM a.colls WHERE p = 2 AND c = 7", null,
+                CLIENT);
+        QueryOptions options = new QueryOptions(Consistency.ONE, List.of(), null, true, 5000, null, null,
+                Long.MIN_VALUE, null, Integer.MIN_VALUE);
+        ResultMessage.Rows rows = (ResultMessage.Rows) processor.execute(p, options, CLIENT, ALLOC,
+                ProtocolVersion.V4).get();
+        ByteBuf body = rows.writer().finish();
+        try {
+            body.skipBytes(4 + 4 + 4);
+            assertThat(body.readInt()).isEqualTo(1);
+            assertThat(strings(body)).containsExactly("x", "yy", "zzz");
+            assertThat(strings(body)).containsExactly("", "a", "bb");
+            body.skipBytes(4); // map value length
+            assertThat(body.readInt()).isEqualTo(3);
+            List<String> map = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                assertThat(body.readInt()).isEqualTo(4);
+                int k = body.readInt();
+                int n = body.readInt();
+                map.add(k + "=" + body.readCharSequence(n, StandardCharsets.UTF_8));
+            }
+            assertThat(map).containsExactly("-3=minus", "1=one", "2=two");
+            body.skipBytes(4); // udt value length
+            assertThat(body.readCharSequence(body.readInt(), StandardCharsets.UTF_8).toString()).isEqualTo("main");
+            assertThat(body.readInt()).isEqualTo(-1); // number: no cell
+            assertThat(body.readCharSequence(body.readInt(), StandardCharsets.UTF_8).toString()).isEqualTo("0001");
+        } finally {
+            body.release();
+        }
+    }
+
+    /** A list or set value of the RESULT body: its length, count, then each element's length and bytes. */
+    private static List<String> strings(ByteBuf body) {
+        body.skipBytes(4);
+        int n = body.readInt();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(body.readCharSequence(body.readInt(), StandardCharsets.UTF_8).toString());
+        }
+        return out;
+    }
+
     /**
      * Not an assertion: the shapes that still allocate per row, measured the same way, for BENCHMARKS.md (see the
      * test's output).
@@ -213,7 +271,6 @@ class ReadPathAllocationTest {
     @Test
     void measuresShapesThatStillAllocatePerRow() throws Exception {
         for (String cql : List.of(
-                "SELECT p1, p2, c1, tags FROM a.rich WHERE p1 = ? AND p2 = ? LIMIT ?",
                 "SELECT JSON c, v1, v2 FROM a.wide WHERE p = ? AND c >= ? LIMIT ?",
                 "SELECT c, v1 + 1, blobAsText(textAsBlob(v2)) FROM a.wide WHERE p = ? AND c >= ? LIMIT ?",
                 "SELECT c, v1 FROM a.wide WHERE p IN (?, 0) AND c >= ? ORDER BY c DESC LIMIT ?",

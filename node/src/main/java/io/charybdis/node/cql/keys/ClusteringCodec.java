@@ -28,6 +28,8 @@ public final class ClusteringCodec {
     public static final byte[] NO_CLUSTERING_ROW = {0x40};
     static final byte VALUE = 0x40;
     static final byte EMPTY = 0x3F;
+    /** The first byte of an empty value's encoding. */
+    public static final byte EMPTY_MARKER = EMPTY;
     static final byte NULL_FIELD = 0x3E;
     static final byte END = 0x20;
 

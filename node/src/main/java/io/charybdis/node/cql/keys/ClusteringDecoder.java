@@ -72,95 +72,108 @@ public final class ClusteringDecoder {
                 p += in.position() - before;
                 continue;
             } else {
-                switch (kind) {
-                    case INT8, INT16, INT32, INT64 -> {
-                        int w = kind.width;
-                        for (int k = 0; k < w; k++) {
-                            scratch[q + k] = (byte) (src[p + k] ^ mask);
-                        }
-                        scratch[q] ^= (byte) 0x80;
-                        p += w;
-                        q += w;
-                    }
-                    case UINT32, BOOLEAN -> {
-                        int w = kind.width;
-                        for (int k = 0; k < w; k++) {
-                            scratch[q + k] = (byte) (src[p + k] ^ mask);
-                        }
-                        p += w;
-                        q += w;
-                    }
-                    case FLOAT -> {
-                        int bits = (int) getLong(src, p, 4, mask);
-                        bits = bits < 0 ? bits ^ 0x80000000 : ~bits;
-                        putLong(scratch, q, bits, 4);
-                        p += 4;
-                        q += 4;
-                    }
-                    case DOUBLE -> {
-                        long bits = getLong(src, p, 8, mask);
-                        bits = bits < 0 ? bits ^ 0x8000000000000000L : ~bits;
-                        putLong(scratch, q, bits, 8);
-                        p += 8;
-                        q += 8;
-                    }
-                    case BYTES -> {
-                        while (true) {
-                            byte b = (byte) (src[p++] ^ mask);
-                            if (b == 0) {
-                                byte next = (byte) (src[p++] ^ mask);
-                                if (next == 0) {
-                                    break;
-                                }
-                                scratch[q++] = 0;
-                            } else {
-                                scratch[q++] = b;
-                            }
-                        }
-                    }
-                    case VARINT -> {
-                        byte cls = (byte) (src[p++] ^ mask);
-                        int n = (int) getLong(src, p, 4, mask);
-                        p += 4;
-                        if (cls == 0) {
-                            n = ~n;
-                        }
-                        for (int k = 0; k < n; k++) {
-                            scratch[q + k] = (byte) (src[p + k] ^ mask);
-                        }
-                        p += n;
-                        q += n;
-                    }
-                    case UUID, TIMEUUID -> {
-                        boolean timeUuid = kind == OrderedCodec.Kind.TIMEUUID;
-                        int version = timeUuid ? 1 : (byte) (src[p++] ^ mask);
-                        long first = getLong(src, p, 8, mask);
-                        long msb;
-                        if (version == 1) {
-                            long timeHi = (first >>> 48) & 0x0fffL;
-                            long timeMid = (first >>> 32) & 0xffffL;
-                            long timeLow = first & 0xffffffffL;
-                            msb = (timeLow << 32) | (timeMid << 16) | 0x1000L | timeHi;
-                        } else {
-                            msb = first;
-                        }
-                        long lsb = getLong(src, p + 8, 8, mask);
-                        if (timeUuid) {
-                            lsb ^= 0x8080808080808080L;
-                        }
-                        p += 16;
-                        putLong(scratch, q, msb, 8);
-                        putLong(scratch, q + 8, lsb, 8);
-                        q += 16;
-                    }
-                    default -> throw new IllegalStateException(kind.toString());
-                }
+                long pq = decodeValue(kind, src, p, mask, scratch, q);
+                p = (int) (pq >>> 32);
+                q = (int) pq;
             }
             ByteBuffer v = views[i];
             v.limit(q);
             v.position(start);
             out[base + i] = v;
         }
+    }
+
+    /**
+     * Decodes one value of a fixed-width, uuid, varint or byte-string kind (not DECIMAL, not composite) from its
+     * byte-comparable form at {@code src[p]} (each byte XOR {@code mask}: 0xFF for a descending column) into
+     * {@code dst[q]}, which must have room for the encoded length. Returns the positions after it, packed:
+     * {@code (p << 32) | q}.
+     */
+    public static long decodeValue(OrderedCodec.Kind kind, byte[] src, int p, int mask, byte[] dst, int q) {
+        switch (kind) {
+            case INT8, INT16, INT32, INT64 -> {
+                int w = kind.width;
+                for (int k = 0; k < w; k++) {
+                    dst[q + k] = (byte) (src[p + k] ^ mask);
+                }
+                dst[q] ^= (byte) 0x80;
+                p += w;
+                q += w;
+            }
+            case UINT32, BOOLEAN -> {
+                int w = kind.width;
+                for (int k = 0; k < w; k++) {
+                    dst[q + k] = (byte) (src[p + k] ^ mask);
+                }
+                p += w;
+                q += w;
+            }
+            case FLOAT -> {
+                int bits = (int) getLong(src, p, 4, mask);
+                bits = bits < 0 ? bits ^ 0x80000000 : ~bits;
+                putLong(dst, q, bits, 4);
+                p += 4;
+                q += 4;
+            }
+            case DOUBLE -> {
+                long bits = getLong(src, p, 8, mask);
+                bits = bits < 0 ? bits ^ 0x8000000000000000L : ~bits;
+                putLong(dst, q, bits, 8);
+                p += 8;
+                q += 8;
+            }
+            case BYTES -> {
+                while (true) {
+                    byte b = (byte) (src[p++] ^ mask);
+                    if (b == 0) {
+                        byte next = (byte) (src[p++] ^ mask);
+                        if (next == 0) {
+                            break;
+                        }
+                        dst[q++] = 0;
+                    } else {
+                        dst[q++] = b;
+                    }
+                }
+            }
+            case VARINT -> {
+                byte cls = (byte) (src[p++] ^ mask);
+                int n = (int) getLong(src, p, 4, mask);
+                p += 4;
+                if (cls == 0) {
+                    n = ~n;
+                }
+                for (int k = 0; k < n; k++) {
+                    dst[q + k] = (byte) (src[p + k] ^ mask);
+                }
+                p += n;
+                q += n;
+            }
+            case UUID, TIMEUUID -> {
+                boolean timeUuid = kind == OrderedCodec.Kind.TIMEUUID;
+                int version = timeUuid ? 1 : (byte) (src[p++] ^ mask);
+                long first = getLong(src, p, 8, mask);
+                long msb;
+                if (version == 1) {
+                    long timeHi = (first >>> 48) & 0x0fffL;
+                    long timeMid = (first >>> 32) & 0xffffL;
+                    long timeLow = first & 0xffffffffL;
+                    msb = (timeLow << 32) | (timeMid << 16) | 0x1000L | timeHi;
+                } else {
+                    msb = first;
+                }
+                long lsb = getLong(src, p + 8, 8, mask);
+                if (timeUuid) {
+                    lsb ^= 0x8080808080808080L;
+                }
+                p += 16;
+                putLong(dst, q, msb, 8);
+                putLong(dst, q + 8, lsb, 8);
+                q += 16;
+            }
+            default -> throw new IllegalStateException(kind.toString());
+        }
+        return ((long) p << 32) | (q & 0xFFFFFFFFL);
     }
 
     /** Reads {@code width} bytes big-endian, each XOR {@code mask}. */

@@ -27,7 +27,7 @@ import java.util.List;
  * may move, over the same bytes.
  *
  * <p>Multi-cell columns (non-frozen collections and UDTs) arrive as one cell per element; they are gathered and
- * serialized into a new buffer holding the collection's value when the row is complete (this allocates per row).
+ * serialized into a buffer per column that is reused from row to row ({@link MultiCellAssembler}).
  */
 public final class RowData {
     final TableMetadata table;
@@ -40,7 +40,7 @@ public final class RowData {
     private final int pkCount;
     private final boolean[] multiCell;
     private final boolean[] staticColumn;
-    private final List<List<ByteBuffer[]>> complex;
+    private final MultiCellAssembler[] complex;
     private final ClusteringDecoder clusteringDecoder;
     /** Static column values of the current partition, kept while its rows are produced. */
     private final ByteBuffer[] staticValues;
@@ -79,12 +79,12 @@ public final class RowData {
         for (int i = firstNonKey; i < n; i++) {
             cellIdToIndex[columns.get(i).cellId()] = i;
         }
-        complex = new ArrayList<>(n);
+        complex = new MultiCellAssembler[n];
         for (int i = 0; i < n; i++) {
             ColumnMetadata c = columns.get(i);
             multiCell[i] = i >= firstNonKey && c.isMultiCell();
             staticColumn[i] = i >= firstNonKey && c.isStatic();
-            complex.add(multiCell[i] ? new ArrayList<>() : null);
+            complex[i] = multiCell[i] ? new MultiCellAssembler(c) : null;
         }
         clusteringDecoder = new ClusteringDecoder(table);
         cellViews = new ByteBuffer[n];
@@ -134,9 +134,9 @@ public final class RowData {
         Arrays.fill(staticViews, null);
         Arrays.fill(values, null);
         Arrays.fill(staticValues, null);
-        for (List<ByteBuffer[]> list : complex) {
-            if (list != null) {
-                list.clear();
+        for (MultiCellAssembler m : complex) {
+            if (m != null) {
+                m.clear();
             }
         }
         partitionKey = null;
@@ -185,7 +185,7 @@ public final class RowData {
             timestamps[i] = Long.MIN_VALUE;
             ttls[i] = 0;
             if (multiCell[i]) {
-                complex.get(i).clear();
+                complex[i].clear();
             }
         }
         boolean anyComplex = false;
@@ -214,7 +214,8 @@ public final class RowData {
             ttls[idx] = cursor.ttl();
             if (cursor.hasPath()) {
                 if (multiCell[idx]) {
-                    complex.get(idx).add(new ByteBuffer[]{ByteBuffer.wrap(cursor.pathBytes()), cursor.value()});
+                    complex[idx].add(cursor.pathOffset(), cursor.pathLength(), cursor.valueOffset(),
+                            cursor.valueLength());
                     anyComplex = true;
                 }
             } else if (!multiCell[idx]) {
@@ -224,9 +225,9 @@ public final class RowData {
         }
         if (anyComplex) {
             for (int i = firstNonKey; i < values.length; i++) {
-                List<ByteBuffer[]> list = complex.get(i);
-                if (list != null && !list.isEmpty()) {
-                    values[i] = assemble(columns.get(i), list);
+                MultiCellAssembler m = complex[i];
+                if (m != null && !m.isEmpty()) {
+                    values[i] = m.assemble(a);
                 }
             }
         }
@@ -285,44 +286,6 @@ public final class RowData {
             if (!columns.get(i).isStatic()) {
                 values[i] = null;
             }
-        }
-    }
-
-    static ByteBuffer assemble(ColumnMetadata c, List<ByteBuffer[]> cells) {
-        TypeKind kind = Types.kind(c.type());
-        List<ByteBuffer> parts = new ArrayList<>(cells.size() * 2);
-        switch (kind) {
-            case SET -> {
-                for (ByteBuffer[] cell : cells) {
-                    parts.add(ClusteringCodec.decodeSingle(Types.elementType(c.type()), cell[0]));
-                }
-                return Values.collection(parts);
-            }
-            case LIST -> {
-                for (ByteBuffer[] cell : cells) {
-                    parts.add(cell[1]);
-                }
-                return Values.collection(parts);
-            }
-            case MAP -> {
-                for (ByteBuffer[] cell : cells) {
-                    parts.add(ClusteringCodec.decodeSingle(Types.keyType(c.type()), cell[0]));
-                    parts.add(cell[1]);
-                }
-                return Types.joinComponents(c.type(), parts);
-            }
-            case UDT -> {
-                int n = Types.fieldTypes(c.type()).size();
-                ByteBuffer[] fields = new ByteBuffer[n];
-                for (ByteBuffer[] cell : cells) {
-                    int f = cell[0].getShort(cell[0].position()) & 0xFFFF;
-                    if (f < n) {
-                        fields[f] = cell[1];
-                    }
-                }
-                return Values.tuple(Arrays.asList(fields));
-            }
-            default -> throw new IllegalStateException("not multi-cell: " + c);
         }
     }
 
