@@ -52,6 +52,7 @@ public final class StressRunner {
             for (Node n : admin.getMetadata().getNodes().values()) {
                 out.printf("Datacenter: %s; Host: %s; Rack: %s%n", n.getDatacenter(), n.getEndPoint().resolve(), n.getRack());
             }
+            out.println(DriverInfo.describe(admin));
             created = workload.createSchema(admin, out);
         }
         if (created) {
