@@ -36,7 +36,7 @@ final class DriverInfo {
     }
 
     /** ScyllaDB's fork exposes {@code Node.getShardingInfo()}; the Apache driver does not. */
-    static Method shardingInfoMethod() {
+    private static Method shardingInfoMethod() {
         try {
             return Node.class.getMethod("getShardingInfo");
         } catch (NoSuchMethodException e) {
