@@ -124,7 +124,11 @@ public final class CharybdisNode implements AutoCloseable {
             Identity identity = Identity.loadOrCreate(data, config.numTokens());
             InetAddress rpc = InetAddress.getByName(config.rpcAddress());
             NodeInfo[] infoHolder = new NodeInfo[1];
-            QueryProcessor qp = new QueryProcessor(schemas, storage, SystemKeyspaces::find, () -> infoHolder[0],
+            List<Long> tokens = identity.tokens.stream().map(Long::parseLong).toList();
+            io.charybdis.cluster.locator.Endpoint self = new io.charybdis.cluster.locator.Endpoint(identity.hostId,
+                    InetAddress.getByName(config.listenAddress()), config.storagePort(), "datacenter1", "rack1");
+            io.charybdis.cluster.Coordinator coordinator = NodeCoordinator.singleNode(storage, schemas, self, tokens);
+            QueryProcessor qp = new QueryProcessor(schemas, coordinator, SystemKeyspaces::find, () -> infoHolder[0],
                     config.preparedStatementsCacheSize().bytes());
             qp.guardrails().batchSize(config.batchSizeWarnThreshold().bytes(), config.batchSizeFailThreshold().bytes());
             qp.guardrails().tombstones(config.tombstoneWarnThreshold(), config.tombstoneFailureThreshold());

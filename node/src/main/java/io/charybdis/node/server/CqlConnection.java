@@ -276,6 +276,8 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     ff.getMessage(), ff.keyspace(), ff.function(), ff.argTypes());
             case io.charybdis.node.cql.exceptions.ReadFailureException rf -> out = rb.readFailure(rf.getMessage(),
                     rf.consistency(), rf.received(), rf.blockFor(), rf.reasons(), false);
+            case io.charybdis.cluster.UnavailableException ue -> out = rb.unavailable(ue.getMessage(),
+                    io.charybdis.protocol.Consistency.valueOf(ue.consistency().name()), ue.required(), ue.alive());
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {

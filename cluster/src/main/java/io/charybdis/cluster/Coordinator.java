@@ -1,0 +1,238 @@
+package io.charybdis.cluster;
+
+import io.charybdis.cluster.locator.Endpoint;
+import io.charybdis.cluster.locator.ReplicationStrategy;
+import io.charybdis.storage.CasResult;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.TableId;
+import io.charybdis.storage.mutation.Mutation;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The one way statements reach data: maps each partition to its replica set (the ring of the current metadata
+ * epoch and the keyspace's replication strategy), checks the consistency level against live replicas, sends the
+ * work to each replica — a local shard of this node, or (once internode messaging exists) a remote node's shard —
+ * and completes when the consistency level is met, back on the request's home shard.
+ *
+ * <p>Implementation notes:
+ * <ul>
+ *   <li>Thread-safe and lock-free: metadata is an immutable {@link ClusterMetadata} swapped in whole; the strategy
+ *       of a keyspace is cached per replication map instance (the schema replaces the map when it changes).</li>
+ *   <li>A local replica is this node's storage, which runs the work inline when the caller is the owning shard and
+ *       otherwise sends it to that shard; {@link Home#resume} brings the outcome back to the caller's shard.</li>
+ *   <li>Quorums come from replication factors, not from node counts: on one node, a keyspace with replication
+ *       factor 3 answers QUORUM with Unavailable, as Cassandra does.</li>
+ *   <li>A replica plan naming another node cannot be served until internode messaging exists; it fails loudly
+ *       (this node's metadata never contains another node today).</li>
+ * </ul>
+ */
+public final class Coordinator {
+    private final Storage storage;
+    private final Function<TableId, Map<String, String>> replicationOfTable;
+    private final Liveness liveness;
+    private final ConcurrentHashMap<TableId, CachedStrategy> strategies = new ConcurrentHashMap<>();
+    private volatile ClusterMetadata metadata;
+
+    /**
+     * @param replicationOfTable the replication map of a table's keyspace as the schema holds it ({@code class} and
+     *                           options), null for an unknown table
+     */
+    public Coordinator(Storage storage, ClusterMetadata metadata, Function<TableId, Map<String, String>> replicationOfTable,
+                       Liveness liveness) {
+        this.storage = Objects.requireNonNull(storage, "storage");
+        this.metadata = Objects.requireNonNull(metadata, "metadata");
+        this.replicationOfTable = replicationOfTable;
+        this.liveness = liveness;
+    }
+
+    public ClusterMetadata metadata() {
+        return metadata;
+    }
+
+    /** Installs a newer metadata snapshot; an older or equal epoch is ignored. Returns the one now in force. */
+    public synchronized ClusterMetadata update(ClusterMetadata next) {
+        if (next.epoch() > metadata.epoch()) {
+            metadata = next;
+        }
+        return metadata;
+    }
+
+    /** The replicas of a token for a table, primary first (nodetool getendpoints, token-aware clients). */
+    public List<Endpoint> replicas(TableId table, long token) {
+        ClusterMetadata md = metadata;
+        return strategy(table).replicas(token, md.ring(), md.self());
+    }
+
+    /** The qualified class name of the replication strategy of the table's keyspace. */
+    public String strategyClass(TableId table) {
+        return switch (strategy(table)) {
+            case ReplicationStrategy.Local l -> ReplicationStrategy.LOCAL;
+            case ReplicationStrategy.Simple s -> ReplicationStrategy.SIMPLE;
+            case io.charybdis.cluster.locator.NetworkTopologyStrategy n -> ReplicationStrategy.NETWORK_TOPOLOGY;
+        };
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /** Applies one partition's mutation at {@code cl}; completes on {@code home} (null: wherever it finishes). */
+    public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(m.table(), m.token(), cl, true);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return Home.resume(applyOn(plan, m), home);
+    }
+
+    /** Applies mutations of several partitions, each at {@code cl}; completes when all have met it. */
+    public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        if (ms.size() == 1) {
+            return write(ms.get(0), cl, home);
+        }
+        CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
+        ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
+        try {
+            for (int i = 0; i < fs.length; i++) {
+                plans[i] = plan(ms.get(i).table(), ms.get(i).token(), cl, true); // all checked before any is sent
+            }
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        for (int i = 0; i < fs.length; i++) {
+            fs[i] = applyOn(plans[i], ms.get(i));
+        }
+        return Home.resume(CompletableFuture.allOf(fs), home);
+    }
+
+    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m) {
+        Endpoint self = metadata.self();
+        if (plan.replicas().isEmpty()) {
+            return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
+        }
+        if (plan.isLocalOnly(self)) {
+            return storage.apply(m);
+        }
+        throw remoteNotSupported(plan);
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    /** Reads at {@code cl}: one partition, or a token range (all of this node's shards merged). */
+    public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(c.table(), c.isSinglePartition() ? c.token() : Long.MIN_VALUE, paxosLevel(cl), false);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (!plan.isLocalOnly(metadata.self())) {
+            throw remoteNotSupported(plan);
+        }
+        return Home.resume(storage.read(c), home);
+    }
+
+    // ------------------------------------------------------------------ lightweight transactions
+
+    /**
+     * Compare-and-set on one partition: reads {@code current}, applies what {@code decide} returns (null: nothing)
+     * with no other write to the partition in between. {@code serial} must be SERIAL or LOCAL_SERIAL; the write is
+     * committed at {@code commit}.
+     */
+    public CompletableFuture<CasResult> cas(TableId table, long token, byte[] key, ReadCommand current,
+                                            Function<ReadResult, Mutation> decide, ConsistencyLevel serial,
+                                            ConsistencyLevel commit, EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(table, token, paxosLevel(serial), false);
+            if (commit != ConsistencyLevel.ANY) {
+                plan(table, token, commit, true);
+            }
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (!plan.isLocalOnly(metadata.self())) {
+            throw remoteNotSupported(plan);
+        }
+        return Home.resume(storage.atomically(table, token, key, current, decide), home);
+    }
+
+    /**
+     * A counter update: reads the partition's current counter values and writes what {@code update} makes of them,
+     * with no other write to the partition in between, at {@code cl}.
+     */
+    public CompletableFuture<Void> counterWrite(TableId table, long token, byte[] key, ReadCommand current,
+                                                Function<ReadResult, Mutation> update, ConsistencyLevel cl,
+                                                EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(table, token, cl, true);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (!plan.isLocalOnly(metadata.self())) {
+            throw remoteNotSupported(plan);
+        }
+        return Home.resume(storage.atomically(table, token, key, current, update).thenApply(r -> (Void) null), home);
+    }
+
+    // ------------------------------------------------------------------ table-wide
+
+    /** Removes every row of the table on every replica (Cassandra needs all nodes up for it). */
+    public CompletableFuture<Void> truncate(TableId table, EventExecutor home) {
+        if (!metadata.isSingleNode()) {
+            throw new IllegalStateException("TRUNCATE across nodes needs internode messaging, which is not built yet");
+        }
+        return Home.resume(storage.truncate(table), home);
+    }
+
+    // ------------------------------------------------------------------ plans
+
+    /**
+     * Paxos reads and proposes at the quorum a serial level stands for, and reports unavailability in those terms
+     * (Cassandra says "QUORUM" for SERIAL, "LOCAL_QUORUM" for LOCAL_SERIAL).
+     */
+    private static ConsistencyLevel paxosLevel(ConsistencyLevel cl) {
+        return switch (cl) {
+            case SERIAL -> ConsistencyLevel.QUORUM;
+            case LOCAL_SERIAL -> ConsistencyLevel.LOCAL_QUORUM;
+            default -> cl;
+        };
+    }
+
+    private ReplicaPlan plan(TableId table, long token, ConsistencyLevel cl, boolean write) {
+        ClusterMetadata md = metadata;
+        ReplicationStrategy strategy = strategy(table);
+        List<Endpoint> replicas = strategy.replicas(token, md.ring(), md.self());
+        return ReplicaPlan.of(replicas, strategy, cl, md.self(), liveness, write);
+    }
+
+    private ReplicationStrategy strategy(TableId table) {
+        Map<String, String> replication = replicationOfTable.apply(table);
+        if (replication == null) {
+            throw new IllegalArgumentException("unknown table id=" + table);
+        }
+        CachedStrategy cached = strategies.get(table);
+        if (cached == null || cached.replication != replication) {
+            cached = new CachedStrategy(replication, ReplicationStrategy.of(replication));
+            strategies.put(table, cached);
+        }
+        return cached.strategy;
+    }
+
+    private record CachedStrategy(Map<String, String> replication, ReplicationStrategy strategy) {
+    }
+
+    private static IllegalStateException remoteNotSupported(ReplicaPlan plan) {
+        return new IllegalStateException("replicas on other nodes " + plan.replicas()
+                + " need internode messaging, which is not built yet");
+    }
+}
