@@ -39,7 +39,14 @@ public final class Coordinator {
     private final Function<TableId, Map<String, String>> replicationOfTable;
     private final Liveness liveness;
     private final ConcurrentHashMap<TableId, CachedStrategy> strategies = new ConcurrentHashMap<>();
+    private final io.charybdis.cluster.replica.Replicas remote;
+    private final long writeTimeoutMillis;
+    private final long readTimeoutMillis;
     private volatile ClusterMetadata metadata;
+
+    /** Cassandra's defaults: write_request_timeout and read_request_timeout. */
+    public static final long DEFAULT_WRITE_TIMEOUT_MILLIS = 2000;
+    public static final long DEFAULT_READ_TIMEOUT_MILLIS = 5000;
 
     /**
      * @param replicationOfTable the replication map of a table's keyspace as the schema holds it ({@code class} and
@@ -47,6 +54,20 @@ public final class Coordinator {
      */
     public Coordinator(Storage storage, ClusterMetadata metadata, Function<TableId, Map<String, String>> replicationOfTable,
                        Liveness liveness) {
+        this(storage, metadata, replicationOfTable, liveness, null, DEFAULT_WRITE_TIMEOUT_MILLIS,
+                DEFAULT_READ_TIMEOUT_MILLIS);
+    }
+
+    /**
+     * @param remote how to reach replicas on other nodes; null on a node that has no internode messaging (then a
+     *               plan naming another node fails loudly)
+     */
+    public Coordinator(Storage storage, ClusterMetadata metadata, Function<TableId, Map<String, String>> replicationOfTable,
+                       Liveness liveness, io.charybdis.cluster.replica.Replicas remote, long writeTimeoutMillis,
+                       long readTimeoutMillis) {
+        this.remote = remote;
+        this.writeTimeoutMillis = writeTimeoutMillis;
+        this.readTimeoutMillis = readTimeoutMillis;
         this.storage = Objects.requireNonNull(storage, "storage");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         this.replicationOfTable = replicationOfTable;
@@ -90,7 +111,7 @@ public final class Coordinator {
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return Home.resume(applyOn(plan, m), home);
+        return Home.resume(applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE), home);
     }
 
     /** Applies mutations of several partitions, each at {@code cl}; completes when all have met it. */
@@ -108,12 +129,12 @@ public final class Coordinator {
             return CompletableFuture.failedFuture(e);
         }
         for (int i = 0; i < fs.length; i++) {
-            fs[i] = applyOn(plans[i], ms.get(i));
+            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH);
         }
         return Home.resume(CompletableFuture.allOf(fs), home);
     }
 
-    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m) {
+    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
@@ -121,7 +142,19 @@ public final class Coordinator {
         if (plan.isLocalOnly(self)) {
             return storage.apply(m);
         }
-        throw remoteNotSupported(plan);
+        if (remote == null) {
+            throw remoteNotSupported(plan);
+        }
+        if (plan.live().isEmpty()) {
+            // ANY with every replica down is answered by a hint on the coordinator: hinted handoff is not built yet
+            return CompletableFuture.failedFuture(new UnavailableException(plan.consistency(), 1, 0));
+        }
+        WriteTracker tracker = new WriteTracker(plan.live().size(), Math.min(plan.blockFor(), plan.live().size()),
+                plan.consistency(), type);
+        for (Endpoint e : plan.live()) {
+            tracker.track(e.equals(self) ? storage.apply(m) : remote.apply(e, m, writeTimeoutMillis));
+        }
+        return tracker.future();
     }
 
     // ------------------------------------------------------------------ reads
@@ -134,10 +167,24 @@ public final class Coordinator {
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (!plan.isLocalOnly(metadata.self())) {
+        Endpoint self = metadata.self();
+        if (plan.isLocalOnly(self)) {
+            return Home.resume(storage.read(c), home);
+        }
+        if (remote == null || plan.blockFor() > 1) {
+            // more than one answer needs digest reads and read repair across nodes: not built yet
             throw remoteNotSupported(plan);
         }
-        return Home.resume(storage.read(c), home);
+        if (!c.isSinglePartition() && plan.replicas().size() < metadata.ring().endpoints().size()) {
+            throw new IllegalStateException("range reads over nodes that each own part of the ring are not built yet");
+        }
+        if (plan.live().contains(self)) {
+            return Home.resume(storage.read(c), home);
+        }
+        Endpoint target = plan.live().get(0);
+        CompletableFuture<ReadResult> r = remote.read(target, c, readTimeoutMillis).exceptionallyCompose(t ->
+                CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
+        return Home.resume(r, home);
     }
 
     // ------------------------------------------------------------------ lightweight transactions

@@ -34,9 +34,9 @@ class ConsistencyLevelTest {
 
     @Test
     void planIsUnavailableWhenTooFewReplicasAreAlive() throws Exception {
-        Endpoint a = new Endpoint(new UUID(0, 1), InetAddress.getByName("127.0.0.1"), 7000, "dc1", "r1");
-        Endpoint b = new Endpoint(new UUID(0, 2), InetAddress.getByName("127.0.0.2"), 7000, "dc1", "r1");
-        Endpoint c = new Endpoint(new UUID(0, 3), InetAddress.getByName("127.0.0.3"), 7000, "dc2", "r1");
+        Endpoint a = new Endpoint(new UUID(0, 1), InetAddress.getByName("127.0.0.1"), 7000, "dc1", "r1", 1);
+        Endpoint b = new Endpoint(new UUID(0, 2), InetAddress.getByName("127.0.0.2"), 7000, "dc1", "r1", 1);
+        Endpoint c = new Endpoint(new UUID(0, 3), InetAddress.getByName("127.0.0.3"), 7000, "dc2", "r1", 1);
         List<Endpoint> replicas = List.of(a, b, c);
         Liveness bDown = e -> !e.equals(b);
         assertThat(ReplicaPlan.of(replicas, RF3, ConsistencyLevel.QUORUM, a, bDown, true).live()).containsExactly(a, c);

@@ -126,7 +126,7 @@ public final class CharybdisNode implements AutoCloseable {
             NodeInfo[] infoHolder = new NodeInfo[1];
             List<Long> tokens = identity.tokens.stream().map(Long::parseLong).toList();
             io.charybdis.cluster.locator.Endpoint self = new io.charybdis.cluster.locator.Endpoint(identity.hostId,
-                    InetAddress.getByName(config.listenAddress()), config.storagePort(), "datacenter1", "rack1");
+                    InetAddress.getByName(config.listenAddress()), config.storagePort(), "datacenter1", "rack1", shards.count());
             io.charybdis.cluster.Coordinator coordinator = NodeCoordinator.singleNode(storage, schemas, self, tokens);
             QueryProcessor qp = new QueryProcessor(schemas, coordinator, SystemKeyspaces::find, () -> infoHolder[0],
                     config.preparedStatementsCacheSize().bytes());

@@ -27,6 +27,6 @@ public final class NodeCoordinator {
     /** A single-node coordinator with a made-up identity (one token), for tests and benchmarks of one process. */
     public static Coordinator forTests(Storage storage, SchemaManager schemas) {
         return singleNode(storage, schemas, new Endpoint(UUID.randomUUID(), InetAddress.getLoopbackAddress(), 7000,
-                "datacenter1", "rack1"), List.of(0L));
+                "datacenter1", "rack1", storage.shardCount()), List.of(0L));
     }
 }

@@ -7,7 +7,11 @@ package io.charybdis.cluster.messaging;
  */
 public enum Verb {
     /** Answers with its payload: liveness probes and tests. */
-    ECHO(1);
+    ECHO(1),
+    /** Applies a mutation on the replica (cluster.replica.Replicas). */
+    MUTATION(2),
+    /** Reads on the replica (cluster.replica.Replicas). */
+    READ(3);
 
     private static final Verb[] BY_CODE = new Verb[64];
 

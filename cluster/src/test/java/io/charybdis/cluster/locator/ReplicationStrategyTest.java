@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class ReplicationStrategyTest {
     static Endpoint node(int i, String dc, String rack) {
         try {
-            return new Endpoint(new UUID(0, i), InetAddress.getByName("127.0.0." + i), 7000, dc, rack);
+            return new Endpoint(new UUID(0, i), InetAddress.getByName("127.0.0." + i), 7000, dc, rack, 1);
         } catch (UnknownHostException e) {
             throw new AssertionError(e);
         }
