@@ -1,0 +1,48 @@
+package io.charybdis.cluster.metadata;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+
+/**
+ * Applies the metadata log (Ratis calls it on its own apply thread, in log order, on every member) and publishes
+ * each new {@link MetadataState}. The reply to a command is empty when it was applied, else the reason it was
+ * refused. No snapshots yet: the log is kept whole and replayed at restart (it holds a handful of entries per
+ * membership change).
+ */
+final class MetadataStateMachine extends BaseStateMachine {
+    private final Consumer<MetadataState> listener;
+    private volatile MetadataState state = MetadataState.EMPTY;
+
+    MetadataStateMachine(Consumer<MetadataState> listener) {
+        this.listener = listener;
+    }
+
+    MetadataState state() {
+        return state;
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        byte[] command = entry.getStateMachineLogEntry().getLogData().toByteArray();
+        MetadataState.Applied applied = state.apply(entry.getIndex(), command);
+        state = applied.state();
+        updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        listener.accept(applied.state());
+        String reply = applied.rejection() == null ? "" : applied.rejection();
+        return CompletableFuture.completedFuture(Message.valueOf(reply.isEmpty()
+                ? org.apache.ratis.thirdparty.com.google.protobuf.ByteString.EMPTY
+                : org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(reply, StandardCharsets.UTF_8)));
+    }
+
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        return CompletableFuture.completedFuture(Message.valueOf(
+                org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(state.snapshot())));
+    }
+}
