@@ -106,10 +106,15 @@ public final class MetadataService implements AutoCloseable {
             RaftServer server = b.build();
             server.start();
             MetadataService svc = new MetadataService(server, sm, gid, self, p);
-            if (!existing && !bootstrap) {
-                svc.joinGroup(seeds, address);
+            try {
+                if (!existing && !bootstrap) {
+                    svc.joinGroup(seeds, address);
+                }
+                svc.submit(MetadataState.join(me));
+            } catch (IOException | RuntimeException e) {
+                svc.close();
+                throw e;
             }
-            svc.submit(MetadataState.join(me));
             return svc;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start cluster metadata in " + directory, e);
@@ -163,7 +168,10 @@ public final class MetadataService implements AutoCloseable {
     }
 
     private RaftClient client(RaftGroup group) {
-        return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group).build();
+        return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+                .setRetryPolicy(org.apache.ratis.retry.RetryPolicies.retryUpToMaximumCountWithFixedSleep(300,
+                        TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
+                .build();
     }
 
     /** Commits a command; throws when the cluster refused it or could not commit it in time. */
@@ -178,6 +186,44 @@ public final class MetadataService implements AutoCloseable {
             if (!rejection.isEmpty()) {
                 throw new IllegalStateException("cluster metadata refused the change: " + rejection);
             }
+        }
+    }
+
+    /**
+     * Commits a schema change computed from the schema at {@code base}; completes once it is applied on this node,
+     * or fails with {@link SchemaConflictException} when another change got in first (recompute and retry).
+     */
+    public java.util.concurrent.CompletableFuture<Void> changeSchema(UUID base, UUID version, byte[] document,
+                                                                     List<String> events) {
+        byte[] command = MetadataState.schema(base, version, document, events);
+        RaftClient c;
+        try {
+            c = client(server.getDivision(groupId).getGroup());
+        } catch (IOException e) {
+            return java.util.concurrent.CompletableFuture.failedFuture(e);
+        }
+        return c.async().send(Message.valueOf(org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(command)))
+                .thenCompose(r -> {
+                    if (!r.isSuccess()) {
+                        return java.util.concurrent.CompletableFuture.failedFuture(
+                                new IOException("schema change not committed: " + r.getException()));
+                    }
+                    String rejection = r.getMessage().getContent().toStringUtf8();
+                    if (rejection.startsWith(MetadataState.SCHEMA_CONFLICT)) {
+                        return java.util.concurrent.CompletableFuture.failedFuture(new SchemaConflictException(rejection));
+                    }
+                    if (!rejection.isEmpty()) {
+                        return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException(rejection));
+                    }
+                    return stateMachine.appliedThrough(r.getLogIndex());
+                }).whenComplete((v, t) -> closeQuietly(c));
+    }
+
+    private static void closeQuietly(RaftClient c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            LOG.debug("closing a metadata client", e);
         }
     }
 

@@ -17,21 +17,57 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The cluster's metadata after applying the log up to {@link #epoch}: its members and their tokens. Immutable;
+ * The cluster's metadata after applying the log up to {@link #epoch}: its members and their tokens, and the schema
+ * (opaque here: the node's serialized user schema, with a version and the change events of its last change).
+ * Immutable;
  * every node derives the same state from the same log, so two nodes of one epoch never disagree on who owns a
  * range. Commands are applied deterministically: a command that would break an invariant (a token owned twice) is
  * rejected identically everywhere and leaves the state unchanged.
  */
-public record MetadataState(long epoch, Map<UUID, NodeRecord> members) {
-    public static final MetadataState EMPTY = new MetadataState(0, Map.of());
+public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema schema) {
+    public static final MetadataState EMPTY = new MetadataState(0, Map.of(), Schema.NONE);
+
+    /** The schema as of an epoch: the version it replaced a schema of, its bytes, and what its change was. */
+    public record Schema(UUID version, byte[] document, List<String> events) {
+        public static final Schema NONE = new Schema(new UUID(0, 0), new byte[0], List.of());
+
+        public Schema {
+            events = List.copyOf(events);
+        }
+    }
 
     public MetadataState {
         members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
     }
 
+    MetadataState(long epoch, Map<UUID, NodeRecord> members) {
+        this(epoch, members, Schema.NONE);
+    }
+
     /** Command kinds in the log. */
     static final byte JOIN = 1;
     static final byte LEAVE = 2;
+    static final byte SCHEMA = 3;
+    static final String SCHEMA_CONFLICT = "schema changed concurrently";
+
+    /**
+     * A schema change: applied only if the schema is still at {@code base} (so two concurrent changes computed from
+     * the same schema cannot both win: the loser recomputes against the new one).
+     */
+    static byte[] schema(UUID base, UUID version, byte[] document, List<String> events) {
+        return encode(SCHEMA, out -> {
+            out.writeLong(base.getMostSignificantBits());
+            out.writeLong(base.getLeastSignificantBits());
+            out.writeLong(version.getMostSignificantBits());
+            out.writeLong(version.getLeastSignificantBits());
+            out.writeInt(document.length);
+            out.write(document);
+            out.writeInt(events.size());
+            for (String e : events) {
+                out.writeUTF(e);
+            }
+        });
+    }
 
     static byte[] join(NodeRecord r) {
         return encode(JOIN, out -> r.write(out));
@@ -80,28 +116,44 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members) {
                     }
                     for (long t : r.tokens()) {
                         if (owners.containsKey(t)) {
-                            return new Applied(new MetadataState(index, members), "token " + t + " is owned by host "
+                            return new Applied(new MetadataState(index, members, schema), "token " + t + " is owned by host "
                                     + owners.get(t));
                         }
                     }
                     Map<UUID, NodeRecord> next = new LinkedHashMap<>(members);
                     next.put(r.hostId(), r);
-                    return new Applied(new MetadataState(index, next), null);
+                    return new Applied(new MetadataState(index, next, schema), null);
+                }
+                case SCHEMA -> {
+                    UUID base = new UUID(in.readLong(), in.readLong());
+                    UUID version = new UUID(in.readLong(), in.readLong());
+                    byte[] doc = new byte[in.readInt()];
+                    in.readFully(doc);
+                    int n = in.readInt();
+                    List<String> events = new java.util.ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        events.add(in.readUTF());
+                    }
+                    if (!base.equals(schema.version())) {
+                        return new Applied(new MetadataState(index, members, schema), SCHEMA_CONFLICT + ": based on "
+                                + base + ", the schema is at " + schema.version());
+                    }
+                    return new Applied(new MetadataState(index, members, new Schema(version, doc, events)), null);
                 }
                 case LEAVE -> {
                     UUID id = new UUID(in.readLong(), in.readLong());
                     Map<UUID, NodeRecord> next = new LinkedHashMap<>(members);
                     if (next.remove(id) == null) {
-                        return new Applied(new MetadataState(index, members), "no member with host id " + id);
+                        return new Applied(new MetadataState(index, members, schema), "no member with host id " + id);
                     }
-                    return new Applied(new MetadataState(index, next), null);
+                    return new Applied(new MetadataState(index, next, schema), null);
                 }
                 default -> {
-                    return new Applied(new MetadataState(index, members), "unknown metadata command kind=" + kind);
+                    return new Applied(new MetadataState(index, members, schema), "unknown metadata command kind=" + kind);
                 }
             }
         } catch (IOException e) {
-            return new Applied(new MetadataState(index, members), "malformed metadata command: " + e);
+            return new Applied(new MetadataState(index, members, schema), "malformed metadata command: " + e);
         }
     }
 
@@ -127,6 +179,14 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members) {
             for (NodeRecord r : members.values()) {
                 r.write(out);
             }
+            out.writeLong(schema.version().getMostSignificantBits());
+            out.writeLong(schema.version().getLeastSignificantBits());
+            out.writeInt(schema.document().length);
+            out.write(schema.document());
+            out.writeInt(schema.events().size());
+            for (String e : schema.events()) {
+                out.writeUTF(e);
+            }
         });
     }
 
@@ -140,6 +200,14 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members) {
             NodeRecord r = NodeRecord.read(in);
             m.put(r.hostId(), r);
         }
-        return new MetadataState(epoch, m);
+        UUID version = new UUID(in.readLong(), in.readLong());
+        byte[] doc = new byte[in.readInt()];
+        in.readFully(doc);
+        int k = in.readInt();
+        List<String> events = new java.util.ArrayList<>(k);
+        for (int i = 0; i < k; i++) {
+            events.add(in.readUTF());
+        }
+        return new MetadataState(epoch, m, new Schema(version, doc, events));
     }
 }

@@ -17,6 +17,20 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
 final class MetadataStateMachine extends BaseStateMachine {
     private final Consumer<MetadataState> listener;
     private volatile MetadataState state = MetadataState.EMPTY;
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, CompletableFuture<Void>> waiters =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    /** Completes once this member has applied the log through {@code index}. */
+    CompletableFuture<Void> appliedThrough(long index) {
+        if (state.epoch() >= index) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> f = waiters.computeIfAbsent(index, i -> new CompletableFuture<>());
+        if (state.epoch() >= index) {
+            f.complete(null);
+        }
+        return f;
+    }
 
     MetadataStateMachine(Consumer<MetadataState> listener) {
         this.listener = listener;
@@ -34,6 +48,9 @@ final class MetadataStateMachine extends BaseStateMachine {
         state = applied.state();
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         listener.accept(applied.state());
+        var done = waiters.headMap(entry.getIndex(), true);
+        done.values().forEach(f -> f.complete(null));
+        done.clear();
         String reply = applied.rejection() == null ? "" : applied.rejection();
         return CompletableFuture.completedFuture(Message.valueOf(reply.isEmpty()
                 ? org.apache.ratis.thirdparty.com.google.protobuf.ByteString.EMPTY

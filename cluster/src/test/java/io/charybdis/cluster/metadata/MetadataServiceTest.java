@@ -42,7 +42,7 @@ class MetadataServiceTest {
     }
 
     MetadataService start(int i, InetSocketAddress address, List<InetSocketAddress> seeds, NodeRecord me) {
-        MetadataService s = MetadataService.start("Test Cluster", dir.resolve("n" + i), address, seeds, me,
+        MetadataService s = MetadataService.start("Test Cluster " + dir.getFileName(), dir.resolve("n" + i), address, seeds, me,
                 state -> seen.put(me.hostId(), state));
         started.add(s);
         return s;
@@ -112,5 +112,23 @@ class MetadataServiceTest {
         await(() -> again.state().members().size() == 2 && n0.state().members().size() == 2);
         assertThat(again.state().members()).doesNotContainKey(new UUID(7, 0));
         assertThat(again.state().epoch()).isEqualTo(n1.state().epoch());
+    }
+
+    @Test
+    void schemaChangesAreOrderedAndAStaleBaseIsRefused() throws Exception {
+        InetSocketAddress a0 = freeAddress();
+        InetSocketAddress a1 = freeAddress();
+        MetadataService n0 = start(0, a0, List.of(a0), record(0, 1));
+        MetadataService n1 = start(1, a1, List.of(a0), record(1, 2));
+        UUID none = new UUID(0, 0);
+        UUID v1 = UUID.randomUUID();
+        n1.changeSchema(none, v1, "one".getBytes(), List.of("CREATED KEYSPACE ks")).get();
+        assertThat(n1.state().schema().version()).isEqualTo(v1); // applied here before the future completed
+        await(() -> n0.state().schema().version().equals(v1));
+        assertThat(new String(n0.state().schema().document())).isEqualTo("one");
+        assertThat(n0.state().schema().events()).containsExactly("CREATED KEYSPACE ks");
+        assertThatThrownBy(() -> n0.changeSchema(none, UUID.randomUUID(), "two".getBytes(), List.of()).join())
+                .cause().isInstanceOf(SchemaConflictException.class);
+        assertThat(n1.state().schema().version()).isEqualTo(v1);
     }
 }
