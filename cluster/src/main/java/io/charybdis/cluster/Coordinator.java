@@ -176,7 +176,8 @@ public final class Coordinator {
             throw remoteNotSupported(plan);
         }
         if (!c.isSinglePartition() && plan.replicas().size() < metadata.ring().endpoints().size()) {
-            throw new IllegalStateException("range reads over nodes that each own part of the ring are not built yet");
+            throw new NotYetSupportedException("Charybdis cannot yet read a token range over nodes that each own part "
+                    + "of it (range reads across nodes are not built yet)");
         }
         if (plan.live().contains(self)) {
             return Home.resume(storage.read(c), home);
@@ -236,7 +237,7 @@ public final class Coordinator {
     /** Removes every row of the table on every replica (Cassandra needs all nodes up for it). */
     public CompletableFuture<Void> truncate(TableId table, EventExecutor home) {
         if (!metadata.isSingleNode()) {
-            throw new IllegalStateException("TRUNCATE across nodes needs internode messaging, which is not built yet");
+            throw new NotYetSupportedException("TRUNCATE across nodes is not built yet in Charybdis");
         }
         return Home.resume(storage.truncate(table), home);
     }
@@ -278,8 +279,10 @@ public final class Coordinator {
     private record CachedStrategy(Map<String, String> replication, ReplicationStrategy strategy) {
     }
 
-    private static IllegalStateException remoteNotSupported(ReplicaPlan plan) {
-        return new IllegalStateException("replicas on other nodes " + plan.replicas()
-                + " need internode messaging, which is not built yet");
+    private static NotYetSupportedException remoteNotSupported(ReplicaPlan plan) {
+        return new NotYetSupportedException("Charybdis cannot yet serve this request at consistency level "
+                + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": reads answered by "
+                + "several nodes (digest reads, read repair), counters and lightweight transactions across nodes, "
+                + "and hints are not built yet");
     }
 }

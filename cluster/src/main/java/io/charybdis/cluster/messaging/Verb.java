@@ -11,7 +11,9 @@ public enum Verb {
     /** Applies a mutation on the replica (cluster.replica.Replicas). */
     MUTATION(2),
     /** Reads on the replica (cluster.replica.Replicas). */
-    READ(3);
+    READ(3),
+    /** Answers with the address of this node's cluster metadata member (how a joining node finds its seeds'). */
+    METADATA_ADDRESS(4);
 
     private static final Verb[] BY_CODE = new Verb[64];
 

@@ -55,6 +55,13 @@ public final class MetadataService implements AutoCloseable {
     private final RaftGroupId groupId;
     private final RaftPeer self;
     private final RaftProperties properties;
+    /** Runs metadata commands for callers that must not block (a DDL statement on a shard). */
+    private final java.util.concurrent.ExecutorService commands = java.util.concurrent.Executors.newSingleThreadExecutor(
+            r -> {
+                Thread t = new Thread(r, "metadata-commands");
+                t.setDaemon(true);
+                return t;
+            });
 
     private MetadataService(RaftServer server, MetadataStateMachine stateMachine, RaftGroupId groupId, RaftPeer self,
                             RaftProperties properties) {
@@ -90,8 +97,11 @@ public final class MetadataService implements AutoCloseable {
         NettyConfigKeys.Server.setPort(p, address.getPort());
         NettyConfigKeys.Server.setUseEpoll(p, false);
         RaftServerConfigKeys.setStorageDir(p, List.of(directory.toFile()));
-        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(300, TimeUnit.MILLISECONDS));
-        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(600, TimeUnit.MILLISECONDS));
+        // Election timeouts generous enough for a loaded machine: metadata changes are rare, stability matters more
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(2, TimeUnit.SECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(4, TimeUnit.SECONDS));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(10, TimeUnit.SECONDS));
+        org.apache.ratis.client.RaftClientConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(10, TimeUnit.SECONDS));
         try {
             Files.createDirectories(directory);
             boolean existing = hasGroup(directory, gid);
@@ -186,6 +196,13 @@ public final class MetadataService implements AutoCloseable {
             if (!rejection.isEmpty()) {
                 throw new IllegalStateException("cluster metadata refused the change: " + rejection);
             }
+            // the leader answered once it applied the command; this member may not have yet
+            stateMachine.appliedThrough(r.getLogIndex()).get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("metadata command committed but not applied here in time", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
         }
     }
 
@@ -196,27 +213,27 @@ public final class MetadataService implements AutoCloseable {
     public java.util.concurrent.CompletableFuture<Void> changeSchema(UUID base, UUID version, byte[] document,
                                                                      List<String> events) {
         byte[] command = MetadataState.schema(base, version, document, events);
-        RaftClient c;
-        try {
-            c = client(server.getDivision(groupId).getGroup());
-        } catch (IOException e) {
-            return java.util.concurrent.CompletableFuture.failedFuture(e);
-        }
-        return c.async().send(Message.valueOf(org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(command)))
-                .thenCompose(r -> {
-                    if (!r.isSuccess()) {
-                        return java.util.concurrent.CompletableFuture.failedFuture(
-                                new IOException("schema change not committed: " + r.getException()));
-                    }
-                    String rejection = r.getMessage().getContent().toStringUtf8();
-                    if (rejection.startsWith(MetadataState.SCHEMA_CONFLICT)) {
-                        return java.util.concurrent.CompletableFuture.failedFuture(new SchemaConflictException(rejection));
-                    }
-                    if (!rejection.isEmpty()) {
-                        return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException(rejection));
-                    }
-                    return stateMachine.appliedThrough(r.getLogIndex());
-                }).whenComplete((v, t) -> closeQuietly(c));
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            // the blocking client follows leader changes and redirects; this runs off the caller's thread
+            try (RaftClient c = client(server.getDivision(groupId).getGroup())) {
+                RaftClientReply r = c.io().send(Message.valueOf(
+                        org.apache.ratis.thirdparty.com.google.protobuf.ByteString.copyFrom(command)));
+                if (!r.isSuccess()) {
+                    throw new java.util.concurrent.CompletionException(
+                            new IOException("schema change not committed: " + r.getException()));
+                }
+                String rejection = r.getMessage().getContent().toStringUtf8();
+                if (rejection.startsWith(MetadataState.SCHEMA_CONFLICT)) {
+                    throw new java.util.concurrent.CompletionException(new SchemaConflictException(rejection));
+                }
+                if (!rejection.isEmpty()) {
+                    throw new java.util.concurrent.CompletionException(new IllegalStateException(rejection));
+                }
+                return r.getLogIndex();
+            } catch (IOException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        }, commands).thenCompose(stateMachine::appliedThrough);
     }
 
     private static void closeQuietly(RaftClient c) {
@@ -251,6 +268,7 @@ public final class MetadataService implements AutoCloseable {
 
     @Override
     public void close() {
+        commands.shutdownNow();
         try {
             server.close();
         } catch (IOException e) {

@@ -15,6 +15,7 @@ import org.apache.ratis.statemachine.impl.BaseStateMachine;
  * membership change).
  */
 final class MetadataStateMachine extends BaseStateMachine {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MetadataStateMachine.class);
     private final Consumer<MetadataState> listener;
     private volatile MetadataState state = MetadataState.EMPTY;
     private final java.util.concurrent.ConcurrentSkipListMap<Long, CompletableFuture<Void>> waiters =
@@ -47,7 +48,12 @@ final class MetadataStateMachine extends BaseStateMachine {
         MetadataState.Applied applied = state.apply(entry.getIndex(), command);
         state = applied.state();
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
-        listener.accept(applied.state());
+        try {
+            listener.accept(applied.state());
+        } catch (RuntimeException | Error e) {
+            // the log is the truth and stays applied; a member that cannot follow it says so loudly
+            LOG.error("applying cluster metadata epoch={} on this node failed", entry.getIndex(), e);
+        }
         var done = waiters.headMap(entry.getIndex(), true);
         done.values().forEach(f -> f.complete(null));
         done.clear();

@@ -13,7 +13,8 @@ import java.util.UUID;
  * One member of the cluster as the metadata log records it: identity, addresses, placement, shard count and the
  * vnode tokens it owns.
  */
-public record NodeRecord(UUID hostId, InetAddress address, int storagePort, int nativePort, String datacenter,
+public record NodeRecord(UUID hostId, InetAddress address, int storagePort, InetAddress rpcAddress, int nativePort,
+                         String datacenter,
                          String rack, int shards, String releaseVersion, List<Long> tokens) {
     public NodeRecord {
         tokens = List.copyOf(tokens);
@@ -30,6 +31,9 @@ public record NodeRecord(UUID hostId, InetAddress address, int storagePort, int 
         out.writeByte(a.length);
         out.write(a);
         out.writeInt(storagePort);
+        byte[] r = rpcAddress.getAddress();
+        out.writeByte(r.length);
+        out.write(r);
         out.writeInt(nativePort);
         out.writeUTF(datacenter);
         out.writeUTF(rack);
@@ -46,6 +50,8 @@ public record NodeRecord(UUID hostId, InetAddress address, int storagePort, int 
         byte[] a = new byte[in.readUnsignedByte()];
         in.readFully(a);
         int storagePort = in.readInt();
+        byte[] r = new byte[in.readUnsignedByte()];
+        in.readFully(r);
         int nativePort = in.readInt();
         String dc = in.readUTF();
         String rack = in.readUTF();
@@ -56,6 +62,7 @@ public record NodeRecord(UUID hostId, InetAddress address, int storagePort, int 
         for (int i = 0; i < n; i++) {
             tokens.add(in.readLong());
         }
-        return new NodeRecord(id, InetAddress.getByAddress(a), storagePort, nativePort, dc, rack, shards, release, tokens);
+        return new NodeRecord(id, InetAddress.getByAddress(a), storagePort, InetAddress.getByAddress(r), nativePort, dc, rack,
+                shards, release, tokens);
     }
 }

@@ -37,7 +37,8 @@ class MetadataServiceTest {
         for (long t : tokens) {
             ts.add(t);
         }
-        return new NodeRecord(new UUID(7, i), InetAddress.getLoopbackAddress(), 7000 + i, 9042, "dc1", "rack1", 2,
+        return new NodeRecord(new UUID(7, i), InetAddress.getLoopbackAddress(), 7000 + i, InetAddress.getLoopbackAddress(), 9042,
+                "dc1", "rack1", 2,
                 "5.0.6", ts);
     }
 

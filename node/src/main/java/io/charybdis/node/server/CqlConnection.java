@@ -278,6 +278,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     rf.consistency(), rf.received(), rf.blockFor(), rf.reasons(), false);
             case io.charybdis.cluster.UnavailableException ue -> out = rb.unavailable(ue.getMessage(),
                     io.charybdis.protocol.Consistency.valueOf(ue.consistency().name()), ue.required(), ue.alive());
+            case io.charybdis.cluster.NotYetSupportedException ns -> out = rb.error(ErrorCode.INVALID, ns.getMessage());
             case io.charybdis.cluster.WriteTimeoutException wt -> out = rb.writeTimeout(wt.getMessage(),
                     io.charybdis.protocol.Consistency.valueOf(wt.consistency().name()), wt.received(), wt.blockFor(),
                     io.charybdis.protocol.response.WriteType.valueOf(wt.writeType().name()), 0);
