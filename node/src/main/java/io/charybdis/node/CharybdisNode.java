@@ -131,8 +131,7 @@ public final class CharybdisNode implements AutoCloseable {
             qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, () -> infoHolder[0]));
             Authenticator auth = config.authenticator() == AuthenticatorType.PASSWORD ? Authenticator.passwords()
                     : Authenticator.allowAll();
-            CqlServer server = new CqlServer(shards, qp, auth, () -> infoHolder[0],
-                    (int) Math.min(Integer.MAX_VALUE, config.nativeTransportMaxFrameSize().bytes()));
+            CqlServer server = CqlServer.create(shards, qp, auth, () -> infoHolder[0], config);
             schemas.addListener(server::schemaChanged);
             server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
             infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,

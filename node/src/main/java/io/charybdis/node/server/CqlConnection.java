@@ -25,40 +25,84 @@ import io.charybdis.protocol.response.ResponseBuilder;
 import io.charybdis.protocol.response.Responses;
 import io.charybdis.protocol.response.ColumnSpec;
 import io.charybdis.protocol.types.DataType;
+import io.charybdis.protocol.EnvelopeHeader;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One client connection: the STARTUP/auth handshake, then requests dispatched to the {@link QueryProcessor}.
  * Requests on different streams run concurrently; each response is written on the connection's event loop as soon
  * as it is ready (responses may come back out of order, as the protocol allows).
+ *
+ * <p>Implementation notes: overload. All state here belongs to the connection's event loop; the node-wide counters
+ * are {@link ClientLimits}' and {@link RequestRateLimiter}'s atomics. The connection stops reading its socket
+ * (autoRead off, so TCP pushes back on the client) while any of these holds, each a bit of {@link #paused}:
+ * <ul>
+ *   <li>{@link #PAUSED_WRITABILITY}: its outbound buffer is above the high water mark (the client does not read
+ *       its responses fast enough); resumes when Netty reports it writable again, below the low water mark;</li>
+ *   <li>{@link #PAUSED_IN_FLIGHT}: a request took the bytes in flight of its client address or of the node over
+ *       {@code native_transport_max_request_data_in_flight[_per_ip]}; that request is still served (as in
+ *       Cassandra); resumes when one of this connection's requests is answered and both are below their limits
+ *       again, or when this connection has nothing in flight;</li>
+ *   <li>{@link #PAUSED_RATE}: the node-wide request rate limit gave this request a permit in the future; resumes
+ *       when the permit is due.</li>
+ * </ul>
+ * A client that sent {@code THROW_ON_OVERLOAD: 1} in STARTUP gets an OVERLOADED error instead of the two latter
+ * pauses, and its refused request is dropped.
+ *
+ * <p>Envelopes that arrive while paused (the rest of the socket read that was under way) wait in {@link #backlog},
+ * in order, and are served when the connection resumes; since the socket is not read meanwhile, the backlog holds
+ * at most one read's worth. Each request's bytes (header and body, {@link #cost}) are in flight from the moment it
+ * is taken out of the backlog or off the wire until the write of its response completes or fails; every response
+ * to a request goes through {@link #reply}, which releases them exactly once.
  */
 final class CqlConnection extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(CqlConnection.class);
+    static final String THROW_ON_OVERLOAD = "THROW_ON_OVERLOAD";
+    static final int PAUSED_WRITABILITY = 1;
+    static final int PAUSED_IN_FLIGHT = 2;
+    static final int PAUSED_RATE = 4;
 
     private final CqlServer server;
     private final int shard;
     private final ClientState client;
+    private final ClientLimits limits;
+    private final RequestRateLimiter rateLimiter;
     private ProtocolVersion version;
     private boolean ready;
     private boolean authenticated;
+    private boolean throwOnOverload;
+    private ClientLimits.Endpoint endpoint;
+    private boolean admitted;
+    private ChannelHandlerContext ctx;
+    private int paused;
+    private long bytesInFlight;
+    private ArrayDeque<Envelope> backlog;
+    private boolean draining;
 
     CqlConnection(CqlServer server, int shard) {
         this.server = server;
         this.shard = shard;
         this.client = new ClientState(server.authenticator().requiresLogin() ? null : "anonymous");
         this.authenticated = !server.authenticator().requiresLogin();
+        this.limits = server.limits();
+        this.rateLimiter = server.rateLimiter();
     }
 
     ProtocolVersion version() {
@@ -66,24 +110,130 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        InetAddress address = ctx.channel().remoteAddress() instanceof InetSocketAddress isa
+                ? isa.getAddress() : InetAddress.getLoopbackAddress();
+        endpoint = limits.connect(address);
+        String refusal = limits.refusal(endpoint);
+        if (refusal != null) {
+            server.connectionRefused(refusal);
+            ctx.close();
+            return;
+        }
+        admitted = true;
         server.connectionOpened(ctx.channel());
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        server.connectionClosed(ctx.channel());
-        ctx.fireChannelInactive();
+        if (backlog != null) {
+            Envelope env;
+            while ((env = backlog.poll()) != null) {
+                env.release();
+            }
+        }
+        if (endpoint != null) {
+            limits.disconnect(endpoint);
+        }
+        if (admitted) {
+            server.connectionClosed(ctx.channel());
+            ctx.fireChannelInactive();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            resume(PAUSED_WRITABILITY);
+        } else {
+            pause(PAUSED_WRITABILITY);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Envelope env)) {
+        if (!(msg instanceof Envelope env) || !admitted) {
             ReferenceCountUtil.release(msg);
             return;
         }
+        if (paused != 0 || (backlog != null && !backlog.isEmpty())) {
+            if (backlog == null) {
+                backlog = new ArrayDeque<>();
+            }
+            backlog.add(env);
+            return;
+        }
+        serve(env);
+    }
+
+    /** Why reading is paused now: a set of the {@code PAUSED_*} bits, 0 when reading. */
+    int paused() {
+        return paused;
+    }
+
+    /** Bytes of this connection's requests in flight. */
+    long bytesInFlight() {
+        return bytesInFlight;
+    }
+
+    private void pause(int reason) {
+        if (paused == 0) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        paused |= reason;
+    }
+
+    private void resume(int reason) {
+        if ((paused & reason) == 0) {
+            return;
+        }
+        paused &= ~reason;
+        if (paused != 0 || draining) {
+            return;
+        }
+        draining = true;
+        try {
+            Envelope env;
+            while (paused == 0 && backlog != null && (env = backlog.poll()) != null) {
+                serve(env);
+            }
+        } finally {
+            draining = false;
+        }
+        if (paused == 0 && ctx.channel().isActive()) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    /** The bytes a request counts for in flight: its envelope, header and body. */
+    static int cost(Envelope env) {
+        return EnvelopeHeader.LENGTH + env.body().readableBytes();
+    }
+
+    private void serve(Envelope env) {
         int stream = env.streamId();
+        if (version == null && env.version() != ProtocolVersion.MAX_SUPPORTED && !server.allowOlderProtocols()) {
+            // native_transport_allow_older_protocols: false, in Cassandra's words (its ProtocolVersion.decode)
+            version = env.version();
+            env.release();
+            ctx.writeAndFlush(Responses.to(ctx.alloc(), version, stream).error(ErrorCode.PROTOCOL_ERROR,
+                    "Rejecting Protocol Version " + version.code() + "/v" + version.code() + " < "
+                            + ProtocolVersion.MAX_SUPPORTED.code() + "/v" + ProtocolVersion.MAX_SUPPORTED.code() + "."))
+                    .addListener(f -> ctx.close());
+            return;
+        }
+        int cost = cost(env);
+        if (!admit(stream, cost)) {
+            env.release();
+            return;
+        }
         boolean tracing = env.hasFlag(Envelope.TRACING);
         Request request;
         try {
@@ -92,57 +242,111 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             }
             request = Requests.decode(env);
         } catch (ProtocolException e) {
-            writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, e.getMessage());
+            writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR, e.getMessage());
             return;
         } finally {
             env.release();
         }
         try {
-            dispatch(ctx, stream, tracing, request);
+            dispatch(ctx, stream, cost, tracing, request);
         } catch (Throwable t) {
-            writeFailure(ctx, stream, t);
+            writeFailure(ctx, stream, cost, t);
         }
     }
 
-    private void dispatch(ChannelHandlerContext ctx, int stream, boolean tracing, Request request) {
+    /**
+     * Takes {@code cost} bytes in flight and a rate permit for a request, pausing the connection where a limit is
+     * reached; false when the request is refused (THROW_ON_OVERLOAD), its OVERLOADED error already written.
+     */
+    private boolean admit(int stream, int cost) {
+        if (throwOnOverload) {
+            if (limits.tryAcquire(endpoint, cost) != ClientLimits.Outcome.SUCCESS) {
+                writeError(ctx, stream, 0, ErrorCode.OVERLOADED, "Request breached limit on bytes in flight. ("
+                        + limits.usage(endpoint) + ") Server is currently in an overloaded state and cannot accept"
+                        + " more requests.");
+                return false;
+            }
+            if (rateLimiter != null && !rateLimiter.tryReserve()) {
+                limits.release(endpoint, cost);
+                writeError(ctx, stream, 0, ErrorCode.OVERLOADED, "Request breached global limit of "
+                        + rateLimiter.rate() + " requests/second. Server is currently in an overloaded state and"
+                        + " cannot accept more requests.");
+                return false;
+            }
+            bytesInFlight += cost;
+            return true;
+        }
+        bytesInFlight += cost;
+        if (limits.tryAcquire(endpoint, cost) != ClientLimits.Outcome.SUCCESS) {
+            limits.acquire(endpoint, cost);
+            pause(PAUSED_IN_FLIGHT);
+        }
+        if (rateLimiter != null) {
+            long delay = rateLimiter.reserveAndGetDelayNanos();
+            if (delay > 0 && (paused & (PAUSED_IN_FLIGHT | PAUSED_RATE)) == 0) {
+                pause(PAUSED_RATE);
+                ctx.executor().schedule(() -> resume(PAUSED_RATE), delay, TimeUnit.NANOSECONDS);
+            }
+        }
+        return true;
+    }
+
+    /** Writes the response to a request of {@code cost} bytes, and releases them once it is written or failed. */
+    private void reply(ChannelHandlerContext ctx, Object response, int cost) {
+        ChannelFuture f = ctx.writeAndFlush(response);
+        if (cost > 0) {
+            f.addListener(done -> release(cost));
+        }
+    }
+
+    private void release(int cost) {
+        bytesInFlight -= cost;
+        boolean below = limits.release(endpoint, cost);
+        if ((paused & PAUSED_IN_FLIGHT) != 0 && (below || bytesInFlight == 0)) {
+            resume(PAUSED_IN_FLIGHT);
+        }
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, int stream, int cost, boolean tracing, Request request) {
         switch (request) {
-            case Request.Options o -> ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream)
-                    .supported(server.supportedOptions(shard)));
-            case Request.Startup s -> startup(ctx, stream, s);
-            case Request.AuthResponse a -> authResponse(ctx, stream, a);
+            case Request.Options o -> reply(ctx, Responses.to(ctx.alloc(), version(), stream)
+                    .supported(server.supportedOptions(shard)), cost);
+            case Request.Startup s -> startup(ctx, stream, cost, s);
+            case Request.AuthResponse a -> authResponse(ctx, stream, cost, a);
             default -> {
                 if (!ready) {
-                    writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR,
+                    writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR,
                             "Unexpected message " + request.getClass().getSimpleName().toUpperCase()
                                     + ", expecting STARTUP or OPTIONS.");
                     return;
                 }
                 if (!authenticated) {
-                    writeError(ctx, stream, ErrorCode.UNAUTHORIZED,
+                    writeError(ctx, stream, cost, ErrorCode.UNAUTHORIZED,
                             "You have not logged in");
                     return;
                 }
-                execute(ctx, stream, tracing, request);
+                execute(ctx, stream, cost, tracing, request);
             }
         }
     }
 
-    private void startup(ChannelHandlerContext ctx, int stream, Request.Startup s) {
+    private void startup(ChannelHandlerContext ctx, int stream, int cost, Request.Startup s) {
         String compression = s.compression();
         boolean lz4 = false;
         if (compression != null) {
             if (!compression.equals("lz4")) {
-                writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, "Unsupported compression algorithm: "
+                writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR, "Unsupported compression algorithm: "
                         + compression + " (supported: lz4)");
                 return;
             }
             lz4 = true;
         }
         ready = true;
+        throwOnOverload = "1".equals(s.options().get(THROW_ON_OVERLOAD));
         ResponseBuilder rb = Responses.to(ctx.alloc(), version(), stream);
         Envelope reply = server.authenticator().requiresLogin()
                 ? rb.authenticate(server.authenticator().className()) : rb.ready();
-        ctx.writeAndFlush(reply);
+        reply(ctx, reply, cost);
         if (version().isAtLeast(ProtocolVersion.V5)) {
             V5Framing.install(ctx.pipeline(), lz4);
         } else if (lz4) {
@@ -151,30 +355,30 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void authResponse(ChannelHandlerContext ctx, int stream, Request.AuthResponse a) {
+    private void authResponse(ChannelHandlerContext ctx, int stream, int cost, Request.AuthResponse a) {
         if (!ready || !server.authenticator().requiresLogin()) {
-            writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, "Unexpected AUTH_RESPONSE message");
+            writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR, "Unexpected AUTH_RESPONSE message");
             return;
         }
         String user = server.authenticator().authenticate(a.token());
         if (user == null) {
-            writeError(ctx, stream, ErrorCode.BAD_CREDENTIALS, "Provided username "
+            writeError(ctx, stream, cost, ErrorCode.BAD_CREDENTIALS, "Provided username "
                     + server.authenticator().userOf(a.token()) + " and/or password are incorrect");
             return;
         }
         client.login(user);
         authenticated = true;
-        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).authSuccess(null));
+        reply(ctx, Responses.to(ctx.alloc(), version(), stream).authSuccess(null), cost);
     }
 
-    private void execute(ChannelHandlerContext ctx, int stream, boolean tracing, Request request) {
+    private void execute(ChannelHandlerContext ctx, int stream, int cost, boolean tracing, Request request) {
         QueryProcessor qp = server.processor();
         CompletableFuture<ResultMessage> result;
         switch (request) {
             case Request.Query q -> result = qp.query(q.query(), q.options(), client, ctx.alloc(), version());
             case Request.Prepare p -> {
                 QueryProcessor.Prepared prepared = qp.prepare(p.query(), p.keyspace(), client);
-                writePrepared(ctx, stream, prepared);
+                writePrepared(ctx, stream, cost, prepared);
                 return;
             }
             case Request.Execute e -> {
@@ -206,7 +410,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             }
             case Request.Register r -> {
                 server.register(ctx.channel(), r.eventTypes(), this);
-                ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).ready());
+                reply(ctx, Responses.to(ctx.alloc(), version(), stream).ready(), cost);
                 return;
             }
             default -> throw new ProtocolException("Unexpected request " + request, stream, false);
@@ -214,16 +418,16 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         UUID tracingId = tracing ? UUID.randomUUID() : null;
         result.whenComplete((r, err) -> {
             if (ctx.executor().inEventLoop()) {
-                respond(ctx, stream, tracingId, r, err);
+                respond(ctx, stream, cost, tracingId, r, err);
             } else {
-                ctx.executor().execute(() -> respond(ctx, stream, tracingId, r, err));
+                ctx.executor().execute(() -> respond(ctx, stream, cost, tracingId, r, err));
             }
         });
     }
 
-    private void respond(ChannelHandlerContext ctx, int stream, UUID tracingId, ResultMessage r, Throwable err) {
+    private void respond(ChannelHandlerContext ctx, int stream, int cost, UUID tracingId, ResultMessage r, Throwable err) {
         if (err != null) {
-            writeFailure(ctx, stream, err);
+            writeFailure(ctx, stream, cost, err);
             return;
         }
         List<String> warnings = null;
@@ -239,7 +443,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             case ResultMessage.Rows rows -> rb.rows(rows.writer());
             case ResultMessage.Warned w -> rb.voidResult();
         };
-        ctx.writeAndFlush(out);
+        reply(ctx, out, cost);
     }
 
     static io.charybdis.protocol.response.SchemaChange toProtocol(SchemaChange c) {
@@ -249,7 +453,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                 c.keyspace(), c.name(), c.argTypes());
     }
 
-    private void writePrepared(ChannelHandlerContext ctx, int stream, QueryProcessor.Prepared p) {
+    private void writePrepared(ChannelHandlerContext ctx, int stream, int cost, QueryProcessor.Prepared p) {
         var stmt = p.statement();
         List<ColumnSpec> vars = new ArrayList<>();
         for (var v : stmt.bindVariables()) {
@@ -258,11 +462,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         }
         PreparedMetadata md = PreparedMetadata.of(vars, stmt.partitionKeyBindIndexes());
         byte[] resultId = version().isAtLeast(ProtocolVersion.V5) ? p.resultMetadataId() : null;
-        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).prepared(p.id(), resultId, md,
-                stmt.resultMetadata()));
+        reply(ctx, Responses.to(ctx.alloc(), version(), stream).prepared(p.id(), resultId, md,
+                stmt.resultMetadata()), cost);
     }
 
-    private void writeFailure(ChannelHandlerContext ctx, int stream, Throwable t) {
+    private void writeFailure(ChannelHandlerContext ctx, int stream, int cost, Throwable t) {
         while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
                 && t.getCause() != null) {
             t = t.getCause();
@@ -283,11 +487,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                 out = rb.error(ErrorCode.SERVER_ERROR, t.getClass().getName() + ": " + t.getMessage());
             }
         }
-        ctx.writeAndFlush(out);
+        reply(ctx, out, cost);
     }
 
-    private void writeError(ChannelHandlerContext ctx, int stream, ErrorCode code, String message) {
-        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).error(code, message));
+    private void writeError(ChannelHandlerContext ctx, int stream, int cost, ErrorCode code, String message) {
+        reply(ctx, Responses.to(ctx.alloc(), version(), stream).error(code, message), cost);
     }
 
     @Override
