@@ -239,6 +239,11 @@ public final class CharybdisNode implements AutoCloseable {
         return server.shardAwarePort();
     }
 
+    /** The CQL server: its connections, bytes in flight and overload counters. */
+    public CqlServer cqlServer() {
+        return server;
+    }
+
     public Storage storage() {
         return storage;
     }

@@ -32,6 +32,11 @@ final class ClientLimits {
     private final AtomicLong connections = new AtomicLong();
     private final AtomicLong bytesInFlight = new AtomicLong();
     private final ConcurrentHashMap<InetAddress, Endpoint> endpoints = new ConcurrentHashMap<>();
+    private final AtomicLong pausesForInFlight = new AtomicLong();
+    private final AtomicLong pausesForRate = new AtomicLong();
+    private final AtomicLong pausesForWritability = new AtomicLong();
+    private final AtomicLong overloadedRequests = new AtomicLong();
+    private final AtomicLong refusedConnections = new AtomicLong();
 
     /** One client address: its open connections and bytes of requests in flight. */
     static final class Endpoint {
@@ -171,6 +176,47 @@ final class ClientLimits {
     long bytesInFlight(InetAddress address) {
         Endpoint e = endpoints.get(address);
         return e == null ? 0 : e.bytesInFlight.get();
+    }
+
+    // ---------------------------------------------------------------- counters (overload events only)
+
+    /** Counts a connection that stopped reading for {@code reason}, one of CqlConnection's {@code PAUSED_*}. */
+    void countPause(int reason) {
+        switch (reason) {
+            case CqlConnection.PAUSED_IN_FLIGHT -> pausesForInFlight.incrementAndGet();
+            case CqlConnection.PAUSED_RATE -> pausesForRate.incrementAndGet();
+            default -> pausesForWritability.incrementAndGet();
+        }
+    }
+
+    void countOverloaded() {
+        overloadedRequests.incrementAndGet();
+    }
+
+    void countRefused() {
+        refusedConnections.incrementAndGet();
+    }
+
+    /** How often a connection stopped reading because bytes in flight were over a limit. */
+    long pausesForInFlight() {
+        return pausesForInFlight.get();
+    }
+
+    long pausesForRate() {
+        return pausesForRate.get();
+    }
+
+    long pausesForWritability() {
+        return pausesForWritability.get();
+    }
+
+    /** Requests answered OVERLOADED (THROW_ON_OVERLOAD connections). */
+    long overloadedRequests() {
+        return overloadedRequests.get();
+    }
+
+    long refusedConnections() {
+        return refusedConnections.get();
     }
 
     /** For an Overloaded error: {@code Endpoint: 10/100 bytes, Global: 20/400 bytes.} */

@@ -121,6 +121,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         endpoint = limits.connect(address);
         String refusal = limits.refusal(endpoint);
         if (refusal != null) {
+            limits.countRefused();
             server.connectionRefused(refusal);
             ctx.close();
             return;
@@ -186,6 +187,9 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     private void pause(int reason) {
         if (paused == 0) {
             ctx.channel().config().setAutoRead(false);
+        }
+        if ((paused & reason) == 0) {
+            limits.countPause(reason);
         }
         paused |= reason;
     }
@@ -261,6 +265,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     private boolean admit(int stream, int cost) {
         if (throwOnOverload) {
             if (limits.tryAcquire(endpoint, cost) != ClientLimits.Outcome.SUCCESS) {
+                limits.countOverloaded();
                 writeError(ctx, stream, 0, ErrorCode.OVERLOADED, "Request breached limit on bytes in flight. ("
                         + limits.usage(endpoint) + ") Server is currently in an overloaded state and cannot accept"
                         + " more requests.");
@@ -268,6 +273,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             }
             if (rateLimiter != null && !rateLimiter.tryReserve()) {
                 limits.release(endpoint, cost);
+                limits.countOverloaded();
                 writeError(ctx, stream, 0, ErrorCode.OVERLOADED, "Request breached global limit of "
                         + rateLimiter.rate() + " requests/second. Server is currently in an overloaded state and"
                         + " cannot accept more requests.");

@@ -127,6 +127,41 @@ public final class CqlServer implements AutoCloseable {
         return limits.bytesInFlight();
     }
 
+    /** Bytes of requests received and not yet answered from one client address. */
+    public long bytesInFlight(InetAddress client) {
+        return limits.bytesInFlight(client);
+    }
+
+    /** Times a connection stopped reading because bytes in flight were over a limit. */
+    public long pausesForInFlight() {
+        return limits.pausesForInFlight();
+    }
+
+    /** Times a connection stopped reading because of the request rate limit. */
+    public long pausesForRate() {
+        return limits.pausesForRate();
+    }
+
+    /** Times a connection stopped reading because its client did not read its responses. */
+    public long pausesForWritability() {
+        return limits.pausesForWritability();
+    }
+
+    /** Requests refused with OVERLOADED (connections that asked for THROW_ON_OVERLOAD). */
+    public long overloadedRequests() {
+        return limits.overloadedRequests();
+    }
+
+    /** Connections closed at once for being over a connection limit. */
+    public long refusedConnections() {
+        return limits.refusedConnections();
+    }
+
+    /** Open connections counted against the connection limits (refused ones until they are closed). */
+    public long countedConnections() {
+        return limits.connections();
+    }
+
     QueryProcessor processor() {
         return processor;
     }
