@@ -90,6 +90,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     private boolean throwOnOverload;
     private ClientLimits.Endpoint endpoint;
     private boolean admitted;
+    private boolean rejected;
     private ChannelHandlerContext ctx;
     private int paused;
     private long bytesInFlight;
@@ -160,7 +161,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Envelope env) || !admitted) {
+        if (!(msg instanceof Envelope env) || !admitted || rejected) {
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -199,7 +200,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         paused &= ~reason;
-        if (paused != 0 || draining) {
+        if (paused != 0 || draining || !ctx.channel().isActive()) {
             return;
         }
         draining = true;
@@ -226,6 +227,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         if (version == null && env.version() != ProtocolVersion.MAX_SUPPORTED && !server.allowOlderProtocols()) {
             // native_transport_allow_older_protocols: false, in Cassandra's words (its ProtocolVersion.decode)
             version = env.version();
+            rejected = true;
             env.release();
             ctx.writeAndFlush(Responses.to(ctx.alloc(), version, stream).error(ErrorCode.PROTOCOL_ERROR,
                     "Rejecting Protocol Version " + version.code() + "/v" + version.code() + " < "

@@ -11,8 +11,8 @@ import java.util.function.LongSupplier;
  * <p>Implementation notes. One atomic holds the time at which the next permit is free ({@code next}). Reserving a
  * permit moves it to {@code max(next, now) + interval}; the caller's delay is how far in the future its permit lies
  * ({@code max(next, now) - now}). A permit left unused for a while is not saved up beyond one second's worth
- * ({@code next} never lags {@code now} by more than one second), so an idle node admits at most one second of
- * requests at once. {@link #tryReserve} takes a permit only if one is free now; it is what THROW_ON_OVERLOAD
+ * ({@code next} never lags {@code now} by more than one second), so an idle node admits one second's worth of
+ * requests (plus one) at once. {@link #tryReserve} takes a permit only if one is free now; it is what THROW_ON_OVERLOAD
  * connections use, so their refused requests cost no permit (as in Cassandra).
  */
 final class RequestRateLimiter {
