@@ -8,6 +8,7 @@ and the node's resident memory, once a second and at the end.
 """
 
 import argparse
+import multiprocessing
 import os
 import signal
 import socket
@@ -16,7 +17,6 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -50,6 +50,7 @@ CHUNK = b"".join(frame(i, 0x07, struct.pack(">i", len(QUERY)) + QUERY + struct.p
 
 
 def flood(port, stop, sent):
+    """One flooding socket; runs in a process of its own, so that it does not take the driver's interpreter."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
             s.sendall(STARTUP)
@@ -60,7 +61,8 @@ def flood(port, stop, sent):
                     n = s.send(view[offset:])
                 except socket.timeout:
                     continue
-                sent[0] += n
+                with sent.get_lock():
+                    sent.value += n
                 offset = (offset + n) % len(CHUNK)
     except OSError:
         pass
@@ -83,6 +85,7 @@ def main():
     ap.add_argument("--seconds", type=int, default=30)
     ap.add_argument("--flooders", type=int, default=4)
     ap.add_argument("--idle", type=int, default=1000)
+    ap.add_argument("--warmup", type=float, default=5.0, help="seconds of the client alone before the flood")
     ap.add_argument("--timeout", type=float, default=5.0, help="the well-behaved client's request timeout, s")
     args = ap.parse_args()
 
@@ -96,7 +99,9 @@ def main():
            f"-Dcharybdis.prometheus_port={prom}", "-Dcharybdis.memory_budget=256MiB"]
     out = open(work / "node.log", "wb")
     node = subprocess.Popen(cmd, cwd=work, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    stop = threading.Event()
+    stop = multiprocessing.Event()
+    sent = multiprocessing.Value("q", 0)
+    flooders = []
     idle = []
     try:
         deadline = time.monotonic() + 120
@@ -117,11 +122,18 @@ def main():
         session.execute("CREATE TABLE flood.t (k int PRIMARY KEY, v text)")
         insert = session.prepare("INSERT INTO flood.t (k, v) VALUES (?, ?)")
         select = session.prepare("SELECT v FROM flood.t WHERE k = ?")
+        warm = time.monotonic() + args.warmup
+        k = -1
+        while time.monotonic() < warm:  # the client's warm-up, before any flood: k < 0
+            session.execute(insert, (k, f"v{k}"))
+            session.execute(select, (k,))
+            k -= 1
         rss_before = rss_mib(node.pid)
 
-        sent = [0]
         for _ in range(args.flooders):
-            threading.Thread(target=flood, args=(port, stop, sent), daemon=True).start()
+            p = multiprocessing.Process(target=flood, args=(port, stop, sent), daemon=True)
+            p.start()
+            flooders.append(p)
         for _ in range(args.idle):
             try:
                 idle.append(socket.create_connection(("127.0.0.1", port), timeout=5))
@@ -147,7 +159,7 @@ def main():
                 max_rss = max(max_rss, r or 0)
                 recent = sorted(latencies[-200:]) or [0]
                 print(f"t={time.monotonic() - start:5.1f}s ok={len(latencies)} failed={failures} "
-                      f"recent median={statistics.median(recent) * 1000:.1f}ms rss={r}MiB flood={sent[0] / 1e6:.1f}MB",
+                      f"recent median={statistics.median(recent) * 1000:.1f}ms rss={r}MiB flood={sent.value / 1e6:.1f}MB",
                       flush=True)
                 next_report += 1
         alive = node.poll() is None
@@ -168,13 +180,15 @@ def main():
         print(f"RESULT heap={args.heap} seconds={args.seconds} flooders={args.flooders} idle={args.idle} "
               f"alive={alive} ok={len(latencies)} failed={failures} unreadable_acknowledged={unreadable} "
               f"median={pct(0.5):.1f}ms p99={pct(0.99):.1f}ms max={pct(1.0):.1f}ms "
-              f"rss_before={rss_before}MiB rss_max={max_rss}MiB flood_sent={sent[0] / 1e6:.1f}MB")
+              f"rss_before={rss_before}MiB rss_max={max_rss}MiB flood_sent={sent.value / 1e6:.1f}MB")
         if not alive:
             print(f"node exited with {node.returncode}; "
                   f"OutOfMemoryError in log: {b'OutOfMemoryError' in (work / 'node.log').read_bytes()}")
         cluster.shutdown()
     finally:
         stop.set()
+        for p in flooders:
+            p.join(timeout=5)
         for s in idle:
             s.close()
         if node.poll() is None:

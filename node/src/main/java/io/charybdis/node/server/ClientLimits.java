@@ -35,6 +35,7 @@ final class ClientLimits {
     private final AtomicLong pausesForInFlight = new AtomicLong();
     private final AtomicLong pausesForRate = new AtomicLong();
     private final AtomicLong pausesForWritability = new AtomicLong();
+    private final AtomicLong pausesForBusy = new AtomicLong();
     private final AtomicLong overloadedRequests = new AtomicLong();
     private final AtomicLong refusedConnections = new AtomicLong();
 
@@ -185,7 +186,11 @@ final class ClientLimits {
         switch (reason) {
             case CqlConnection.PAUSED_IN_FLIGHT -> pausesForInFlight.incrementAndGet();
             case CqlConnection.PAUSED_RATE -> pausesForRate.incrementAndGet();
-            default -> pausesForWritability.incrementAndGet();
+            case CqlConnection.PAUSED_BUSY -> pausesForBusy.incrementAndGet();
+            case CqlConnection.PAUSED_WRITABILITY -> pausesForWritability.incrementAndGet();
+            default -> {
+                // a connection yielding the shard to others is not overload
+            }
         }
     }
 
@@ -208,6 +213,10 @@ final class ClientLimits {
 
     long pausesForWritability() {
         return pausesForWritability.get();
+    }
+
+    long pausesForBusy() {
+        return pausesForBusy.get();
     }
 
     /** Requests answered OVERLOADED (THROW_ON_OVERLOAD connections). */

@@ -61,7 +61,15 @@ import java.util.concurrent.TimeUnit;
  *       Cassandra); resumes when one of this connection's requests is answered and both are below their limits
  *       again, or when this connection has nothing in flight;</li>
  *   <li>{@link #PAUSED_RATE}: the node-wide request rate limit gave this request a permit in the future; resumes
- *       when the permit is due.</li>
+ *       when the permit is due;</li>
+ *   <li>{@link #PAUSED_BUSY}: {@link #MAX_REQUESTS_IN_PROGRESS} of its requests are in progress (dispatched, answer
+ *       not yet written); resumes when half of them are answered. Requests are tiny and answers can be large (a
+ *       pipelined {@code SELECT * FROM system.local} is 45 bytes and its answer kilobytes), so without this cap the
+ *       requests of a single socket read, dispatched before the first answer exists, could hold tens of megabytes
+ *       of answers; with it a connection holds at most this many answers;</li>
+ *   <li>{@link #PAUSED_YIELD}: it has served {@link #MAX_SERVED_PER_TURN} requests in a row; resumes from a task
+ *       queued behind the event loop's other work, so that one pipelining client cannot keep the shard from the
+ *       other connections it serves.</li>
  * </ul>
  * A client that sent {@code THROW_ON_OVERLOAD: 1} in STARTUP gets an OVERLOADED error instead of the two latter
  * pauses, and its refused request is dropped.
@@ -78,6 +86,12 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     static final int PAUSED_WRITABILITY = 1;
     static final int PAUSED_IN_FLIGHT = 2;
     static final int PAUSED_RATE = 4;
+    static final int PAUSED_BUSY = 8;
+    static final int PAUSED_YIELD = 16;
+    /** Requests served in a row (one socket read, or a backlog) before the connection lets others have the shard. */
+    static final int MAX_SERVED_PER_TURN = 64;
+    /** Requests of one connection in progress at once: twice the Java driver's default of 1024 per connection. */
+    static final int MAX_REQUESTS_IN_PROGRESS = 2048;
 
     private final CqlServer server;
     private final int shard;
@@ -94,6 +108,12 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private int paused;
     private long bytesInFlight;
+    private int inProgress;
+    private int servedThisTurn;
+    private final Runnable endOfTurn = () -> {
+        servedThisTurn = 0;
+        resume(PAUSED_YIELD);
+    };
     private ArrayDeque<Envelope> backlog;
     private boolean draining;
 
@@ -173,6 +193,14 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         serve(env);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if ((paused & PAUSED_YIELD) == 0) {
+            servedThisTurn = 0;
+        }
+        ctx.fireChannelReadComplete();
     }
 
     /** Why reading is paused now: a set of the {@code PAUSED_*} bits, 0 when reading. */
@@ -281,10 +309,10 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                         + " cannot accept more requests.");
                 return false;
             }
-            bytesInFlight += cost;
+            started(cost);
             return true;
         }
-        bytesInFlight += cost;
+        started(cost);
         if (limits.tryAcquire(endpoint, cost) != ClientLimits.Outcome.SUCCESS) {
             limits.acquire(endpoint, cost);
             pause(PAUSED_IN_FLIGHT);
@@ -299,6 +327,17 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         return true;
     }
 
+    private void started(int cost) {
+        bytesInFlight += cost;
+        if (++inProgress >= MAX_REQUESTS_IN_PROGRESS) {
+            pause(PAUSED_BUSY);
+        }
+        if (++servedThisTurn >= MAX_SERVED_PER_TURN && (paused & PAUSED_YIELD) == 0) {
+            pause(PAUSED_YIELD);
+            ctx.executor().execute(endOfTurn);
+        }
+    }
+
     /** Writes the response to a request of {@code cost} bytes, and releases them once it is written or failed. */
     private void reply(ChannelHandlerContext ctx, Object response, int cost) {
         ChannelFuture f = ctx.writeAndFlush(response);
@@ -309,7 +348,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
 
     private void release(int cost) {
         bytesInFlight -= cost;
+        inProgress--;
         boolean below = limits.release(endpoint, cost);
+        if ((paused & PAUSED_BUSY) != 0 && inProgress <= MAX_REQUESTS_IN_PROGRESS / 2) {
+            resume(PAUSED_BUSY);
+        }
         if ((paused & PAUSED_IN_FLIGHT) != 0 && (below || bytesInFlight == 0)) {
             resume(PAUSED_IN_FLIGHT);
         }

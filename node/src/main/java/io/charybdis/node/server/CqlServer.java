@@ -147,6 +147,11 @@ public final class CqlServer implements AutoCloseable {
         return limits.pausesForWritability();
     }
 
+    /** Times a connection stopped reading because it had the most requests in progress a connection may have. */
+    public long pausesForBusy() {
+        return limits.pausesForBusy();
+    }
+
     /** Requests refused with OVERLOADED (connections that asked for THROW_ON_OVERLOAD). */
     public long overloadedRequests() {
         return limits.overloadedRequests();
