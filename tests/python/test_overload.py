@@ -23,7 +23,7 @@ from conftest import NodeProcess, unique_name
 FLOOD_SECONDS = 18
 FLOODERS = 4
 IDLE_CONNECTIONS = 1200
-REQUEST_TIMEOUT_S = 5.0
+REQUEST_TIMEOUT_S = 10.0  # the driver's default
 HEAP = "256m"
 
 
