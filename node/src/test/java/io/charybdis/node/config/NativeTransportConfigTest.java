@@ -80,4 +80,15 @@ class NativeTransportConfigTest {
         assertThatThrownBy(() -> load("start_native_transport: false\n"))
                 .hasMessageContaining("start_native_transport=false is not supported");
     }
+
+    @Test
+    void shouldRefuseClientTlsItCannotProvideButAcceptItsDisabledForm() {
+        load("client_encryption_options:\n  enabled: false\n  optional: false\n  keystore: conf/.keystore\n");
+        assertThatThrownBy(() -> load("client_encryption_options:\n  enabled: true\n"))
+                .hasMessageContaining("client_encryption_options.enabled=true in test.yaml is not supported");
+        assertThatThrownBy(() -> load("client_encryption_options:\n  optional: true\n"))
+                .hasMessageContaining("client_encryption_options.optional=true");
+        assertThatThrownBy(() -> load("native_transport_port_ssl: 9142\n"))
+                .hasMessageContaining("native_transport_port_ssl=9142 in test.yaml is not supported");
+    }
 }
