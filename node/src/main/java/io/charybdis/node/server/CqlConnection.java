@@ -64,15 +64,15 @@ import java.util.concurrent.TimeUnit;
  *       when the permit is due;</li>
  *   <li>{@link #PAUSED_BUSY}: {@link #MAX_REQUESTS_IN_PROGRESS} of its requests are in progress (dispatched, answer
  *       not yet written); resumes when half of them are answered. Requests are tiny and answers can be large (a
- *       pipelined {@code SELECT * FROM system.local} is 45 bytes and its answer kilobytes), so without this cap the
+ *       pipelined {@code SELECT * FROM system.local} is 45 bytes, its answer many times that), so without this cap the
  *       requests of a single socket read, dispatched before the first answer exists, could hold tens of megabytes
  *       of answers; with it a connection holds at most this many answers;</li>
  *   <li>{@link #PAUSED_YIELD}: it has served {@link #MAX_SERVED_PER_TURN} requests in a row; resumes from a task
  *       queued behind the event loop's other work, so that one pipelining client cannot keep the shard from the
  *       other connections it serves.</li>
  * </ul>
- * A client that sent {@code THROW_ON_OVERLOAD: 1} in STARTUP gets an OVERLOADED error instead of the two latter
- * pauses, and its refused request is dropped.
+ * A client that sent {@code THROW_ON_OVERLOAD: 1} in STARTUP gets an OVERLOADED error instead of the in-flight and
+ * rate pauses, and its refused request is dropped (as in Cassandra 5.0, in protocol v4 as well as v5).
  *
  * <p>Envelopes that arrive while paused (the rest of the socket read that was under way) wait in {@link #backlog},
  * in order, and are served when the connection resumes; since the socket is not read meanwhile, the backlog holds
