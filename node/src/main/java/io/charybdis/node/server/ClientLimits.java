@@ -181,13 +181,13 @@ final class ClientLimits {
 
     // ---------------------------------------------------------------- counters (overload events only)
 
-    /** Counts a connection that stopped reading for {@code reason}, one of CqlConnection's {@code PAUSED_*}. */
+    /** Counts a connection that stopped reading for {@code reason}, one of InboundGate's {@code PAUSED_*}. */
     void countPause(int reason) {
         switch (reason) {
-            case CqlConnection.PAUSED_IN_FLIGHT -> pausesForInFlight.incrementAndGet();
-            case CqlConnection.PAUSED_RATE -> pausesForRate.incrementAndGet();
-            case CqlConnection.PAUSED_BUSY -> pausesForBusy.incrementAndGet();
-            case CqlConnection.PAUSED_WRITABILITY -> pausesForWritability.incrementAndGet();
+            case InboundGate.PAUSED_IN_FLIGHT -> pausesForInFlight.incrementAndGet();
+            case InboundGate.PAUSED_RATE -> pausesForRate.incrementAndGet();
+            case InboundGate.PAUSED_BUSY -> pausesForBusy.incrementAndGet();
+            case InboundGate.PAUSED_WRITABILITY -> pausesForWritability.incrementAndGet();
             default -> {
                 // a connection yielding the shard to others is not overload
             }

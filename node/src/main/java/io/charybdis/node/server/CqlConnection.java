@@ -25,7 +25,6 @@ import io.charybdis.protocol.response.ResponseBuilder;
 import io.charybdis.protocol.response.Responses;
 import io.charybdis.protocol.response.ColumnSpec;
 import io.charybdis.protocol.types.DataType;
-import io.charybdis.protocol.EnvelopeHeader;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -37,85 +36,37 @@ import org.slf4j.LoggerFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One client connection: the STARTUP/auth handshake, then requests dispatched to the {@link QueryProcessor}.
  * Requests on different streams run concurrently; each response is written on the connection's event loop as soon
  * as it is ready (responses may come back out of order, as the protocol allows).
  *
- * <p>Implementation notes: overload. All state here belongs to the connection's event loop; the node-wide counters
- * are {@link ClientLimits}' and {@link RequestRateLimiter}'s atomics. The connection stops reading its socket
- * (autoRead off, so TCP pushes back on the client) while any of these holds, each a bit of {@link #paused}:
- * <ul>
- *   <li>{@link #PAUSED_WRITABILITY}: its outbound buffer is above the high water mark (the client does not read
- *       its responses fast enough); resumes when Netty reports it writable again, below the low water mark;</li>
- *   <li>{@link #PAUSED_IN_FLIGHT}: a request took the bytes in flight of its client address or of the node over
- *       {@code native_transport_max_request_data_in_flight[_per_ip]}; that request is still served (as in
- *       Cassandra); resumes when one of this connection's requests is answered and both are below their limits
- *       again, or when this connection has nothing in flight;</li>
- *   <li>{@link #PAUSED_RATE}: the node-wide request rate limit gave this request a permit in the future; resumes
- *       when the permit is due;</li>
- *   <li>{@link #PAUSED_BUSY}: {@link #MAX_REQUESTS_IN_PROGRESS} of its requests are in progress (dispatched, answer
- *       not yet written); resumes when half of them are answered. Requests are tiny and answers can be large (a
- *       pipelined {@code SELECT * FROM system.local} is 45 bytes, its answer many times that), so without this cap the
- *       requests of a single socket read, dispatched before the first answer exists, could hold tens of megabytes
- *       of answers; with it a connection holds at most this many answers;</li>
- *   <li>{@link #PAUSED_YIELD}: it has served {@link #MAX_SERVED_PER_TURN} requests in a row; resumes from a task
- *       queued behind the event loop's other work, so that one pipelining client cannot keep the shard from the
- *       other connections it serves.</li>
- * </ul>
- * A client that sent {@code THROW_ON_OVERLOAD: 1} in STARTUP gets an OVERLOADED error instead of the in-flight and
- * rate pauses, and its refused request is dropped (as in Cassandra 5.0, in protocol v4 as well as v5).
- *
- * <p>Envelopes that arrive while paused (the rest of the socket read that was under way) wait in {@link #backlog},
- * in order, and are served when the connection resumes; since the socket is not read meanwhile, the backlog holds
- * at most one read's worth. Each request's bytes (header and body, {@link #cost}) are in flight from the moment it
- * is taken out of the backlog or off the wire until the write of its response completes or fails; every response
- * to a request goes through {@link #reply}, which releases them exactly once.
+ * <p>Overload: the connection is counted against the connection limits when it opens ({@link ClientLimits}, closed
+ * at once if over one), and its {@link InboundGate} decides when it reads and which requests it serves. Every
+ * response to a request goes through {@link #reply}, which tells the gate once the write completed or failed.
  */
 final class CqlConnection extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(CqlConnection.class);
     static final String THROW_ON_OVERLOAD = "THROW_ON_OVERLOAD";
-    static final int PAUSED_WRITABILITY = 1;
-    static final int PAUSED_IN_FLIGHT = 2;
-    static final int PAUSED_RATE = 4;
-    static final int PAUSED_BUSY = 8;
-    static final int PAUSED_YIELD = 16;
-    /** Requests served in a row (one socket read, or a backlog) before the connection lets others have the shard. */
-    static final int MAX_SERVED_PER_TURN = 64;
-    /** Requests of one connection in progress at once: twice the Java driver's default of 1024 per connection. */
-    static final int MAX_REQUESTS_IN_PROGRESS = 2048;
 
     private final CqlServer server;
     private final int shard;
     private final ClientState client;
     private final ClientLimits limits;
-    private final RequestRateLimiter rateLimiter;
     private ProtocolVersion version;
     private boolean ready;
     private boolean authenticated;
     private boolean throwOnOverload;
     private ClientLimits.Endpoint endpoint;
-    private boolean admitted;
+    private InboundGate gate;
     private boolean rejected;
     private ChannelHandlerContext ctx;
-    private int paused;
-    private long bytesInFlight;
-    private int inProgress;
-    private int servedThisTurn;
-    private final Runnable endOfTurn = () -> {
-        servedThisTurn = 0;
-        resume(PAUSED_YIELD);
-    };
-    private ArrayDeque<Envelope> backlog;
-    private boolean draining;
 
     CqlConnection(CqlServer server, int shard) {
         this.server = server;
@@ -123,7 +74,6 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         this.client = new ClientState(server.authenticator().requiresLogin() ? null : "anonymous");
         this.authenticated = !server.authenticator().requiresLogin();
         this.limits = server.limits();
-        this.rateLimiter = server.rateLimiter();
     }
 
     ProtocolVersion version() {
@@ -147,23 +97,18 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        admitted = true;
+        gate = new InboundGate(ctx, limits, endpoint, server.rateLimiter(), this::serve);
         server.connectionOpened(ctx.channel());
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (backlog != null) {
-            Envelope env;
-            while ((env = backlog.poll()) != null) {
-                env.release();
-            }
-        }
         if (endpoint != null) {
             limits.disconnect(endpoint);
         }
-        if (admitted) {
+        if (gate != null) {
+            gate.close();
             server.connectionClosed(ctx.channel());
             ctx.fireChannelInactive();
         }
@@ -171,87 +116,40 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable()) {
-            resume(PAUSED_WRITABILITY);
-        } else {
-            pause(PAUSED_WRITABILITY);
+        if (gate != null) {
+            gate.writabilityChanged(ctx.channel().isWritable());
         }
         ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Envelope env) || !admitted || rejected) {
+        if (!(msg instanceof Envelope env) || gate == null || rejected) {
             ReferenceCountUtil.release(msg);
             return;
         }
-        if (paused != 0 || (backlog != null && !backlog.isEmpty())) {
-            if (backlog == null) {
-                backlog = new ArrayDeque<>();
-            }
-            backlog.add(env);
-            return;
-        }
-        serve(env);
+        gate.offer(env);
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if ((paused & PAUSED_YIELD) == 0) {
-            servedThisTurn = 0;
+        if (gate != null) {
+            gate.readComplete();
         }
         ctx.fireChannelReadComplete();
     }
 
-    /** Why reading is paused now: a set of the {@code PAUSED_*} bits, 0 when reading. */
-    int paused() {
-        return paused;
-    }
-
-    /** Bytes of this connection's requests in flight. */
-    long bytesInFlight() {
-        return bytesInFlight;
-    }
-
-    private void pause(int reason) {
-        if (paused == 0) {
-            ctx.channel().config().setAutoRead(false);
-        }
-        if ((paused & reason) == 0) {
-            limits.countPause(reason);
-        }
-        paused |= reason;
-    }
-
-    private void resume(int reason) {
-        if ((paused & reason) == 0) {
-            return;
-        }
-        paused &= ~reason;
-        if (paused != 0 || draining || !ctx.channel().isActive()) {
-            return;
-        }
-        draining = true;
-        try {
-            Envelope env;
-            while (paused == 0 && backlog != null && (env = backlog.poll()) != null) {
-                serve(env);
-            }
-        } finally {
-            draining = false;
-        }
-        if (paused == 0 && ctx.channel().isActive()) {
-            ctx.channel().config().setAutoRead(true);
-        }
-    }
-
-    /** The bytes a request counts for in flight: its envelope, header and body. */
-    static int cost(Envelope env) {
-        return EnvelopeHeader.LENGTH + env.body().readableBytes();
+    /** This connection's gate; null until it is admitted. */
+    InboundGate gate() {
+        return gate;
     }
 
     private void serve(Envelope env) {
         int stream = env.streamId();
+        if (rejected) {
+            env.release();
+            return;
+        }
         if (version == null && env.version() != ProtocolVersion.MAX_SUPPORTED && !server.allowOlderProtocols()) {
             // native_transport_allow_older_protocols: false, in Cassandra's words (its ProtocolVersion.decode)
             version = env.version();
@@ -263,9 +161,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     .addListener(f -> ctx.close());
             return;
         }
-        int cost = cost(env);
-        if (!admit(stream, cost)) {
+        int cost = InboundGate.cost(env);
+        InboundGate.Admission admission = gate.admit(cost, throwOnOverload);
+        if (admission != InboundGate.Admission.ADMITTED) {
             env.release();
+            writeError(ctx, stream, 0, ErrorCode.OVERLOADED, gate.overloadedMessage(admission));
             return;
         }
         boolean tracing = env.hasFlag(Envelope.TRACING);
@@ -288,73 +188,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /**
-     * Takes {@code cost} bytes in flight and a rate permit for a request, pausing the connection where a limit is
-     * reached; false when the request is refused (THROW_ON_OVERLOAD), its OVERLOADED error already written.
-     */
-    private boolean admit(int stream, int cost) {
-        if (throwOnOverload) {
-            if (limits.tryAcquire(endpoint, cost) != ClientLimits.Outcome.SUCCESS) {
-                limits.countOverloaded();
-                writeError(ctx, stream, 0, ErrorCode.OVERLOADED, "Request breached limit on bytes in flight. ("
-                        + limits.usage(endpoint) + ") Server is currently in an overloaded state and cannot accept"
-                        + " more requests.");
-                return false;
-            }
-            if (rateLimiter != null && !rateLimiter.tryReserve()) {
-                limits.release(endpoint, cost);
-                limits.countOverloaded();
-                writeError(ctx, stream, 0, ErrorCode.OVERLOADED, "Request breached global limit of "
-                        + rateLimiter.rate() + " requests/second. Server is currently in an overloaded state and"
-                        + " cannot accept more requests.");
-                return false;
-            }
-            started(cost);
-            return true;
-        }
-        started(cost);
-        if (limits.tryAcquire(endpoint, cost) != ClientLimits.Outcome.SUCCESS) {
-            limits.acquire(endpoint, cost);
-            pause(PAUSED_IN_FLIGHT);
-        }
-        if (rateLimiter != null) {
-            long delay = rateLimiter.reserveAndGetDelayNanos();
-            if (delay > 0 && (paused & (PAUSED_IN_FLIGHT | PAUSED_RATE)) == 0) {
-                pause(PAUSED_RATE);
-                ctx.executor().schedule(() -> resume(PAUSED_RATE), delay, TimeUnit.NANOSECONDS);
-            }
-        }
-        return true;
-    }
-
-    private void started(int cost) {
-        bytesInFlight += cost;
-        if (++inProgress >= MAX_REQUESTS_IN_PROGRESS) {
-            pause(PAUSED_BUSY);
-        }
-        if (++servedThisTurn >= MAX_SERVED_PER_TURN && (paused & PAUSED_YIELD) == 0) {
-            pause(PAUSED_YIELD);
-            ctx.executor().execute(endOfTurn);
-        }
-    }
-
-    /** Writes the response to a request of {@code cost} bytes, and releases them once it is written or failed. */
+    /** Writes the response to a request of {@code cost} bytes, and tells the gate once it is written or failed. */
     private void reply(ChannelHandlerContext ctx, Object response, int cost) {
         ChannelFuture f = ctx.writeAndFlush(response);
         if (cost > 0) {
-            f.addListener(done -> release(cost));
-        }
-    }
-
-    private void release(int cost) {
-        bytesInFlight -= cost;
-        inProgress--;
-        boolean below = limits.release(endpoint, cost);
-        if ((paused & PAUSED_BUSY) != 0 && inProgress <= MAX_REQUESTS_IN_PROGRESS / 2) {
-            resume(PAUSED_BUSY);
-        }
-        if ((paused & PAUSED_IN_FLIGHT) != 0 && (below || bytesInFlight == 0)) {
-            resume(PAUSED_IN_FLIGHT);
+            f.addListener(done -> gate.answered(cost));
         }
     }
 
