@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Node-wide registration of a table: descriptor (replaced by ALTER), its directory, the generation counter of
- * its SSTables and the SSTables found at registration, handed to each shard when it first touches the table.
+ * its SSTables and the SSTables found at registration, handed to each shard when it makes its state of the table
+ * (at registration, see {@link ShardTables}).
  */
 public final class TableEntry {
     private volatile TableDescriptor descriptor;
@@ -37,6 +38,11 @@ public final class TableEntry {
 
     void publish(int shard, TableShard ts) {
         perShard.set(shard, ts);
+    }
+
+    /** The state the shard made for this table, or null before it did. */
+    TableShard published(int shard) {
+        return perShard.get(shard);
     }
 
     /** Sums the figures each shard last published; safe from any thread. */
