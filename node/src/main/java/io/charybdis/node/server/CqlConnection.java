@@ -277,6 +277,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             case io.charybdis.node.cql.exceptions.ReadFailureException rf -> out = rb.readFailure(rf.getMessage(),
                     rf.consistency(), rf.received(), rf.blockFor(), rf.reasons(), false);
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
+            case io.charybdis.storage.ShardOverloadedException oe -> out = rb.error(ErrorCode.OVERLOADED, oe.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {
                 log.error("Unexpected error on stream {} of {}", stream, ctx.channel(), t);
