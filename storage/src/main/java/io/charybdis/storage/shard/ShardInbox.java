@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * bounds the memory of in-flight work at a few hundred bytes per request.</li>
  * <li><b>Drain.</b> A drain task goes on the executor only when the queue turns busy ({@link #drainScheduled}
  * false → true), so a burst of requests costs one executor hand-off, not one each. The drain task clears the flag
- * before it polls, so an offer that finds the flag set is always seen by a poll that follows it.</li>
+ * before it polls, so an offer that finds the flag set is always seen by a poll that follows it. It runs at most
+ * {@link #DRAIN_BATCH} requests, then queues itself again behind the loop's other work, as Netty's own task
+ * batches yield to I/O.</li>
  * <li><b>Re-entrancy.</b> {@link #depth} counts shard work on the shard thread's stack. Only work started at
  * depth 0 runs inline; work handed in from inside shard work (a completion callback that submits back to this
  * shard) is queued exactly as before, so no loop of the shard sees its state change under it and callbacks keep
@@ -40,14 +42,17 @@ import org.slf4j.LoggerFactory;
  * ({@code thenCompose} on a done future runs its function at once, so a chain of inline reads would otherwise
  * nest without end): after {@link #INLINE_BUDGET} inline runs without a queued task in between, work queues;
  * the budget refills when a queued task runs.</li>
- * <li><b>Order.</b> Every queued task and every inline run first drains the request queue, and the budget refills
- * only after such a drain. So the work one thread hands this shard runs in the order it was handed, whichever
- * door each piece took: a request queued before a flush is applied before that flush runs.</li>
+ * <li><b>Order.</b> Maintenance work ({@link #execute}, {@link #submit}) and every inline run first drain the
+ * request queue. So the work one thread hands this shard runs in the order it was handed, whichever door each
+ * piece took: a request queued before a flush is applied before that flush runs; a request the shard thread
+ * itself queued (budget spent, or from inside shard work) runs before its next inline one.</li>
  * </ul>
  */
 final class ShardInbox {
     private static final Logger LOG = LoggerFactory.getLogger(ShardInbox.class);
     static final int INLINE_BUDGET = 64;
+    /** Requests one drain task runs before it yields the thread (to the event loop's I/O and other tasks). */
+    static final int DRAIN_BATCH = 256;
 
     private final int shard;
     private final Executor executor;
@@ -55,7 +60,7 @@ final class ShardInbox {
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = () -> {
         drainScheduled.set(false);
-        runTask(() -> { }, true);
+        runTask(() -> drainRequests(DRAIN_BATCH), true, false);
     };
     private final LongAdder rejected = new LongAdder();
     private volatile Thread thread;
@@ -129,15 +134,18 @@ final class ShardInbox {
     void execute(Runnable task) {
         if (inlineAllowed()) {
             budget--;
-            runTask(task, false);
+            runTask(task, false, true);
         } else {
-            post(task);
+            executor.execute(() -> runTask(task, true, true));
         }
     }
 
-    /** Always queues the task on the executor (completions handed back from other threads). */
+    /**
+     * Always queues the task on the executor: completions the commit log, the I/O pool and the background scheduler
+     * hand back (they follow no request of the thread that posts them, so they do not drain the request queue).
+     */
     void post(Runnable task) {
-        executor.execute(() -> runTask(task, true));
+        executor.execute(() -> runTask(task, true, false));
     }
 
     /** Runs {@code body} on the shard (inline when allowed) and relays its future; unbounded, for maintenance. */
@@ -147,7 +155,7 @@ final class ShardInbox {
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         try {
-            post(() -> new Request<>(body, result).run());
+            executor.execute(() -> runTask(() -> new Request<>(body, result).run(), true, true));
         } catch (RejectedExecutionException e) {
             result.completeExceptionally(notRunning(e));
         }
@@ -164,7 +172,7 @@ final class ShardInbox {
         budget--;
         depth++;
         try {
-            drainRequests();
+            drainRequests(requests.capacity());
             CompletableFuture<T> f = body.get();
             return f.isDone() ? f : relay(f, new CompletableFuture<>());
         } catch (Throwable t) {
@@ -174,11 +182,16 @@ final class ShardInbox {
         }
     }
 
-    /** Runs shard work; a task the executor runs ({@code refill}) is where the shard went back to its loop. */
-    private void runTask(Runnable task, boolean refill) {
+    /**
+     * Runs shard work; a task the executor runs ({@code refill}) is where the shard went back to its loop. With
+     * {@code drainFirst}, the requests queued before it run first.
+     */
+    private void runTask(Runnable task, boolean refill, boolean drainFirst) {
         depth++;
         try {
-            drainRequests();
+            if (drainFirst) {
+                drainRequests(requests.capacity());
+            }
             task.run();
         } catch (Throwable t) {
             LOG.error("unexpected error on shard={}", shard, t);
@@ -190,12 +203,11 @@ final class ShardInbox {
         }
     }
 
-    /** Runs the queued requests, at most a queue's worth (producers cannot keep the shard here for ever). */
-    private void drainRequests() {
+    /** Runs queued requests, at most {@code limit}; if some remain, makes sure a drain task will run them. */
+    private void drainRequests(int limit) {
         if (requests.isEmpty()) {
             return;
         }
-        int limit = requests.capacity();
         Request<?> r;
         while (limit-- > 0 && (r = requests.poll()) != null) {
             r.run();

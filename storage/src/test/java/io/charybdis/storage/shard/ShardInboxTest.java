@@ -197,6 +197,23 @@ class ShardInboxTest {
     }
 
     @Test
+    void shouldYieldTheThreadBetweenBatchesOfQueuedRequests() throws Exception {
+        ShardInbox inbox = inbox(1024);
+        blockShard();
+        AtomicInteger ran = new AtomicInteger();
+        List<CompletableFuture<Integer>> fs = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            fs.add(inbox.request(() -> CompletableFuture.completedFuture(ran.incrementAndGet())));
+        }
+        CompletableFuture<Integer> seenByOtherTask = new CompletableFuture<>();
+        inbox.post(() -> seenByOtherTask.complete(ran.get())); // e.g. a commit log acknowledgement
+        release.countDown();
+        assertThat(seenByOtherTask.get(10, TimeUnit.SECONDS)).isEqualTo(ShardInbox.DRAIN_BATCH);
+        CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        assertThat(ran.get()).isEqualTo(600);
+    }
+
+    @Test
     void shouldLogAndSurviveAFailingTask() throws Exception {
         ShardInbox inbox = inbox(16);
         inbox.post(() -> {
