@@ -10,7 +10,7 @@
 set -euo pipefail
 REPO="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 N="${1:-200000}"
-BASE="${CPU_BENCH_PORT_BASE:-29000}"
+BASE="${CPU_BENCH_PORT_BASE:-37000}"
 WORK="$(mktemp -d /tmp/cpu-per-op.XXXXXX)"
 TICK="$(getconf CLK_TCK)"
 export CHARYBDIS_BUILD=never
@@ -20,6 +20,10 @@ export CHARYBDIS_JMX_PORT=$((BASE + 199))
 export CHARYBDIS_PROMETHEUS_PORT=$((BASE + 180))
 export CHARYBDIS_STORAGE_PORT=$((BASE + 100))
 
+if (exec 3<>"/dev/tcp/127.0.0.1/$CHARYBDIS_NATIVE_TRANSPORT_PORT") 2>/dev/null; then
+  echo "port $CHARYBDIS_NATIVE_TRANSPORT_PORT is taken: set CPU_BENCH_PORT_BASE" >&2
+  exit 1
+fi
 (cd "$WORK" && exec "$REPO/bin/charybdis" -f >"$WORK/node.out" 2>&1) &
 launcher=$!
 cleanup() {
@@ -40,6 +44,15 @@ pid="$(pgrep -f "charybdis.home=$WORK" | head -1 || true)"
 [ -n "$pid" ] || { echo "node did not start"; cat "$WORK/node.out"; exit 1; }
 
 cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+# the shard threads alone (Netty event loops named charybdis-shard-*, truncated to 15 characters in comm)
+shard_cpu() {
+  local t sum=0
+  for t in /proc/"$pid"/task/*; do
+    [ "$(cat "$t/comm" 2>/dev/null)" = "charybdis-shard" ] || continue
+    sum=$((sum + $(awk '{print $14 + $15}' "$t/stat")))
+  done
+  echo "$sum"
+}
 stress() {
   local cmd="$1" count="$2"
   shift 2
@@ -51,12 +64,15 @@ stress() {
 measure() {
   local name="$1"
   shift
-  local before after
+  local before after shard_before shard_after
   before="$(cpu)"
+  shard_before="$(shard_cpu)"
   stress "$@"
   after="$(cpu)"
-  awk -v b="$before" -v a="$after" -v t="$TICK" -v n="$N" -v name="$name" \
-    'BEGIN { printf "%-6s %8.1f µs server CPU per op (%d ops, %.2f s CPU)\n", name, (a - b) / t / n * 1e6, n, (a - b) / t }'
+  shard_after="$(shard_cpu)"
+  awk -v b="$before" -v a="$after" -v sb="$shard_before" -v sa="$shard_after" -v t="$TICK" -v n="$N" -v name="$name" \
+    'BEGIN { printf "%-6s %8.1f µs server CPU per op, %5.1f µs of it on shard threads (%d ops, %.2f s CPU)\n",
+             name, (a - b) / t / n * 1e6, (sa - sb) / t / n * 1e6, n, (a - b) / t }'
 }
 stress write n=100000 -pop seq=1..100000 2>/dev/null # warm-up (JIT)
 stress read n=100000 -pop "dist=uniform(1..100000)" 2>/dev/null
