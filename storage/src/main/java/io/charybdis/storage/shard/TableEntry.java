@@ -16,7 +16,7 @@ public final class TableEntry {
     private volatile TableDescriptor descriptor;
     private final Path directory;
     private final AtomicLong generation;
-    /** per shard: SSTables loaded at registration, taken (set to null) by the shard on first use. */
+    /** per shard: SSTables loaded at registration, taken (set to null) by the shard when it makes its table state. */
     final List<SSTableReader>[] initial;
     private final java.util.concurrent.atomic.AtomicReferenceArray<TableShard> perShard;
     /** Off-heap memory of this table's open SSTables (Bloom filters, index summaries, chunk offsets). */
@@ -156,7 +156,7 @@ public final class TableEntry {
         initial[shard] = readers;
     }
 
-    /** SSTables never handed to their shard (table untouched since registration); for close. */
+    /** SSTables never handed to their shard (closed before the shard made its table state); for close. */
     public synchronized List<SSTableReader> takeInitialForClose(int shard) {
         return takeInitial(shard);
     }
