@@ -379,6 +379,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     io.charybdis.protocol.Consistency.valueOf(rt.consistency().name()), rt.received(), rt.blockFor(),
                     rt.dataPresent());
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
+            case io.charybdis.storage.ShardOverloadedException oe -> out = rb.error(ErrorCode.OVERLOADED, oe.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {
                 log.error("Unexpected error on stream {} of {}", stream, ctx.channel(), t);
