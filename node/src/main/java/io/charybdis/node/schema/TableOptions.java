@@ -100,7 +100,7 @@ public final class TableOptions {
         String simple = full.substring(full.lastIndexOf('.') + 1);
         if (!simple.equals("SizeTieredCompactionStrategy") && !simple.equals("LeveledCompactionStrategy")
                 && !simple.equals("TimeWindowCompactionStrategy") && !simple.equals("UnifiedCompactionStrategy")) {
-            throw new ConfigurationException("Unable to find compaction strategy class '" + cls + "'");
+            throw new ConfigurationException("Unable to find compaction strategy class '" + full + "'");
         }
         Map<String, String> out = new TreeMap<>(given);
         out.put("class", full);

@@ -400,8 +400,7 @@ public final class ModificationExecution implements CqlStatement {
             }
             case Assignment.Add add -> {
                 if (Types.isCounter(c.type())) {
-                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(add.value(), c.name(),
-                            io.charybdis.protocol.types.NativeType.BIGINT), null, 1);
+                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(add.value(), c.name(), c.type()), null, 1);
                 }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " + "
@@ -424,8 +423,7 @@ public final class ModificationExecution implements CqlStatement {
             }
             case Assignment.Subtract sub -> {
                 if (Types.isCounter(c.type())) {
-                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(sub.value(), c.name(),
-                            io.charybdis.protocol.types.NativeType.BIGINT), null, -1);
+                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(sub.value(), c.name(), c.type()), null, -1);
                 }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " - "
