@@ -79,6 +79,8 @@ public final class ModificationExecution implements CqlStatement {
     private final List<BoundCondition> conditions = new ArrayList<>();
     private final List<BindVariable> variables;
     private final List<Integer> pkIndexes;
+    /** A DELETE of specific columns over a clustering range: refused at execution, as Cassandra does. */
+    private final boolean columnRangeDeletion;
     private final boolean needsRead;
     private final boolean staticOnly;
     private final ResultMetadata casMetadata;
@@ -340,10 +342,9 @@ public final class ModificationExecution implements CqlStatement {
             throw new InvalidRequestException("Some clustering keys are missing: "
                     + table.clustering().get(restrictions.clusteringEqPrefixLength()).name());
         }
-        if (kind == Kind.DELETE && !ops.isEmpty() && !staticOnly && !table.clustering().isEmpty()
-                && !restrictions.selectsFullClusterings()) {
-            throw new InvalidRequestException("Range deletions are not supported for specific columns");
-        }
+        // Cassandra prepares such a statement and refuses it when executed
+        this.columnRangeDeletion = kind == Kind.DELETE && !ops.isEmpty() && !staticOnly
+                && !table.clustering().isEmpty() && !restrictions.selectsFullClusterings();
         boolean read = false;
         for (Op op : ops) {
             read |= op.kind() == OpKind.SET_INDEX || op.kind() == OpKind.DELETE_INDEX
@@ -351,20 +352,16 @@ public final class ModificationExecution implements CqlStatement {
         }
         this.needsRead = read;
         this.variables = binder.variables();
-        this.pkIndexes = SelectExecution.pkBindIndexes(null, table, variables);
+        this.pkIndexes = SelectExecution.pkBindIndexes(table, binder.receivers());
         if (isConditional() && table.isCounterTable()) {
             throw new InvalidRequestException("Conditional updates are not supported on counter tables");
         }
         if (isConditional() && timestamp != null) {
             throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
         }
-        this.casMetadata = isConditional() ? casMetadata() : ResultMetadata.EMPTY;
-    }
-
-    private ResultMetadata casMetadata() {
-        List<ColumnSpec> specs = new ArrayList<>();
-        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", io.charybdis.protocol.types.NativeType.BOOLEAN));
-        return ResultMetadata.of(specs);
+        // a conditional statement's columns depend on its outcome: Cassandra prepares it with none, and each
+        // result carries its own
+        this.casMetadata = ResultMetadata.EMPTY;
     }
 
     private boolean isConditional() {
@@ -599,6 +596,7 @@ public final class ModificationExecution implements CqlStatement {
 
     @Override
     public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+        checkExecutable();
         if (isCounterUpdate()) {
             return executeCounter(ctx).thenApply(v -> ResultMessage.VOID);
         }
@@ -662,7 +660,14 @@ public final class ModificationExecution implements CqlStatement {
      * Builds the statement's mutations. {@code current} (for read-before-write operations on lists) is the
      * partition's current content, or null when the statement needs none.
      */
+    private void checkExecutable() {
+        if (columnRangeDeletion) {
+            throw new InvalidRequestException("Range deletions are not supported for specific columns");
+        }
+    }
+
     List<Mutation> mutations(QueryContext ctx, ReadResult current, boolean forBatch) {
+        checkExecutable();
         if (needsRead && current == null && !forBatch) {
             throw new IllegalStateException("read required");
         }

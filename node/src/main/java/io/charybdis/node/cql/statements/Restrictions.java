@@ -62,6 +62,8 @@ public final class Restrictions {
     /** Whether a clustering column is restricted by IN (alone or in a tuple), whatever the number of values. */
     private boolean clusteringIn;
     private List<List<BoundValue>> multiColumnIn;
+    /** The columns of a multi-column slice ({@code (c1, c2) > (...)}), null without one. */
+    private List<ColumnMetadata> multiSliceColumns;
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
                         boolean allowFiltering) {
@@ -209,6 +211,16 @@ public final class Restrictions {
                 default -> leftover.add(r);
             }
         }
+        // a single-column slice inside a multi-column slice that starts on an earlier column
+        if (multiSliceColumns != null) {
+            for (int i = 1; i < multiSliceColumns.size(); i++) {
+                ColumnMetadata c = multiSliceColumns.get(i);
+                if (ckSlices[c.position()] != null) {
+                    throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted by two "
+                            + "inequalities not starting with the same column");
+                }
+            }
+        }
         // clustering: an = / IN prefix, then at most one slice
         int prefix = 0;
         while (prefix < ckCount && ckValues.get(prefix) != null) {
@@ -252,8 +264,8 @@ public final class Restrictions {
                 continue;
             }
             if (!allowFiltering || !forSelect) {
-                String preceding = table.clustering().get(Math.max(0, slicePlaced ? prefix : prefix)).name();
-                if (slicePlaced || (i > prefix && ckValues.get(i) == null)) {
+                String preceding = table.clustering().get(prefix).name();
+                if (slicePlaced) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
                             + "(preceding column \"" + preceding + "\" is restricted by a non-EQ relation)");
                 }
@@ -365,6 +377,7 @@ public final class Restrictions {
             throw new InvalidRequestException("More than one restriction was found for the "
                     + (start != cols.get(0).reversed() ? "start" : "end") + " bound on " + cols.get(0).name());
         }
+        multiSliceColumns = cols;
         if (start) {
             sliceStart = values;
             sliceStartInclusive = incl;

@@ -180,7 +180,7 @@ public final class SelectExecution implements CqlStatement {
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
         this.cellFilter = s.isWildcard() ? null : readCells(s, table, restrictions);
         this.variables = binder.variables();
-        this.pkIndexes = pkBindIndexes(s, table, variables);
+        this.pkIndexes = pkBindIndexes(table, binder.receivers());
     }
 
     /**
@@ -242,20 +242,27 @@ public final class SelectExecution implements CqlStatement {
         return c.kind() == ColumnMetadata.Kind.CLUSTERING && c.position() < restrictions.clusteringEqPrefixLength();
     }
 
-    static List<Integer> pkBindIndexes(Object unused, TableMetadata table, List<BindVariable> vars) {
-        List<Integer> out = new ArrayList<>();
-        for (ColumnMetadata c : table.partitionKey()) {
-            int found = -1;
-            for (int i = 0; i < vars.size(); i++) {
-                if (vars.get(i).name().equals(c.name()) && vars.get(i).type().equals(c.type())) {
-                    found = i;
-                    break;
+    /**
+     * The partition key indexes of a prepared statement, as Cassandra sets them: for each partition key column, the
+     * last bind marker bound to it (so {@code k IN (?, ?)} routes by its second value), whatever the marker's name;
+     * none unless every partition key column has one.
+     */
+    static List<Integer> pkBindIndexes(TableMetadata table, List<String> receivers) {
+        Integer[] positions = new Integer[table.partitionKey().size()];
+        for (int i = 0; i < receivers.size(); i++) {
+            String r = receivers.get(i);
+            for (ColumnMetadata c : table.partitionKey()) {
+                if (c.name().equals(r)) {
+                    positions[c.position()] = i;
                 }
             }
-            if (found < 0) {
+        }
+        List<Integer> out = new ArrayList<>();
+        for (Integer p : positions) {
+            if (p == null) {
                 return List.of();
             }
-            out.add(found);
+            out.add(p);
         }
         return out;
     }
