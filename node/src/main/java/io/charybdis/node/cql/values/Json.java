@@ -172,6 +172,9 @@ public final class Json {
                     if (!(json instanceof String s)) {
                         throw mismatch(json, type, receiver);
                     }
+                    if (kind == TypeKind.ASCII && !s.chars().allMatch(ch -> ch < 0x80)) {
+                        throw new InvalidAscii(receiver);
+                    }
                     return type.decompose(s);
                 }
                 case BOOLEAN -> {
@@ -189,6 +192,22 @@ public final class Json {
                     if (n == null) {
                         throw mismatch(json, type, receiver);
                     }
+                    if (kind == TypeKind.INT && json instanceof BigDecimal && !fitsInt(n)) {
+                        // Cassandra's JSON reader makes an Integer, a Long, a BigInteger or a Double of a number,
+                        // and an int column takes only the first
+                        throw new InvalidRequestException("Error decoding JSON value for " + receiver
+                                + ": Expected an int value, but got a " + jsonNumberClass(n) + ": "
+                                + jsonNumberText(n));
+                    }
+                    if (kind == TypeKind.DECIMAL && json instanceof BigDecimal && n.scale() != 0) {
+                        // a JSON number with a fraction or an exponent reaches Cassandra as a Double
+                        double d = n.doubleValue();
+                        if (Double.isInfinite(d)) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '"
+                                    + d + "' is not a valid representation of a decimal value");
+                        }
+                        return type.decompose(new BigDecimal(Double.toString(d)));
+                    }
                     return switch (kind) {
                         case TINYINT -> type.decompose(n.byteValueExact());
                         case SMALLINT -> type.decompose(n.shortValueExact());
@@ -205,7 +224,13 @@ public final class Json {
                         throw new InvalidRequestException("Value '" + json + "' is not a valid blob representation: "
                                 + "String representation of blob is missing 0x prefix: " + json);
                     }
-                    return ByteBuffer.wrap(HexFormat.of().parseHex(s.substring(2)));
+                    String hex = s.substring(2);
+                    try {
+                        return ByteBuffer.wrap(HexFormat.of().parseHex(hex.length() % 2 == 1 ? "0" + hex : hex));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '"
+                                + s + "' is not a valid blob representation: cannot parse '" + hex + "' as hex bytes");
+                    }
                 }
                 case TIMESTAMP -> {
                     if (json instanceof BigDecimal n) {
@@ -284,8 +309,45 @@ public final class Json {
                 }
             }
         } catch (ArithmeticException | NumberFormatException e) {
+            if (kind == TypeKind.DECIMAL) {
+                throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '" + json
+                        + "' is not a valid representation of a decimal value");
+            }
             throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Unable to make "
                     + type.cqlName() + " from '" + json + "'");
+        }
+    }
+
+    /** Whether a JSON number is one Cassandra's JSON reader makes an Integer of. */
+    private static boolean fitsInt(BigDecimal n) {
+        return n.scale() == 0 && n.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
+                && n.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0;
+    }
+
+    private static String jsonNumberClass(BigDecimal n) {
+        if (n.scale() != 0) {
+            return "Double";
+        }
+        return n.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0 && n.compareTo(BigDecimal.valueOf(Long.MAX_VALUE))
+                <= 0 ? "Long" : "BigInteger";
+    }
+
+    private static String jsonNumberText(BigDecimal n) {
+        return n.scale() != 0 ? Double.toString(n.doubleValue()) : n.toPlainString();
+    }
+
+    /**
+     * A non-ASCII string for an ascii receiver: an invalid request in INSERT JSON, a failure of the function in
+     * {@code fromJson()} ({@link #FROM_JSON_MESSAGE}), as Cassandra reports them.
+     */
+    public static final class InvalidAscii extends InvalidRequestException {
+        private static final long serialVersionUID = 1L;
+        static final String MESSAGE = "Invalid ASCII character in string literal: "
+                + "java.nio.charset.UnmappableCharacterException: Input length = 1";
+        public static final String FROM_JSON_MESSAGE = "org.apache.cassandra.serializers.MarshalException: " + MESSAGE;
+
+        InvalidAscii(String receiver) {
+            super("Error decoding JSON value for " + receiver + ": " + MESSAGE);
         }
     }
 
