@@ -276,6 +276,10 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     ff.getMessage(), ff.keyspace(), ff.function(), ff.argTypes());
             case io.charybdis.node.cql.exceptions.ReadFailureException rf -> out = rb.readFailure(rf.getMessage(),
                     rf.consistency(), rf.received(), rf.blockFor(), rf.reasons(), false);
+            case io.charybdis.node.cql.exceptions.RequestTimeoutException rt -> out = rt.isRead()
+                    ? rb.readTimeout(rt.getMessage(), rt.consistency(), rt.received(), rt.blockFor(), false)
+                    : rb.writeTimeout(rt.getMessage(), rt.consistency(), rt.received(), rt.blockFor(), rt.writeType(),
+                    0);
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {

@@ -79,6 +79,8 @@ public final class ModificationExecution implements CqlStatement {
     private final List<BoundCondition> conditions = new ArrayList<>();
     private final List<BindVariable> variables;
     private final List<Integer> pkIndexes;
+    /** ScyllaDB's USING TIMEOUT, null without one. */
+    private final RequestTimeout requestTimeout;
     /** A DELETE of specific columns over a clustering range: refused at execution, as Cassandra does. */
     private final boolean columnRangeDeletion;
     private final boolean needsRead;
@@ -237,6 +239,7 @@ public final class ModificationExecution implements CqlStatement {
         this.timestamp = attrs.timestamp() == null ? null : binder.bind(attrs.timestamp(), "[timestamp]",
                 io.charybdis.protocol.types.NativeType.BIGINT);
         this.ttl = attrs.ttl() == null ? null : binder.bind(attrs.ttl(), "[ttl]", io.charybdis.protocol.types.NativeType.INT);
+        this.requestTimeout = RequestTimeout.of(attrs.timeout(), binder);
         boolean insertsStaticRow = false;
         switch (stmt) {
             case InsertStatement ins -> {
@@ -660,6 +663,19 @@ public final class ModificationExecution implements CqlStatement {
      * Builds the statement's mutations. {@code current} (for read-before-write operations on lists) is the
      * partition's current content, or null when the statement needs none.
      */
+    @Override
+    public java.time.Duration timeout(QueryContext ctx) {
+        return requestTimeout == null ? null : requestTimeout.resolve(ctx);
+    }
+
+    @Override
+    public java.util.function.Supplier<io.charybdis.node.cql.exceptions.RequestTimeoutException> timeoutError(
+            QueryContext ctx) {
+        return RequestTimeout.writeError(ctx, isCounterUpdate() ? io.charybdis.protocol.response.WriteType.COUNTER
+                : isConditional() ? io.charybdis.protocol.response.WriteType.CAS
+                : io.charybdis.protocol.response.WriteType.SIMPLE);
+    }
+
     private void checkExecutable() {
         if (columnRangeDeletion) {
             throw new InvalidRequestException("Range deletions are not supported for specific columns");

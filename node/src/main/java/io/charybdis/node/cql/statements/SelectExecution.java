@@ -54,6 +54,8 @@ public final class SelectExecution implements CqlStatement {
     private final Selection selection;
     private final List<BindVariable> variables;
     private final List<Integer> pkIndexes;
+    /** ScyllaDB's USING TIMEOUT, null without one. */
+    private final RequestTimeout requestTimeout;
     private final BoundValue limit;
     private final BoundValue perPartitionLimit;
     private final boolean reversed;
@@ -179,6 +181,7 @@ public final class SelectExecution implements CqlStatement {
         this.groupByColumns = groupBy;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
         this.cellFilter = s.isWildcard() ? null : readCells(s, table, restrictions);
+        this.requestTimeout = RequestTimeout.of(s.timeout(), binder);
         this.variables = binder.variables();
         this.pkIndexes = pkBindIndexes(table, binder.receivers());
     }
@@ -275,6 +278,17 @@ public final class SelectExecution implements CqlStatement {
     @Override
     public List<Integer> partitionKeyBindIndexes() {
         return pkIndexes;
+    }
+
+    @Override
+    public java.time.Duration timeout(QueryContext ctx) {
+        return requestTimeout == null ? null : requestTimeout.resolve(ctx);
+    }
+
+    @Override
+    public java.util.function.Supplier<io.charybdis.node.cql.exceptions.RequestTimeoutException> timeoutError(
+            QueryContext ctx) {
+        return RequestTimeout.readError(ctx);
     }
 
     @Override
