@@ -166,6 +166,9 @@ public final class ModificationExecution implements CqlStatement {
             if (v == null) {
                 throw new InvalidRequestException("Invalid null value for counter increment");
             }
+            if (v != Values.UNSET && v.remaining() != 8) {
+                throw new InvalidRequestException("Invalid empty value for counter increment");
+            }
             deltas[i] = v == Values.UNSET ? 0 : v.getLong(v.position()) * op.field();
         }
         List<byte[]> clusterings = new ArrayList<>();
@@ -631,6 +634,9 @@ public final class ModificationExecution implements CqlStatement {
         if (v == Values.UNSET) {
             return ctx.timestamp();
         }
+        if (v.remaining() != 8) {
+            throw new InvalidRequestException("Invalid empty value of timestamp");
+        }
         long ts = v.getLong(v.position());
         if (ts == Long.MIN_VALUE) {
             throw new InvalidRequestException("Invalid timestamp value " + ts);
@@ -646,8 +652,8 @@ public final class ModificationExecution implements CqlStatement {
         if (v == null) {
             throw new InvalidRequestException("Invalid null value of TTL");
         }
-        if (v == Values.UNSET) {
-            return table.params().defaultTimeToLive();
+        if (v == Values.UNSET || v.remaining() == 0) {
+            return table.params().defaultTimeToLive(); // an empty TTL is no TTL, as in Cassandra
         }
         int t = v.getInt(v.position());
         if (t < 0) {
@@ -854,7 +860,7 @@ public final class ModificationExecution implements CqlStatement {
             }
             case SET_INDEX, DELETE_INDEX -> {
                 ByteBuffer idx = op.key().bind(bind);
-                if (idx == null || idx == Values.UNSET) {
+                if (idx == null || idx == Values.UNSET || idx.remaining() != 4) {
                     throw new InvalidRequestException("Invalid null value for list index");
                 }
                 int i = idx.getInt(idx.position());
@@ -1178,7 +1184,7 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 type = Types.valueType(type);
             } else {
-                int idx = key.getInt(key.position());
+                int idx = key.remaining() == 4 ? key.getInt(key.position()) : -1;
                 actual = idx >= 0 && idx < parts.size() ? parts.get(idx) : null;
                 type = Types.elementType(type);
             }

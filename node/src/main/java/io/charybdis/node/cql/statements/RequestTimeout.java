@@ -47,9 +47,16 @@ public final class RequestTimeout {
             throw new InvalidRequestException("Timeout value cannot be null");
         }
         ByteBuffer b = v.duplicate();
-        long months = VInt.readSigned(b);
-        long days = VInt.readSigned(b);
-        long nanos = VInt.readSigned(b);
+        long months;
+        long days;
+        long nanos;
+        try {
+            months = VInt.readSigned(b);
+            days = VInt.readSigned(b);
+            nanos = VInt.readSigned(b);
+        } catch (RuntimeException e) {
+            throw new InvalidRequestException("Invalid timeout value: " + e.getMessage());
+        }
         if (months != 0 || days != 0) {
             throw new InvalidRequestException("Timeout values cannot be expressed in days/months");
         }

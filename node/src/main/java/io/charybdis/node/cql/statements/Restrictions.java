@@ -89,6 +89,10 @@ public final class Restrictions {
                         pkValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                     } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOrEq(sc.op())) {
                         if (sc.op() == Operator.EQ) {
+                            if (multiSliceColumns != null && multiSliceColumns.contains(c)) {
+                                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
+                                        + "by both an equality and an inequality relation");
+                            }
                             if (ckValues.get(c.position()) != null || ckSlices[c.position()] != null) {
                                 throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
                                         + "relation if it includes an Equal");
@@ -194,6 +198,17 @@ public final class Restrictions {
                 case Relation.MultiColumn mc -> analyzeMultiColumn(mc, binder, ckValues, ckSlices);
                 case Relation.MultiColumnIn mci -> {
                     List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns());
+                    for (ColumnMetadata c : cols) {
+                        if (ckValues.get(c.position()) != null) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes an Equal");
+                        }
+                        if (ckSlices[c.position()] != null
+                                || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes a IN");
+                        }
+                    }
                     if (!(mci.values() instanceof InValues.Terms terms)) {
                         throw new InvalidRequestException("Multi-column IN with a single bind marker is not supported "
                                 + "yet; bind each tuple separately");
@@ -356,6 +371,26 @@ public final class Restrictions {
     private void analyzeMultiColumn(Relation.MultiColumn mc, TermBinder binder, List<List<BoundValue>> ckValues,
                                     Object[][] ckSlices) {
         List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns());
+        // the columns already restricted, as Cassandra merges restrictions: the last one with an equality names the
+        // error; an equality over a column with an inequality is refused
+        ColumnMetadata lastEq = null;
+        for (ColumnMetadata c : cols) {
+            if (ckValues.get(c.position()) != null) {
+                lastEq = c;
+            }
+        }
+        if (lastEq != null) {
+            throw new InvalidRequestException(lastEq.name() + " cannot be restricted by more than one relation if it "
+                    + "includes an Equal");
+        }
+        if (mc.op() == Operator.EQ) {
+            for (ColumnMetadata c : cols) {
+                if (ckSlices[c.position()] != null || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
+                    throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted by both an "
+                            + "equality and an inequality relation");
+                }
+            }
+        }
         List<BoundValue> values = tupleValues(mc.value(), cols, binder);
         if (mc.op() == Operator.EQ) {
             for (int i = 0; i < cols.size(); i++) {
@@ -809,6 +844,9 @@ public final class Restrictions {
         ByteBuffer b = v.bind(ctx);
         if (b == null || b == Values.UNSET) {
             throw new InvalidRequestException("Invalid null or unset value for token");
+        }
+        if (b.remaining() != 8) {
+            throw new InvalidRequestException("Invalid empty value for token");
         }
         return b.getLong(b.position());
     }

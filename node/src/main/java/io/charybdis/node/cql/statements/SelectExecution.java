@@ -317,6 +317,9 @@ public final class SelectExecution implements CqlStatement {
         if (v == Values.UNSET) {
             return dflt;
         }
+        if (v.remaining() != 4) {
+            throw new InvalidRequestException("Invalid empty value of " + what);
+        }
         int n = v.getInt(v.position());
         if (n <= 0) {
             throw new InvalidRequestException("LIMIT must be strictly positive");

@@ -233,17 +233,35 @@ public final class Json {
                     }
                 }
                 case TIMESTAMP -> {
-                    if (json instanceof BigDecimal n) {
+                    if (json instanceof BigDecimal n && n.scale() == 0) {
                         return Values.bigint(n.longValueExact());
                     }
-                    return Values.bigint(DateTimes.parseTimestampMillis((String) json));
+                    if (!(json instanceof String str)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    return Values.bigint(DateTimes.parseTimestampMillis(str));
                 }
                 case LIST, SET, VECTOR, TUPLE -> {
                     if (!(json instanceof List<?> list)) {
                         throw mismatch(json, type, receiver);
                     }
+                    if (kind == TypeKind.TUPLE) {
+                        int arity = Types.fieldTypes(type).size();
+                        if (list.size() < arity) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Tuple is "
+                                    + "missing items (expected " + arity + "): " + jsonText(list));
+                        }
+                        if (list.size() > arity) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Tuple "
+                                    + "contains extra items (expected " + arity + "): " + jsonText(list));
+                        }
+                    }
                     List<ByteBuffer> parts = new ArrayList<>();
                     for (int i = 0; i < list.size(); i++) {
+                        if (list.get(i) == null && kind != TypeKind.TUPLE) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Invalid "
+                                    + "null element in " + (kind == TypeKind.SET ? "set" : "list"));
+                        }
                         parts.add(toValue(list.get(i), Types.componentType(type, i), receiver));
                     }
                     if (kind == TypeKind.SET) {
@@ -261,6 +279,10 @@ public final class Json {
                     DataType kt = Types.keyType(type);
                     TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(kt::compare);
                     for (Map.Entry<?, ?> e : map.entrySet()) {
+                        if (e.getValue() == null) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Invalid "
+                                    + "null value in map");
+                        }
                         String k = (String) e.getKey();
                         Object keyJson = Types.kind(kt) == TypeKind.TEXT || Types.kind(kt) == TypeKind.ASCII ? k
                                 : parseKey(k);
@@ -359,10 +381,70 @@ public final class Json {
         }
     }
 
+    /** A JSON value of the wrong kind for {@code type}, worded as Cassandra words it for each type. */
     private static InvalidRequestException mismatch(Object json, DataType type, String receiver) {
-        return new InvalidRequestException("Error decoding JSON value for " + receiver + ": Expected a "
-                + type.cqlName() + " value, but got a " + (json instanceof String ? "String" : json instanceof List
-                ? "List" : json instanceof Map ? "Map" : json.getClass().getSimpleName()) + ": " + json);
+        String expected = switch (Types.kind(type)) {
+            case TIMESTAMP -> "a long or a datestring representation of a timestamp value";
+            case DATE -> "a string representation of a date value";
+            case TIME -> "a string representation of a time value";
+            case UUID -> "a string representation of a uuid";
+            case TIMEUUID -> "a string representation of a timeuuid";
+            case INET -> "a string representation of an inet value";
+            case DURATION -> "a string representation of a duration";
+            case BOOLEAN -> "a boolean value";
+            case SET -> "a list (representing a set)";
+            case LIST -> "a list";
+            case VECTOR -> "a list";
+            case MAP, UDT -> "a map";
+            case TUPLE -> "a list representation of a tuple";
+            case INT -> "an int value";
+            case BIGINT, COUNTER -> "a bigint value";
+            case SMALLINT -> "a short value";
+            case TINYINT -> "a byte value";
+            case VARINT -> "an integer value";
+            case FLOAT -> "a float value";
+            case DOUBLE -> "a double value";
+            case DECIMAL -> "a decimal value";
+            case TEXT -> "a UTF-8 string";
+            case ASCII -> "an ascii string";
+            case BLOB -> "a string";
+            default -> "a " + type.cqlName() + " value";
+        };
+        return new InvalidRequestException("Error decoding JSON value for " + receiver + ": Expected " + expected
+                + ", but got a " + jsonClass(json) + ": " + jsonText(json));
+    }
+
+    /** The class Cassandra's JSON reader (Jackson) makes of a parsed value. */
+    private static String jsonClass(Object json) {
+        return switch (json) {
+            case Map<?, ?> m -> "LinkedHashMap";
+            case List<?> l -> "ArrayList";
+            case BigDecimal n -> n.scale() != 0 ? "Double" : fitsInt(n) ? "Integer" : jsonNumberClass(n);
+            default -> json.getClass().getSimpleName();
+        };
+    }
+
+    /** A parsed value as Java prints the reader's objects: {@code {a=1}}, {@code [1, 2]}, {@code 1.5}. */
+    private static String jsonText(Object json) {
+        return switch (json) {
+            case null -> "null";
+            case Map<?, ?> m -> {
+                StringBuilder sb = new StringBuilder("{");
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append('=').append(jsonText(e.getValue()));
+                }
+                yield sb.append('}').toString();
+            }
+            case List<?> l -> {
+                StringBuilder sb = new StringBuilder("[");
+                for (Object o : l) {
+                    sb.append(sb.length() > 1 ? ", " : "").append(jsonText(o));
+                }
+                yield sb.append(']').toString();
+            }
+            case BigDecimal n -> jsonNumberText(n);
+            default -> json.toString();
+        };
     }
 
     /** A minimal, strict JSON reader. */
