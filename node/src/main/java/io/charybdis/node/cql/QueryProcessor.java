@@ -389,7 +389,7 @@ public final class QueryProcessor {
             if (batch.type() == BatchStatement.Type.COUNTER && !m.isCounterUpdate()) {
                 throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
             }
-            if (batch.type() != BatchStatement.Type.COUNTER && m.isCounterUpdate()) {
+            if (batch.type() == BatchStatement.Type.LOGGED && m.isCounterUpdate()) {
                 throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
             }
         }

@@ -359,6 +359,9 @@ public final class ModificationExecution implements CqlStatement {
         this.needsRead = read;
         this.variables = binder.variables();
         this.pkIndexes = SelectExecution.pkBindIndexes(table, binder.receivers());
+        if (conditions.stream().anyMatch(c -> Types.isCounter(c.column().type()))) {
+            throw new InvalidRequestException("Conditions on counters are not supported");
+        }
         if (isConditional() && table.isCounterTable()) {
             throw new InvalidRequestException("Conditional updates are not supported on counter tables");
         }

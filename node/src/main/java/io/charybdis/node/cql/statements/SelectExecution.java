@@ -83,6 +83,26 @@ public final class SelectExecution implements CqlStatement {
         RowData template = new RowData(table);
         this.distinct = s.distinct();
         if (distinct) {
+            for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
+                List<String> restricted = switch (r) {
+                    case io.charybdis.node.cql.syntax.Relation.SingleColumn sc -> List.of(sc.column());
+                    case io.charybdis.node.cql.syntax.Relation.In in -> List.of(in.column());
+                    case io.charybdis.node.cql.syntax.Relation.Between b -> List.of(b.column());
+                    case io.charybdis.node.cql.syntax.Relation.MapElement m -> List.of(m.column());
+                    case io.charybdis.node.cql.syntax.Relation.IsNotNull n -> List.of(n.column());
+                    case io.charybdis.node.cql.syntax.Relation.MultiColumn mc -> mc.columns();
+                    case io.charybdis.node.cql.syntax.Relation.MultiColumnIn mci -> mci.columns();
+                    case io.charybdis.node.cql.syntax.Relation.MultiColumnBetween mcb -> mcb.columns();
+                    default -> List.of();
+                };
+                for (String name : restricted) {
+                    ColumnMetadata col = table.column(name);
+                    if (col != null && !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+                        throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction "
+                                + "by partition key and/or static columns.");
+                    }
+                }
+            }
             for (Selector.Item item : s.selectors()) {
                 if (item.selector() instanceof Selector.Column c) {
                     ColumnMetadata col = table.column(c.name());
