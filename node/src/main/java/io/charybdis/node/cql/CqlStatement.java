@@ -30,4 +30,16 @@ public interface CqlStatement {
     }
 
     CompletableFuture<ResultMessage> execute(QueryContext ctx);
+
+    /** The request's own timeout for these values (ScyllaDB's {@code USING TIMEOUT}), null for none. */
+    default java.time.Duration timeout(QueryContext ctx) {
+        return null;
+    }
+
+    /** The error a request answers when it runs past {@link #timeout}. */
+    default java.util.function.Supplier<io.charybdis.node.cql.exceptions.RequestTimeoutException> timeoutError(
+            QueryContext ctx) {
+        return io.charybdis.node.cql.statements.RequestTimeout.writeError(ctx,
+                io.charybdis.protocol.response.WriteType.SIMPLE);
+    }
 }

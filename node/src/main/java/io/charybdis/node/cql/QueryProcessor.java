@@ -11,6 +11,8 @@ import io.charybdis.node.cql.statements.ModificationExecution;
 import io.charybdis.node.cql.statements.SchemaStatements;
 import io.charybdis.node.cql.statements.SelectExecution;
 import io.charybdis.node.cql.syntax.AuthStatement;
+import io.charybdis.node.cql.statements.RequestTimeout;
+import io.charybdis.node.cql.values.TermBinder;
 import io.charybdis.node.cql.syntax.BatchStatement;
 import io.charybdis.node.cql.syntax.CqlParser;
 import io.charybdis.node.cql.syntax.CqlSyntaxException;
@@ -227,7 +229,15 @@ public final class QueryProcessor {
                                                  List<ByteBuffer> values) {
         long now = timestamps.next();
         QueryContext ctx = new QueryContext(alloc, version, options, client, values, now, nowSeconds(options, now));
-        return stmt.execute(ctx).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
+        java.time.Duration timeout = stmt.timeout(ctx);
+        if (timeout != null && timeout.isZero()) {
+            return CompletableFuture.failedFuture(stmt.timeoutError(ctx).get()); // no time to do anything in
+        }
+        CompletableFuture<ResultMessage> result = stmt.execute(ctx);
+        if (timeout != null) {
+            result = RequestTimeout.within(result, timeout, stmt.timeoutError(ctx));
+        }
+        return result.thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
     }
 
     // ---- analysis ------------------------------------------------------------------------------------------------
@@ -386,22 +396,50 @@ public final class QueryProcessor {
                 }
             }
         }
-        List<BindVariable> variables = vars == null ? List.of() : vars;
+        List<BindVariable> variables = vars == null ? new ArrayList<>() : vars;
         boolean logged = batch.type() != BatchStatement.Type.UNLOGGED;
         for (ModificationExecution m : children) {
             if (batch.type() == BatchStatement.Type.COUNTER && !m.isCounterUpdate()) {
                 throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
             }
-            if (batch.type() != BatchStatement.Type.COUNTER && m.isCounterUpdate()) {
+            if (batch.type() == BatchStatement.Type.LOGGED && m.isCounterUpdate()) {
                 throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
             }
         }
         io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();
+        // ScyllaDB's BEGIN BATCH USING TIMEOUT d: its marker joins the children's
+        io.charybdis.node.cql.syntax.Term timeoutTerm = batch.attributes() == null ? null
+                : batch.attributes().timeout();
+        RequestTimeout timeout = null;
+        if (timeoutTerm != null) {
+            TermBinder tb = new TermBinder(children.isEmpty() ? keyspace : children.get(0).keyspace(),
+                    children.isEmpty() ? null : children.get(0).table(), markers, functions);
+            timeout = RequestTimeout.of(timeoutTerm, tb);
+            List<BindVariable> own = tb.variables();
+            for (int i = 0; i < variables.size(); i++) {
+                if (variables.get(i).name().startsWith("expr(") && !own.get(i).name().startsWith("expr(")) {
+                    variables.set(i, own.get(i));
+                }
+            }
+        }
+        RequestTimeout batchTimeout = timeout;
+        io.charybdis.protocol.response.WriteType writeType = batch.type() == BatchStatement.Type.COUNTER
+                ? io.charybdis.protocol.response.WriteType.COUNTER : logged
+                ? io.charybdis.protocol.response.WriteType.BATCH : io.charybdis.protocol.response.WriteType.UNLOGGED_BATCH;
         BatchExecution.validateConditions(children, ts != null);
         BatchExecution exec = new BatchExecution(coordinator, logged, variables, guardrails);
         return new CqlStatement() {
             public List<BindVariable> bindVariables() {
                 return variables;
+            }
+
+            public java.time.Duration timeout(QueryContext ctx) {
+                return batchTimeout == null ? null : batchTimeout.resolve(ctx);
+            }
+
+            public java.util.function.Supplier<io.charybdis.node.cql.exceptions.RequestTimeoutException> timeoutError(
+                    QueryContext ctx) {
+                return RequestTimeout.writeError(ctx, writeType);
             }
 
             public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
@@ -444,6 +482,12 @@ public final class QueryProcessor {
         }
         TableMetadata t = k.table(name.name());
         if (t == null) {
+            // ScyllaDB's system_schema.scylla_* tables: served to its drivers, not listed
+            io.charybdis.node.system.VirtualTable scylla = io.charybdis.node.system.ScyllaSchemaTables.find(ks,
+                    name.name());
+            if (scylla != null) {
+                return new TableResolution(scylla.metadata(), scylla);
+            }
             throw new InvalidRequestException("table " + name.name() + " does not exist");
         }
         VirtualTable vt = t.isVirtual() ? virtualTables.apply(ks, t.name()) : null;

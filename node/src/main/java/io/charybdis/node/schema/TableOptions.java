@@ -86,6 +86,23 @@ public final class TableOptions {
                 default -> throw new SyntaxException("Unknown property '" + name + "'");
             }
         }
+        // Cassandra's TableParams.validate, in its order
+        if (minIndex < 1) {
+            throw new ConfigurationException("min_index_interval must be greater than or equal to 1 (got " + minIndex
+                    + ")");
+        }
+        if (maxIndex < minIndex) {
+            throw new ConfigurationException("max_index_interval must be greater than or equal to min_index_interval ("
+                    + minIndex + ") (got " + maxIndex + ")");
+        }
+        if (crc < 0 || crc > 1.0) {
+            throw new ConfigurationException("crc_check_chance must be larger than or equal to 0 and smaller than or "
+                    + "equal to 1.0 (got " + crc + ")");
+        }
+        if (flushPeriod < 0) {
+            throw new ConfigurationException("memtable_flush_period_in_ms must be greater than or equal to 0 (got "
+                    + flushPeriod + ")");
+        }
         return new TableParams(additionalWritePolicy, allowAutoSnapshot, bloom, caching, cdc, comment, compaction,
                 compression, memtable, crc, ttl, extensions, gcGrace, incrementalBackups, maxIndex, flushPeriod,
                 minIndex, readRepair, speculative);
@@ -100,7 +117,7 @@ public final class TableOptions {
         String simple = full.substring(full.lastIndexOf('.') + 1);
         if (!simple.equals("SizeTieredCompactionStrategy") && !simple.equals("LeveledCompactionStrategy")
                 && !simple.equals("TimeWindowCompactionStrategy") && !simple.equals("UnifiedCompactionStrategy")) {
-            throw new ConfigurationException("Unable to find compaction strategy class '" + cls + "'");
+            throw new ConfigurationException("Unable to find compaction strategy class '" + full + "'");
         }
         Map<String, String> out = new TreeMap<>(given);
         out.put("class", full);
@@ -108,6 +125,17 @@ public final class TableOptions {
         out.putIfAbsent("min_threshold", "4");
         checkInt(out, "max_threshold");
         checkInt(out, "min_threshold");
+        if (Integer.parseInt(out.get("min_threshold")) < 2) {
+            throw new ConfigurationException("Min compaction threshold cannot be less than 2 (got "
+                    + out.get("min_threshold") + ")");
+        }
+        if (simple.equals("LeveledCompactionStrategy") && out.containsKey("sstable_size_in_mb")) {
+            checkInt(out, "sstable_size_in_mb");
+            int size = Integer.parseInt(out.get("sstable_size_in_mb"));
+            if (size <= 0) {
+                throw new ConfigurationException("sstable_size_in_mb must be larger than 0, but was " + size);
+            }
+        }
         return java.util.Collections.unmodifiableMap(out);
     }
 
@@ -126,6 +154,10 @@ public final class TableOptions {
             out.put("class", legacy);
         }
         if ("false".equalsIgnoreCase(out.get("enabled"))) {
+            if (out.size() > 1) {
+                throw new ConfigurationException("If the 'enabled' option is set to false no other options must be "
+                        + "specified");
+            }
             return TableParams.sorted(Map.of("enabled", "false"));
         }
         out.remove("enabled");
@@ -148,13 +180,22 @@ public final class TableOptions {
             out.put("chunk_length_in_kb", chunk);
         }
         out.putIfAbsent("chunk_length_in_kb", "16");
+        java.util.Set<String> unknown = new java.util.TreeSet<>(out.keySet());
+        unknown.removeAll(java.util.Set.of("class", "chunk_length_in_kb", "crc_check_chance", "min_compress_ratio",
+                "max_compressed_length", "compression_level", "lz4_compressor_type", "lz4_high_compressor_level"));
+        if (!unknown.isEmpty()) {
+            throw new ConfigurationException("Unknown compression options " + String.join(", ", unknown));
+        }
         int kb;
         try {
             kb = Integer.parseInt(out.get("chunk_length_in_kb"));
         } catch (NumberFormatException e) {
             throw new ConfigurationException("Invalid value for chunk_length_in_kb");
         }
-        if (kb <= 0 || Integer.bitCount(kb) != 1) {
+        if (kb <= 0) {
+            throw new ConfigurationException("Invalid negative or null chunk_length_in_kb");
+        }
+        if (Integer.bitCount(kb) != 1) {
             throw new ConfigurationException("chunk_length_in_kb must be a power of 2");
         }
         return java.util.Collections.unmodifiableMap(out);
@@ -168,7 +209,7 @@ public final class TableOptions {
                     String v = e.getValue().toUpperCase(Locale.ROOT);
                     if (!v.equals("ALL") && !v.equals("NONE")) {
                         throw new ConfigurationException("Invalid value '" + e.getValue() + "' for caching sub-option"
-                                + " 'keys': only 'ALL' and 'NONE' are accepted");
+                                + " 'keys': only 'ALL' and 'NONE' are allowed");
                     }
                     out.put("keys", v);
                 }

@@ -378,6 +378,10 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             case io.charybdis.cluster.ReadTimeoutException rt -> out = rb.readTimeout(rt.getMessage(),
                     io.charybdis.protocol.Consistency.valueOf(rt.consistency().name()), rt.received(), rt.blockFor(),
                     rt.dataPresent());
+            case io.charybdis.node.cql.exceptions.RequestTimeoutException rt -> out = rt.isRead()
+                    ? rb.readTimeout(rt.getMessage(), rt.consistency(), rt.received(), rt.blockFor(), false)
+                    : rb.writeTimeout(rt.getMessage(), rt.consistency(), rt.received(), rt.blockFor(), rt.writeType(),
+                    0);
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
             case io.charybdis.storage.ShardOverloadedException oe -> out = rb.error(ErrorCode.OVERLOADED, oe.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());

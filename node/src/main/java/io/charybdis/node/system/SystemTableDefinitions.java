@@ -36,13 +36,18 @@ final class SystemTableDefinitions {
     }
 
     static Map<String, KeyspaceMetadata> load() {
-        try (InputStream in = SystemTableDefinitions.class.getResourceAsStream(RESOURCE)) {
+        return load(RESOURCE);
+    }
+
+    /** The definitions of another resource in the same format ({@code scylla_tables.tsv}). */
+    static Map<String, KeyspaceMetadata> load(String resource) {
+        try (InputStream in = SystemTableDefinitions.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("resource missing: " + RESOURCE);
+                throw new IllegalStateException("resource missing: " + resource);
             }
             return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + RESOURCE, e);
+            throw new UncheckedIOException("cannot read " + resource, e);
         }
     }
 

@@ -23,7 +23,9 @@ import java.util.stream.Stream;
  *       unstable or names its own internals);</li>
  *   <li>{@code @anymsg}: only the error code is compared;</li>
  *   <li>{@code @nowarn}: warnings are not compared;</li>
- *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed).</li>
+ *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed);</li>
+ *   <li>{@code @prepare}: the statement is prepared, not executed; the outcome is its metadata (bind variables
+ *       with their names and types, the partition key indexes drivers route by, the result columns);</li>
  *   <li>{@code @cl <level> [<serial level>]}: the statement runs at this consistency level (and serial
  *       consistency level) instead of the driver's defaults (LOCAL_ONE, SERIAL).</li>
  * </ul>
@@ -32,7 +34,7 @@ final class Corpus {
     static final Path DIR = Path.of("src/test/resources/conformance");
 
     record Statement(String topic, int index, int line, String cql, boolean unordered, String msgFragment,
-            boolean anyMessage, boolean ignoreWarnings, String skipReason, String consistency,
+            boolean anyMessage, boolean ignoreWarnings, String skipReason, boolean prepare, String consistency,
             String serialConsistency) {
         String id() {
             return topic + "#" + index;
@@ -73,6 +75,7 @@ final class Corpus {
         boolean unordered = false;
         boolean anyMsg = false;
         boolean noWarn = false;
+        boolean prepare = false;
         String fragment = null;
         String skip = null;
         String cl = null;
@@ -86,6 +89,8 @@ final class Corpus {
                         unordered = true;
                     } else if (d.equals("anymsg")) {
                         anyMsg = true;
+                    } else if (d.equals("prepare")) {
+                        prepare = true;
                     } else if (d.equals("nowarn")) {
                         noWarn = true;
                     } else if (d.startsWith("skip ")) {
@@ -114,9 +119,9 @@ final class Corpus {
             if (ends) {
                 String cql = cur.substring(0, cur.length() - 1).strip();
                 out.add(new Statement(topic, out.size() + 1, startLine, cql, unordered, fragment, anyMsg, noWarn,
-                        skip, cl, serial));
+                        skip, prepare, cl, serial));
                 cur.setLength(0);
-                unordered = anyMsg = noWarn = false;
+                unordered = anyMsg = noWarn = prepare = false;
                 fragment = null;
                 skip = null;
                 cl = serial = null;

@@ -3,6 +3,7 @@ package io.charybdis.node.conformance;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.DriverException;
 import com.datastax.oss.driver.api.core.cql.ColumnDefinition;
+import com.datastax.oss.driver.api.core.cql.PreparedStatement;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
@@ -99,6 +100,39 @@ final class Outcome {
                     && all.getAllErrors().values().iterator().next().get(0) instanceof DriverException only) {
                 e = only; // the driver retried an Unavailable on the next node, of which there is none
             }
+            ObjectNode err = out.putObject("error");
+            err.put("code", code(e));
+            err.put("message", e.getMessage());
+        }
+        return out;
+    }
+
+    /** {@code st} run as its directives say: executed, or only prepared ({@code @prepare}). */
+    static ObjectNode run(CqlSession session, Corpus.Statement st) {
+        return st.prepare() ? prepare(session, st.cql())
+                : run(session, st.cql(), st.consistency(), st.serialConsistency());
+    }
+
+    /**
+     * What preparing {@code cql} answered: {@code {"cql", "variables": [[name, type]...], "pk_indexes": [...],
+     * "columns": [[name, type]...]}}, or the error.
+     */
+    static ObjectNode prepare(CqlSession session, String cql) {
+        ObjectNode out = JSON.createObjectNode();
+        out.put("cql", cql);
+        try {
+            PreparedStatement ps = session.prepare(SimpleStatement.newInstance(cql).setTimeout(Duration.ofSeconds(15)));
+            ArrayNode vars = out.putArray("variables");
+            for (ColumnDefinition c : ps.getVariableDefinitions()) {
+                vars.addArray().add(c.getName().asInternal()).add(c.getType().asCql(true, true));
+            }
+            ArrayNode pk = out.putArray("pk_indexes");
+            ps.getPartitionKeyIndices().forEach(pk::add);
+            ArrayNode cols = out.putArray("columns");
+            for (ColumnDefinition c : ps.getResultSetDefinitions()) {
+                cols.addArray().add(c.getName().asInternal()).add(c.getType().asCql(true, true));
+            }
+        } catch (DriverException e) {
             ObjectNode err = out.putObject("error");
             err.put("code", code(e));
             err.put("message", e.getMessage());
@@ -207,6 +241,12 @@ final class Outcome {
                         : "error message should contain [" + st.msgFragment() + "] but was: " + am;
             }
             return em.equals(am) ? null : "error message:\n expected: " + em + "\n   actual: " + am;
+        }
+        if (!expected.path("variables").equals(actual.path("variables"))) {
+            return "bind variables: expected " + expected.path("variables") + "\n     but got " + actual.path("variables");
+        }
+        if (!expected.path("pk_indexes").equals(actual.path("pk_indexes"))) {
+            return "pk_indexes: expected " + expected.path("pk_indexes") + "\n     but got " + actual.path("pk_indexes");
         }
         JsonNode ec = expected.path("columns");
         JsonNode ac = actual.path("columns");

@@ -74,9 +74,8 @@ final class NativeCodec {
             case SMALLINT -> expect(n == 2, "Expected 2 bytes for a smallint (" + n + ")");
             case TINYINT -> expect(n == 1, "Expected 1 byte for a tinyint (" + n + ")");
             case DURATION -> {
-                if (n > 0) {
-                    readDuration(v.duplicate());
-                }
+                expect(n >= 3, "Expected at least 3 bytes for a duration (" + n + ")");
+                readDuration(v.duplicate());
             }
             case EMPTY -> expect(n == 0, "EmptyType only accept empty values");
             default -> throw new AssertionError(t);

@@ -227,8 +227,11 @@ public final class OrderedCodec {
      * adjusted exponent {@code precision - scale} (sign-flipped 4 bytes, inverted for negatives), then the
      * significant decimal digits without trailing zeros, one byte each as digit+1 (inverted for negatives),
      * terminated by 0x00 (0xFF for negatives). Decoding gives the value with its trailing zeros removed (and a
-     * scale of at least 0).
+     * scale of at least 0 where that takes at most 64 zeros).
      */
+    /** Decoded decimals with at most this many trailing zeros are written out in full (1E+2 as 100). */
+    private static final int MAX_EXPANDED_ZEROS = 64;
+
     static void encodeDecimal(ByteBuffer v, ByteSink out) {
         java.math.BigDecimal d = decimal(v);
         int signum = d.signum();
@@ -238,11 +241,17 @@ public final class OrderedCodec {
         }
         java.math.BigDecimal stripped = d.stripTrailingZeros();
         String digits = stripped.unscaledValue().abs().toString();
-        int exponent = digits.length() - stripped.scale();
+        long exponent = (long) digits.length() - stripped.scale();
         boolean neg = signum < 0;
         out.put(neg ? (byte) 0x00 : (byte) 0x02);
-        int e = exponent ^ 0x80000000;
+        // the exponent is at least 2 - 2^31; from Integer.MAX_VALUE up (a scale near -2^31) it continues in 4 more
+        // bytes, so that every value keeps its place
+        int e = (int) Math.min(exponent, Integer.MAX_VALUE) ^ 0x80000000;
         out.putInt(neg ? ~e : e);
+        if (exponent >= Integer.MAX_VALUE) {
+            int extra = (int) (exponent - Integer.MAX_VALUE);
+            out.putInt(neg ? ~extra : extra);
+        }
         for (int i = 0; i < digits.length(); i++) {
             int digit = digits.charAt(i) - '0' + 1;
             out.put((byte) (neg ? ~digit : digit));
@@ -257,7 +266,11 @@ public final class OrderedCodec {
         }
         boolean neg = cls == 0x00;
         int e = in.getInt();
-        int exponent = (neg ? ~e : e) ^ 0x80000000;
+        long exponent = (neg ? ~e : e) ^ 0x80000000;
+        if (exponent == Integer.MAX_VALUE) {
+            int extra = in.getInt();
+            exponent += Integer.toUnsignedLong(neg ? ~extra : extra);
+        }
         StringBuilder digits = new StringBuilder();
         while (true) {
             int b = in.get() & 0xff;
@@ -270,8 +283,8 @@ public final class OrderedCodec {
             digits.append((char) ('0' + b - 1));
         }
         java.math.BigDecimal value = new java.math.BigDecimal(new BigInteger(digits.toString()),
-                digits.length() - exponent);
-        if (value.scale() < 0) {
+                (int) (digits.length() - exponent));
+        if (value.scale() < 0 && value.scale() >= -MAX_EXPANDED_ZEROS) {
             value = value.setScale(0);
         }
         return decimalBytes(neg ? value.negate() : value);

@@ -171,6 +171,16 @@ final class Casts {
                     return null;
                 }
                 Number n = (Number) from.compose(v);
+                if (target == NativeType.DECIMAL && (n instanceof Float || n instanceof Double)
+                        && !Double.isFinite(n.doubleValue())) {
+                    // Cassandra's cast fails (its BigDecimal refuses NaN and infinities); a function failure here
+                    String fn = "castAsDecimal";
+                    throw new io.charybdis.node.cql.exceptions.FunctionFailureException("execution of 'system." + fn
+                            + "[" + from.cqlName() + "]' failed: java.lang.NumberFormatException: Character "
+                            + (Double.isNaN(n.doubleValue()) ? "N" : "I") + " is neither a decimal digit number, "
+                            + "decimal point, nor \"e\" notation exponential mark.", "system", fn,
+                            java.util.List.of(from.cqlName()));
+                }
                 return switch (target) {
                     case TINYINT -> target.decompose(n.byteValue());
                     case SMALLINT -> target.decompose(n.shortValue());

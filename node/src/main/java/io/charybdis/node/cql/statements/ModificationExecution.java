@@ -79,6 +79,10 @@ public final class ModificationExecution implements CqlStatement {
     private final List<BoundCondition> conditions = new ArrayList<>();
     private final List<BindVariable> variables;
     private final List<Integer> pkIndexes;
+    /** ScyllaDB's USING TIMEOUT, null without one. */
+    private final RequestTimeout requestTimeout;
+    /** A DELETE of specific columns over a clustering range: refused at execution, as Cassandra does. */
+    private final boolean columnRangeDeletion;
     private final boolean needsRead;
     private final boolean staticOnly;
     private final ResultMetadata casMetadata;
@@ -162,6 +166,9 @@ public final class ModificationExecution implements CqlStatement {
             if (v == null) {
                 throw new InvalidRequestException("Invalid null value for counter increment");
             }
+            if (v != Values.UNSET && v.remaining() != 8) {
+                throw new InvalidRequestException("Invalid empty value for counter increment");
+            }
             deltas[i] = v == Values.UNSET ? 0 : v.getLong(v.position()) * op.field();
         }
         List<byte[]> clusterings = new ArrayList<>();
@@ -235,6 +242,7 @@ public final class ModificationExecution implements CqlStatement {
         this.timestamp = attrs.timestamp() == null ? null : binder.bind(attrs.timestamp(), "[timestamp]",
                 io.charybdis.protocol.types.NativeType.BIGINT);
         this.ttl = attrs.ttl() == null ? null : binder.bind(attrs.ttl(), "[ttl]", io.charybdis.protocol.types.NativeType.INT);
+        this.requestTimeout = RequestTimeout.of(attrs.timeout(), binder);
         boolean insertsStaticRow = false;
         switch (stmt) {
             case InsertStatement ins -> {
@@ -340,10 +348,9 @@ public final class ModificationExecution implements CqlStatement {
             throw new InvalidRequestException("Some clustering keys are missing: "
                     + table.clustering().get(restrictions.clusteringEqPrefixLength()).name());
         }
-        if (kind == Kind.DELETE && !ops.isEmpty() && !staticOnly && !table.clustering().isEmpty()
-                && !restrictions.selectsFullClusterings()) {
-            throw new InvalidRequestException("Range deletions are not supported for specific columns");
-        }
+        // Cassandra prepares such a statement and refuses it when executed
+        this.columnRangeDeletion = kind == Kind.DELETE && !ops.isEmpty() && !staticOnly
+                && !table.clustering().isEmpty() && !restrictions.selectsFullClusterings();
         boolean read = false;
         for (Op op : ops) {
             read |= op.kind() == OpKind.SET_INDEX || op.kind() == OpKind.DELETE_INDEX
@@ -351,20 +358,19 @@ public final class ModificationExecution implements CqlStatement {
         }
         this.needsRead = read;
         this.variables = binder.variables();
-        this.pkIndexes = SelectExecution.pkBindIndexes(null, table, variables);
+        this.pkIndexes = SelectExecution.pkBindIndexes(table, binder.receivers());
+        if (conditions.stream().anyMatch(c -> Types.isCounter(c.column().type()))) {
+            throw new InvalidRequestException("Conditions on counters are not supported");
+        }
         if (isConditional() && table.isCounterTable()) {
             throw new InvalidRequestException("Conditional updates are not supported on counter tables");
         }
         if (isConditional() && timestamp != null) {
             throw new InvalidRequestException("Cannot provide custom timestamp for conditional updates");
         }
-        this.casMetadata = isConditional() ? casMetadata() : ResultMetadata.EMPTY;
-    }
-
-    private ResultMetadata casMetadata() {
-        List<ColumnSpec> specs = new ArrayList<>();
-        specs.add(new ColumnSpec(table.keyspace(), table.name(), "[applied]", io.charybdis.protocol.types.NativeType.BOOLEAN));
-        return ResultMetadata.of(specs);
+        // a conditional statement's columns depend on its outcome: Cassandra prepares it with none, and each
+        // result carries its own
+        this.casMetadata = ResultMetadata.EMPTY;
     }
 
     private boolean isConditional() {
@@ -400,8 +406,7 @@ public final class ModificationExecution implements CqlStatement {
             }
             case Assignment.Add add -> {
                 if (Types.isCounter(c.type())) {
-                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(add.value(), c.name(),
-                            io.charybdis.protocol.types.NativeType.BIGINT), null, 1);
+                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(add.value(), c.name(), c.type()), null, 1);
                 }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " + "
@@ -424,8 +429,7 @@ public final class ModificationExecution implements CqlStatement {
             }
             case Assignment.Subtract sub -> {
                 if (Types.isCounter(c.type())) {
-                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(sub.value(), c.name(),
-                            io.charybdis.protocol.types.NativeType.BIGINT), null, -1);
+                    return new Op(c, OpKind.COUNTER_ADD, binder.bind(sub.value(), c.name(), c.type()), null, -1);
                 }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " - "
@@ -601,6 +605,7 @@ public final class ModificationExecution implements CqlStatement {
 
     @Override
     public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
+        checkExecutable();
         if (isCounterUpdate()) {
             ConsistencyRules.forCounterWrite(ctx.consistency(), table);
             return executeCounter(ctx).thenApply(v -> ResultMessage.VOID);
@@ -623,6 +628,9 @@ public final class ModificationExecution implements CqlStatement {
         if (v == Values.UNSET) {
             return ctx.timestamp();
         }
+        if (v.remaining() != 8) {
+            throw new InvalidRequestException("Invalid empty value of timestamp");
+        }
         long ts = v.getLong(v.position());
         if (ts == Long.MIN_VALUE) {
             throw new InvalidRequestException("Invalid timestamp value " + ts);
@@ -638,8 +646,8 @@ public final class ModificationExecution implements CqlStatement {
         if (v == null) {
             throw new InvalidRequestException("Invalid null value of TTL");
         }
-        if (v == Values.UNSET) {
-            return table.params().defaultTimeToLive();
+        if (v == Values.UNSET || v.remaining() == 0) {
+            return table.params().defaultTimeToLive(); // an empty TTL is no TTL, as in Cassandra
         }
         int t = v.getInt(v.position());
         if (t < 0) {
@@ -655,7 +663,27 @@ public final class ModificationExecution implements CqlStatement {
      * Builds the statement's mutations. {@code current} (for read-before-write operations on lists) is the
      * partition's current content, or null when the statement needs none.
      */
+    @Override
+    public java.time.Duration timeout(QueryContext ctx) {
+        return requestTimeout == null ? null : requestTimeout.resolve(ctx);
+    }
+
+    @Override
+    public java.util.function.Supplier<io.charybdis.node.cql.exceptions.RequestTimeoutException> timeoutError(
+            QueryContext ctx) {
+        return RequestTimeout.writeError(ctx, isCounterUpdate() ? io.charybdis.protocol.response.WriteType.COUNTER
+                : isConditional() ? io.charybdis.protocol.response.WriteType.CAS
+                : io.charybdis.protocol.response.WriteType.SIMPLE);
+    }
+
+    private void checkExecutable() {
+        if (columnRangeDeletion) {
+            throw new InvalidRequestException("Range deletions are not supported for specific columns");
+        }
+    }
+
     List<Mutation> mutations(QueryContext ctx, ReadResult current, boolean forBatch) {
+        checkExecutable();
         if (needsRead && current == null && !forBatch) {
             throw new IllegalStateException("read required");
         }
@@ -826,7 +854,7 @@ public final class ModificationExecution implements CqlStatement {
             }
             case SET_INDEX, DELETE_INDEX -> {
                 ByteBuffer idx = op.key().bind(bind);
-                if (idx == null || idx == Values.UNSET) {
+                if (idx == null || idx == Values.UNSET || idx.remaining() != 4) {
                     throw new InvalidRequestException("Invalid null value for list index");
                 }
                 int i = idx.getInt(idx.position());
@@ -1150,7 +1178,7 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 type = Types.valueType(type);
             } else {
-                int idx = key.getInt(key.position());
+                int idx = key.remaining() == 4 ? key.getInt(key.position()) : -1;
                 actual = idx >= 0 && idx < parts.size() ? parts.get(idx) : null;
                 type = Types.elementType(type);
             }

@@ -62,6 +62,8 @@ public final class Restrictions {
     /** Whether a clustering column is restricted by IN (alone or in a tuple), whatever the number of values. */
     private boolean clusteringIn;
     private List<List<BoundValue>> multiColumnIn;
+    /** The columns of a multi-column slice ({@code (c1, c2) > (...)}), null without one. */
+    private List<ColumnMetadata> multiSliceColumns;
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
                         boolean allowFiltering) {
@@ -87,6 +89,10 @@ public final class Restrictions {
                         pkValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                     } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOrEq(sc.op())) {
                         if (sc.op() == Operator.EQ) {
+                            if (multiSliceColumns != null && multiSliceColumns.contains(c)) {
+                                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
+                                        + "by both an equality and an inequality relation");
+                            }
                             if (ckValues.get(c.position()) != null || ckSlices[c.position()] != null) {
                                 throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
                                         + "relation if it includes an Equal");
@@ -192,6 +198,17 @@ public final class Restrictions {
                 case Relation.MultiColumn mc -> analyzeMultiColumn(mc, binder, ckValues, ckSlices);
                 case Relation.MultiColumnIn mci -> {
                     List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns());
+                    for (ColumnMetadata c : cols) {
+                        if (ckValues.get(c.position()) != null) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes an Equal");
+                        }
+                        if (ckSlices[c.position()] != null
+                                || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes a IN");
+                        }
+                    }
                     if (!(mci.values() instanceof InValues.Terms terms)) {
                         throw new InvalidRequestException("Multi-column IN with a single bind marker is not supported "
                                 + "yet; bind each tuple separately");
@@ -207,6 +224,16 @@ public final class Restrictions {
                     }
                 }
                 default -> leftover.add(r);
+            }
+        }
+        // a single-column slice inside a multi-column slice that starts on an earlier column
+        if (multiSliceColumns != null) {
+            for (int i = 1; i < multiSliceColumns.size(); i++) {
+                ColumnMetadata c = multiSliceColumns.get(i);
+                if (ckSlices[c.position()] != null) {
+                    throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted by two "
+                            + "inequalities not starting with the same column");
+                }
             }
         }
         // clustering: an = / IN prefix, then at most one slice
@@ -252,8 +279,8 @@ public final class Restrictions {
                 continue;
             }
             if (!allowFiltering || !forSelect) {
-                String preceding = table.clustering().get(Math.max(0, slicePlaced ? prefix : prefix)).name();
-                if (slicePlaced || (i > prefix && ckValues.get(i) == null)) {
+                String preceding = table.clustering().get(prefix).name();
+                if (slicePlaced) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
                             + "(preceding column \"" + preceding + "\" is restricted by a non-EQ relation)");
                 }
@@ -344,6 +371,26 @@ public final class Restrictions {
     private void analyzeMultiColumn(Relation.MultiColumn mc, TermBinder binder, List<List<BoundValue>> ckValues,
                                     Object[][] ckSlices) {
         List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns());
+        // the columns already restricted, as Cassandra merges restrictions: the last one with an equality names the
+        // error; an equality over a column with an inequality is refused
+        ColumnMetadata lastEq = null;
+        for (ColumnMetadata c : cols) {
+            if (ckValues.get(c.position()) != null) {
+                lastEq = c;
+            }
+        }
+        if (lastEq != null) {
+            throw new InvalidRequestException(lastEq.name() + " cannot be restricted by more than one relation if it "
+                    + "includes an Equal");
+        }
+        if (mc.op() == Operator.EQ) {
+            for (ColumnMetadata c : cols) {
+                if (ckSlices[c.position()] != null || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
+                    throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted by both an "
+                            + "equality and an inequality relation");
+                }
+            }
+        }
         List<BoundValue> values = tupleValues(mc.value(), cols, binder);
         if (mc.op() == Operator.EQ) {
             for (int i = 0; i < cols.size(); i++) {
@@ -365,6 +412,7 @@ public final class Restrictions {
             throw new InvalidRequestException("More than one restriction was found for the "
                     + (start != cols.get(0).reversed() ? "start" : "end") + " bound on " + cols.get(0).name());
         }
+        multiSliceColumns = cols;
         if (start) {
             sliceStart = values;
             sliceStartInclusive = incl;
@@ -796,6 +844,9 @@ public final class Restrictions {
         ByteBuffer b = v.bind(ctx);
         if (b == null || b == Values.UNSET) {
             throw new InvalidRequestException("Invalid null or unset value for token");
+        }
+        if (b.remaining() != 8) {
+            throw new InvalidRequestException("Invalid empty value for token");
         }
         return b.getLong(b.position());
     }

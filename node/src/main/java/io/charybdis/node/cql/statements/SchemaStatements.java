@@ -127,7 +127,7 @@ public final class SchemaStatements {
         if (SchemaConstants.isSystemKeyspace(name)) {
             throw new InvalidRequestException("System keyspace '" + name + "' is not user-modifiable");
         }
-        Map<String, String> replication = replication(s.properties(), null);
+        Map<String, String> replication = replication(name, s.properties(), null);
         boolean durable = durableWrites(s.properties(), true);
         if (schema.keyspace(name) != null) {
             if (s.ifNotExists()) {
@@ -149,7 +149,7 @@ public final class SchemaStatements {
             throw new InvalidRequestException("Keyspace '" + s.keyspace() + "' doesn't exist");
         }
         Map<String, String> replication = s.properties().has("replication")
-                ? replication(s.properties(), ks.replication()) : ks.replication();
+                ? replication(ks.name(), s.properties(), ks.replication()) : ks.replication();
         pending = schema.with(ks.withParams(durableWrites(s.properties(), ks.durableWrites()), replication));
         return SchemaChange.keyspace(SchemaChange.Change.UPDATED, ks.name());
     }
@@ -183,7 +183,37 @@ public final class SchemaStatements {
         return Boolean.parseBoolean(v);
     }
 
-    static Map<String, String> replication(Properties props, Map<String, String> previous) {
+    /** Counters only stand alone: not inside collections or tuples (Cassandra's errors). */
+    private static void checkNoNestedCounter(DataType t) {
+        switch (Types.kind(t)) {
+            case LIST, SET, MAP -> {
+                List<DataType> inner = Types.kind(t) == TypeKind.MAP
+                        ? List.of(Types.keyType(t), Types.valueType(t)) : List.of(Types.elementType(t));
+                for (DataType i : inner) {
+                    if (Types.isCounter(i)) {
+                        throw new InvalidRequestException("Counters are not allowed inside collections: "
+                                + t.cqlName());
+                    }
+                    checkNoNestedCounter(i);
+                }
+            }
+            case TUPLE -> {
+                for (DataType i : Types.fieldTypes(t)) {
+                    if (Types.isCounter(i)) {
+                        throw new InvalidRequestException("Counters are not allowed inside tuples");
+                    }
+                    checkNoNestedCounter(i);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** The data centres of this cluster (a single node: its own). */
+    private static final java.util.Set<String> DATA_CENTERS = java.util.Set.of("datacenter1");
+
+    static Map<String, String> replication(String keyspace, Properties props, Map<String, String> previous) {
         Map<String, String> given = props.getMap("replication");
         if (given == null) {
             if (props.has("replication")) {
@@ -214,7 +244,7 @@ public final class SchemaStatements {
                 for (String k : given.keySet()) {
                     if (!k.equals("class") && !k.equals("replication_factor")) {
                         throw new ConfigurationException("Unrecognized strategy option {" + k
-                                + "} passed to SimpleStrategy for keyspace");
+                                + "} passed to SimpleStrategy for keyspace " + keyspace);
                     }
                 }
                 out.put("replication_factor", rf);
@@ -225,6 +255,10 @@ public final class SchemaStatements {
                         continue;
                     }
                     checkRf(e.getValue());
+                    if (!e.getKey().equals("replication_factor") && !DATA_CENTERS.contains(e.getKey())) {
+                        throw new ConfigurationException("Unrecognized strategy option {" + e.getKey() + "} passed to "
+                                + "NetworkTopologyStrategy for keyspace " + keyspace);
+                    }
                     if (e.getKey().equals("replication_factor")) {
                         out.put("datacenter1", e.getValue());
                     } else {
@@ -243,14 +277,43 @@ public final class SchemaStatements {
         String v = rf.contains("/") ? rf.substring(0, rf.indexOf('/')) : rf;
         try {
             if (Integer.parseInt(v) < 0) {
-                throw new ConfigurationException("Replication factor must be non-negative; found " + rf);
+                throw new ConfigurationException("Replication factor must be non-negative, found " + rf);
             }
         } catch (NumberFormatException e) {
-            throw new ConfigurationException("Replication factor must be numeric; found " + rf);
+            throw new ConfigurationException("For input string: \"" + v + "\"");
         }
     }
 
     // ---- tables ------------------------------------------------------------------------------------------------
+
+    /**
+     * {@code WITH COMPACT STORAGE}: the definitions Cassandra 5.0 refuses get its errors; the others, which Cassandra
+     * 5.0 creates (as "dense" or "static" compact tables with hidden columns), are refused as not implemented.
+     */
+    private static void checkCompactStorage(List<ColumnMetadata> columns, List<String> clustering) {
+        List<String> regular = new ArrayList<>();
+        for (ColumnMetadata c : columns) {
+            if (c.isStatic()) {
+                throw new InvalidRequestException("Static columns are not supported in COMPACT STORAGE tables");
+            }
+            if (c.kind() == ColumnMetadata.Kind.REGULAR) {
+                if (c.isMultiCell()) {
+                    throw new InvalidRequestException("Non-frozen collections and UDTs are not supported with COMPACT "
+                            + "STORAGE");
+                }
+                regular.add(c.name());
+            }
+        }
+        if (clustering.isEmpty() && regular.isEmpty()) {
+            throw new InvalidRequestException("No definition found that is not part of the PRIMARY KEY");
+        }
+        if (!clustering.isEmpty() && regular.size() > 1) {
+            throw new InvalidRequestException("COMPACT STORAGE with composite PRIMARY KEY allows no more than one column "
+                    + "not part of the PRIMARY KEY (got: " + String.join(", ", regular) + ")");
+        }
+        throw new InvalidRequestException("COMPACT STORAGE tables are not supported by Charybdis yet (Cassandra 5.0 "
+                + "creates them for compatibility with tables from before 4.0; declare the table without it)");
+    }
 
     private SchemaChange createTable(Schema schema, CreateTable s, String currentKs) {
         String ksName = keyspaceOf(s.table(), currentKs);
@@ -266,9 +329,6 @@ public final class SchemaStatements {
                 return null;
             }
             throw new AlreadyExistsException(ksName, name);
-        }
-        if (s.compactStorage()) {
-            throw new InvalidRequestException("COMPACT STORAGE tables are not supported starting with version 4.0");
         }
         if (s.primaryKey() == null) {
             throw new InvalidRequestException("No PRIMARY KEY specifed for table '" + name + "' (exactly one required)");
@@ -325,6 +385,7 @@ public final class SchemaStatements {
                 continue;
             }
             DataType t = TypeResolver.resolve(d.type(), ks);
+            checkNoNestedCounter(t);
             if (d.isStatic() && clusteringNames.isEmpty()) {
                 throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the table has "
                         + "at least one clustering column");
@@ -339,6 +400,9 @@ public final class SchemaStatements {
         }
         if (hasCounter && hasNonCounter) {
             throw new InvalidRequestException("Cannot mix counter and non counter columns in the same table");
+        }
+        if (s.compactStorage()) {
+            checkCompactStorage(columns, clusteringNames);
         }
         TableParams params = TableOptions.apply(TableParams.defaults(), s.properties());
         if (hasCounter && params.defaultTimeToLive() > 0) {
@@ -418,14 +482,15 @@ public final class SchemaStatements {
                         throw new InvalidRequestException("Column with name '" + d.name() + "' already exists");
                     }
                     DataType type = TypeResolver.resolve(d.type(), ks);
+                    checkNoNestedCounter(type);
                     if (d.isStatic() && t.clustering().isEmpty()) {
                         throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the "
                                 + "table has at least one clustering column");
                     }
                     if (Types.isCounter(type) != t.isCounterTable() && !t.regularAndStatic().isEmpty()) {
-                        throw new InvalidRequestException(t.isCounterTable()
-                                ? "Cannot add a non counter column (" + d.name() + ") in a counter column family"
-                                : "Cannot add a counter column (" + d.name() + ") in a non counter column family");
+                        throw new ConfigurationException(t.keyspace() + "." + t.name() + ": " + (t.isCounterTable()
+                                ? "Cannot have a non counter column (\"" + d.name() + "\") in a counter table"
+                                : "Cannot have a counter column (\"" + d.name() + "\") in a non counter table"));
                     }
                     TableMetadata.DroppedColumn prev = dropped.get(d.name());
                     if (prev != null && !prev.type().equals(type.cqlName()) && type.isMultiCell()) {
@@ -500,8 +565,9 @@ public final class SchemaStatements {
             case AlterColumnType act -> throw new InvalidRequestException("Altering column types is no longer "
                     + "supported");
             case AlterColumnMask m -> throw unsupported("Dynamic data masks");
-            case DropCompactStorage d -> throw new InvalidRequestException("DROP COMPACT STORAGE is not supported: "
-                    + "the table does not use COMPACT STORAGE");
+            // Cassandra's default (drop_compact_storage_enabled: false), whatever the table
+            case DropCompactStorage d -> throw new InvalidRequestException("DROP COMPACT STORAGE is disabled. Enable in "
+                    + "cassandra.yaml to use.");
         }
         TableMetadata after = t.with(columns, params, nextCell, dropped, t.indexes());
         pending = schema.with(ks.withTable(after));
@@ -548,6 +614,9 @@ public final class SchemaStatements {
                 throw new InvalidRequestException("Duplicate field name '" + f.name() + "' in type '" + name + "'");
             }
             DataType t = TypeResolver.resolve(f.type(), ks);
+            if (Types.isCounter(t)) {
+                throw new InvalidRequestException("A user type cannot contain counters");
+            }
             if (t.isMultiCell() && Types.kind(t) == TypeKind.UDT) {
                 throw new InvalidRequestException("A user type cannot contain non-frozen UDTs");
             }

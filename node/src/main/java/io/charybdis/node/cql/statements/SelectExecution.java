@@ -54,6 +54,8 @@ public final class SelectExecution implements CqlStatement {
     private final Selection selection;
     private final List<BindVariable> variables;
     private final List<Integer> pkIndexes;
+    /** ScyllaDB's USING TIMEOUT, null without one. */
+    private final RequestTimeout requestTimeout;
     private final BoundValue limit;
     private final BoundValue perPartitionLimit;
     private final boolean reversed;
@@ -81,6 +83,26 @@ public final class SelectExecution implements CqlStatement {
         RowData template = new RowData(table);
         this.distinct = s.distinct();
         if (distinct) {
+            for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
+                List<String> restricted = switch (r) {
+                    case io.charybdis.node.cql.syntax.Relation.SingleColumn sc -> List.of(sc.column());
+                    case io.charybdis.node.cql.syntax.Relation.In in -> List.of(in.column());
+                    case io.charybdis.node.cql.syntax.Relation.Between b -> List.of(b.column());
+                    case io.charybdis.node.cql.syntax.Relation.MapElement m -> List.of(m.column());
+                    case io.charybdis.node.cql.syntax.Relation.IsNotNull n -> List.of(n.column());
+                    case io.charybdis.node.cql.syntax.Relation.MultiColumn mc -> mc.columns();
+                    case io.charybdis.node.cql.syntax.Relation.MultiColumnIn mci -> mci.columns();
+                    case io.charybdis.node.cql.syntax.Relation.MultiColumnBetween mcb -> mcb.columns();
+                    default -> List.of();
+                };
+                for (String name : restricted) {
+                    ColumnMetadata col = table.column(name);
+                    if (col != null && !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+                        throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction "
+                                + "by partition key and/or static columns.");
+                    }
+                }
+            }
             for (Selector.Item item : s.selectors()) {
                 if (item.selector() instanceof Selector.Column c) {
                     ColumnMetadata col = table.column(c.name());
@@ -179,8 +201,9 @@ public final class SelectExecution implements CqlStatement {
         this.groupByColumns = groupBy;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
         this.cellFilter = s.isWildcard() ? null : readCells(s, table, restrictions);
+        this.requestTimeout = RequestTimeout.of(s.timeout(), binder);
         this.variables = binder.variables();
-        this.pkIndexes = pkBindIndexes(s, table, variables);
+        this.pkIndexes = pkBindIndexes(table, binder.receivers());
     }
 
     /**
@@ -242,20 +265,27 @@ public final class SelectExecution implements CqlStatement {
         return c.kind() == ColumnMetadata.Kind.CLUSTERING && c.position() < restrictions.clusteringEqPrefixLength();
     }
 
-    static List<Integer> pkBindIndexes(Object unused, TableMetadata table, List<BindVariable> vars) {
-        List<Integer> out = new ArrayList<>();
-        for (ColumnMetadata c : table.partitionKey()) {
-            int found = -1;
-            for (int i = 0; i < vars.size(); i++) {
-                if (vars.get(i).name().equals(c.name()) && vars.get(i).type().equals(c.type())) {
-                    found = i;
-                    break;
+    /**
+     * The partition key indexes of a prepared statement, as Cassandra sets them: for each partition key column, the
+     * last bind marker bound to it (so {@code k IN (?, ?)} routes by its second value), whatever the marker's name;
+     * none unless every partition key column has one.
+     */
+    static List<Integer> pkBindIndexes(TableMetadata table, List<String> receivers) {
+        Integer[] positions = new Integer[table.partitionKey().size()];
+        for (int i = 0; i < receivers.size(); i++) {
+            String r = receivers.get(i);
+            for (ColumnMetadata c : table.partitionKey()) {
+                if (c.name().equals(r)) {
+                    positions[c.position()] = i;
                 }
             }
-            if (found < 0) {
+        }
+        List<Integer> out = new ArrayList<>();
+        for (Integer p : positions) {
+            if (p == null) {
                 return List.of();
             }
-            out.add(found);
+            out.add(p);
         }
         return out;
     }
@@ -268,6 +298,17 @@ public final class SelectExecution implements CqlStatement {
     @Override
     public List<Integer> partitionKeyBindIndexes() {
         return pkIndexes;
+    }
+
+    @Override
+    public java.time.Duration timeout(QueryContext ctx) {
+        return requestTimeout == null ? null : requestTimeout.resolve(ctx);
+    }
+
+    @Override
+    public java.util.function.Supplier<io.charybdis.node.cql.exceptions.RequestTimeoutException> timeoutError(
+            QueryContext ctx) {
+        return RequestTimeout.readError(ctx);
     }
 
     @Override
@@ -295,6 +336,9 @@ public final class SelectExecution implements CqlStatement {
         }
         if (v == Values.UNSET) {
             return dflt;
+        }
+        if (v.remaining() != 4) {
+            throw new InvalidRequestException("Invalid empty value of " + what);
         }
         int n = v.getInt(v.position());
         if (n <= 0) {

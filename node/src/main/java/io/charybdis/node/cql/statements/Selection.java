@@ -110,8 +110,10 @@ public final class Selection {
             if (i > 0) {
                 sb.append(", ");
             }
-            io.charybdis.node.cql.values.Json.quote(sb, io.charybdis.node.cql.values.Json.columnKey(
-                    outputs.get(i).name()));
+            // Cassandra quotes a selected name only where it has upper-case letters (max(v) -> "system.max(v)")
+            String name = outputs.get(i).name();
+            io.charybdis.node.cql.values.Json.quote(sb, name.equals(name.toLowerCase(java.util.Locale.ROOT)) ? name
+                    : "\"" + name + "\"");
             sb.append(": ").append(io.charybdis.node.cql.values.Json.format(outputs.get(i).type(), values[i]));
         }
         return Values.text(sb.append('}').toString());
@@ -213,7 +215,7 @@ public final class Selection {
                 target[i] = RowData.copy(o.value(row, ctx));
             }
         }
-        if (json && !aggregate) {
+        if (json && !aggregate && first) {
             firstRow[0] = jsonObject(target);
         }
     }
@@ -224,6 +226,11 @@ public final class Selection {
     }
 
     public void writeAggregate(BindContext ctx, ByteBuffer[] firstRow, RowsWriter w) {
+        if (json && !aggregate) {
+            // groups of a selection without aggregates (GROUP BY): accumulate kept the first row's JSON object
+            w.value(firstRow[0]);
+            return;
+        }
         if (json) {
             ByteBuffer[] values = new ByteBuffer[outputs.size()];
             for (int i = 0; i < values.length; i++) {

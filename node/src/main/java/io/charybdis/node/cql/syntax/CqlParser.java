@@ -23,6 +23,8 @@ public final class CqlParser {
             return new StatementParser(cql).single();
         } catch (CqlSyntaxException e) {
             throw e;
+        } catch (ExpressionParser.LiteralFormatException e) {
+            throw failedParsing(cql, e);
         } catch (RuntimeException e) {
             throw internalError(e);
         }
@@ -43,9 +45,16 @@ public final class CqlParser {
             return new StatementParser(cql).script();
         } catch (CqlSyntaxException e) {
             throw e;
+        } catch (ExpressionParser.LiteralFormatException e) {
+            throw failedParsing(cql, e);
         } catch (RuntimeException e) {
             throw internalError(e);
         }
+    }
+
+    private static CqlSyntaxException failedParsing(String cql, ExpressionParser.LiteralFormatException e) {
+        return new CqlSyntaxException("Failed parsing statement: [" + cql + "] reason: NumberFormatException "
+                + e.getMessage(), 1, 0);
     }
 
     private static CqlSyntaxException internalError(RuntimeException e) {

@@ -48,10 +48,14 @@ abstract class DdlParser extends DmlParser {
         expect(TokenType.LPAREN);
         List<ColumnDefinition> columns = new ArrayList<>();
         PrimaryKey primaryKey = null;
+        boolean first = true;
         do {
-            if (at(TokenType.RPAREN) && (!columns.isEmpty() || primaryKey != null)) {
-                break;
+            // Cassandra's grammar makes every definition after a comma optional: "(k int PRIMARY KEY, , v int,)"
+            // is a table of two columns (cassandra-stress sends such a CREATE TABLE for counter1)
+            if (!first && (at(TokenType.RPAREN) || at(TokenType.COMMA))) {
+                continue;
             }
+            first = false;
             Token start = peek();
             if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
                 pos += 2;

@@ -325,8 +325,17 @@ abstract class DmlParser extends ExpressionParser {
             expect(TokenType.K_FILTERING);
             allowFiltering = true;
         }
+        // ScyllaDB's extensions, which its drivers send: BYPASS CACHE (a hint), USING TIMEOUT d
+        if (atWord(0, "bypass") && atWord(1, "cache")) {
+            pos += 2;
+        }
+        Term timeout = null;
+        if (at(TokenType.K_USING) && atWord(1, "timeout")) {
+            pos += 2;
+            timeout = term();
+        }
         return new SelectStatement(table, json, clause.distinct(), clause.selectors(), where, groupBy, orderBy,
-                perPartitionLimit, limit, allowFiltering);
+                perPartitionLimit, limit, allowFiltering, timeout);
     }
 
     private SelectClause selectClause() {
@@ -348,24 +357,39 @@ abstract class DmlParser extends ExpressionParser {
 
     // ---- INSERT, UPDATE, DELETE, BATCH --------------------------------------------------------------------------
 
+    /** Whether the token {@code k} ahead is the identifier {@code word} (a ScyllaDB keyword Cassandra lacks). */
+    private boolean atWord(int k, String word) {
+        Token t = peek(k);
+        return t.type() == TokenType.IDENT && t.text().equalsIgnoreCase(word);
+    }
+
+    /**
+     * {@code USING TIMESTAMP t AND TTL n} ({@code timestampOnly}: DELETE's {@code USING TIMESTAMP t}), with ScyllaDB's
+     * {@code TIMEOUT d} among them ({@code AND}-joined in any order).
+     */
     private Attributes usingClause(boolean timestampOnly) {
         if (!accept(TokenType.K_USING)) {
             return Attributes.NONE;
         }
         Term timestamp = null;
         Term ttl = null;
+        Term timeout = null;
         do {
             if (accept(TokenType.K_TIMESTAMP)) {
                 timestamp = intValue();
             } else if (!timestampOnly && accept(TokenType.K_TTL)) {
                 ttl = intValue();
+            } else if (atWord(0, "timeout")) {
+                next();
+                timeout = term();
             } else if (timestampOnly) {
                 throw mismatched(TokenType.K_TIMESTAMP);
             } else {
                 throw noViableAlternative();
             }
-        } while (!timestampOnly && accept(TokenType.K_AND));
-        return new Attributes(timestamp, ttl);
+        } while (at(TokenType.K_AND) && (!timestampOnly || atWord(1, "timeout")
+                || (timeout != null && la(1) == TokenType.K_TIMESTAMP)) && accept(TokenType.K_AND));
+        return new Attributes(timestamp, ttl, timeout);
     }
 
     final ModificationStatement insert() {

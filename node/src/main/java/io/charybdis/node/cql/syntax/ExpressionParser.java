@@ -34,6 +34,42 @@ abstract class ExpressionParser extends ParserCore {
         };
     }
 
+    /**
+     * A floating-point constant as Cassandra's parser takes it: it must make a {@code BigDecimal} whose scale fits
+     * an int, and a finite double (Cassandra works out the literal's preferred type from both while parsing, so a
+     * constant beyond them fails the whole statement). The messages are those of the JDK Cassandra runs on.
+     */
+    static String checkedFloat(String text) {
+        int e = Math.max(text.indexOf('e'), text.indexOf('E'));
+        String mantissa = e < 0 ? text : text.substring(0, e);
+        int dot = mantissa.indexOf('.');
+        long fractionDigits = dot < 0 ? 0 : mantissa.length() - dot - 1;
+        if (e >= 0) {
+            java.math.BigInteger exp = new java.math.BigInteger(text.substring(e + 1).replace("+", ""));
+            if (exp.bitLength() > 31) {
+                throw new LiteralFormatException("Exponent overflow.");
+            }
+            long scale = fractionDigits - exp.longValue();
+            if (scale > Integer.MAX_VALUE || scale < Integer.MIN_VALUE) {
+                throw new LiteralFormatException("Scale out of range.");
+            }
+        }
+        if (Double.isInfinite(Double.parseDouble(text))) {
+            throw new LiteralFormatException("Character I is neither a decimal digit number, decimal point, nor "
+                    + "\"e\" notation exponential mark.");
+        }
+        return text;
+    }
+
+    /** A constant Cassandra's parser fails on with a NumberFormatException (reported as such in a syntax error). */
+    static final class LiteralFormatException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LiteralFormatException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     final Term.Literal constant() {
         boolean negative = false;
         if (at(TokenType.MINUS) && isNumeric(la(1))) {
@@ -45,7 +81,7 @@ abstract class ExpressionParser extends ParserCore {
         Term.Literal literal = switch (t.type()) {
             case STRING_LITERAL -> Term.Literal.string(t.text());
             case INTEGER -> Term.Literal.integer(sign + t.text());
-            case FLOAT -> new Term.Literal(LiteralKind.FLOAT, sign + t.text());
+            case FLOAT -> new Term.Literal(LiteralKind.FLOAT, checkedFloat(sign + t.text()));
             case DURATION -> new Term.Literal(LiteralKind.DURATION, sign + t.text());
             case BOOLEAN -> new Term.Literal(LiteralKind.BOOLEAN, lower(t.text()));
             case UUID -> new Term.Literal(LiteralKind.UUID, t.text());

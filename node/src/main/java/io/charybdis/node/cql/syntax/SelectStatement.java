@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * {@code SELECT [JSON] [DISTINCT] selectors FROM table [WHERE ...] [GROUP BY ...] [ORDER BY ...]
- * [PER PARTITION LIMIT n] [LIMIT n] [ALLOW FILTERING]}. {@code selectors} is empty for {@code *};
- * {@code limit} and {@code perPartitionLimit} are INTEGER literals or bind markers, null when absent.
+ * [PER PARTITION LIMIT n] [LIMIT n] [ALLOW FILTERING] [USING TIMEOUT d]}. {@code selectors} is empty for {@code *};
+ * {@code limit} and {@code perPartitionLimit} are INTEGER literals or bind markers, null when absent; {@code timeout}
+ * (ScyllaDB's extension) a duration term or a bind marker, null when absent.
  */
 public record SelectStatement(
         QualifiedName table,
@@ -17,7 +18,14 @@ public record SelectStatement(
         List<Ordering> orderBy,
         Term perPartitionLimit,
         Term limit,
-        boolean allowFiltering) implements Statement {
+        boolean allowFiltering,
+        Term timeout) implements Statement {
+
+    public SelectStatement(QualifiedName table, boolean json, boolean distinct, List<Selector.Item> selectors,
+                           List<Relation> where, List<Selector> groupBy, List<Ordering> orderBy, Term perPartitionLimit,
+                           Term limit, boolean allowFiltering) {
+        this(table, json, distinct, selectors, where, groupBy, orderBy, perPartitionLimit, limit, allowFiltering, null);
+    }
 
     /** One ORDER BY entry; {@code annOf} is the vector of {@code ORDER BY v ANN OF [..]}, else null. */
     public record Ordering(String column, Term annOf, boolean descending) {

@@ -190,7 +190,12 @@ public final class Functions {
                 if (t == null || t == Values.UNSET) {
                     return t;
                 }
-                return Json.toValue(Json.parse(Values.toText(t)), receiverType, receiverName);
+                try {
+                    return Json.toValue(Json.parse(Values.toText(t)), receiverType, receiverName);
+                } catch (Json.InvalidAscii e) {
+                    throw new io.charybdis.node.cql.exceptions.FunctionFailureException(Json.InvalidAscii.FROM_JSON_MESSAGE,
+                            "system", "fromjson", List.of("text"));
+                }
             };
         }
         if (call.function().keyspace() != null && !call.function().keyspace().equals("system")) {

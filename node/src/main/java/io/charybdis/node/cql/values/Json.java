@@ -172,6 +172,9 @@ public final class Json {
                     if (!(json instanceof String s)) {
                         throw mismatch(json, type, receiver);
                     }
+                    if (kind == TypeKind.ASCII && !s.chars().allMatch(ch -> ch < 0x80)) {
+                        throw new InvalidAscii(receiver);
+                    }
                     return type.decompose(s);
                 }
                 case BOOLEAN -> {
@@ -189,6 +192,22 @@ public final class Json {
                     if (n == null) {
                         throw mismatch(json, type, receiver);
                     }
+                    if (kind == TypeKind.INT && json instanceof BigDecimal && !fitsInt(n)) {
+                        // Cassandra's JSON reader makes an Integer, a Long, a BigInteger or a Double of a number,
+                        // and an int column takes only the first
+                        throw new InvalidRequestException("Error decoding JSON value for " + receiver
+                                + ": Expected an int value, but got a " + jsonNumberClass(n) + ": "
+                                + jsonNumberText(n));
+                    }
+                    if (kind == TypeKind.DECIMAL && json instanceof BigDecimal && n.scale() != 0) {
+                        // a JSON number with a fraction or an exponent reaches Cassandra as a Double
+                        double d = n.doubleValue();
+                        if (Double.isInfinite(d)) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '"
+                                    + d + "' is not a valid representation of a decimal value");
+                        }
+                        return type.decompose(new BigDecimal(Double.toString(d)));
+                    }
                     return switch (kind) {
                         case TINYINT -> type.decompose(n.byteValueExact());
                         case SMALLINT -> type.decompose(n.shortValueExact());
@@ -205,20 +224,44 @@ public final class Json {
                         throw new InvalidRequestException("Value '" + json + "' is not a valid blob representation: "
                                 + "String representation of blob is missing 0x prefix: " + json);
                     }
-                    return ByteBuffer.wrap(HexFormat.of().parseHex(s.substring(2)));
+                    String hex = s.substring(2);
+                    try {
+                        return ByteBuffer.wrap(HexFormat.of().parseHex(hex.length() % 2 == 1 ? "0" + hex : hex));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '"
+                                + s + "' is not a valid blob representation: cannot parse '" + hex + "' as hex bytes");
+                    }
                 }
                 case TIMESTAMP -> {
-                    if (json instanceof BigDecimal n) {
+                    if (json instanceof BigDecimal n && n.scale() == 0) {
                         return Values.bigint(n.longValueExact());
                     }
-                    return Values.bigint(DateTimes.parseTimestampMillis((String) json));
+                    if (!(json instanceof String str)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    return Values.bigint(DateTimes.parseTimestampMillis(str));
                 }
                 case LIST, SET, VECTOR, TUPLE -> {
                     if (!(json instanceof List<?> list)) {
                         throw mismatch(json, type, receiver);
                     }
+                    if (kind == TypeKind.TUPLE) {
+                        int arity = Types.fieldTypes(type).size();
+                        if (list.size() < arity) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Tuple is "
+                                    + "missing items (expected " + arity + "): " + jsonText(list));
+                        }
+                        if (list.size() > arity) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Tuple "
+                                    + "contains extra items (expected " + arity + "): " + jsonText(list));
+                        }
+                    }
                     List<ByteBuffer> parts = new ArrayList<>();
                     for (int i = 0; i < list.size(); i++) {
+                        if (list.get(i) == null && kind != TypeKind.TUPLE) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Invalid "
+                                    + "null element in " + (kind == TypeKind.SET ? "set" : "list"));
+                        }
                         parts.add(toValue(list.get(i), Types.componentType(type, i), receiver));
                     }
                     if (kind == TypeKind.SET) {
@@ -236,6 +279,10 @@ public final class Json {
                     DataType kt = Types.keyType(type);
                     TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(kt::compare);
                     for (Map.Entry<?, ?> e : map.entrySet()) {
+                        if (e.getValue() == null) {
+                            throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Invalid "
+                                    + "null value in map");
+                        }
                         String k = (String) e.getKey();
                         Object keyJson = Types.kind(kt) == TypeKind.TEXT || Types.kind(kt) == TypeKind.ASCII ? k
                                 : parseKey(k);
@@ -284,8 +331,45 @@ public final class Json {
                 }
             }
         } catch (ArithmeticException | NumberFormatException e) {
+            if (kind == TypeKind.DECIMAL) {
+                throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '" + json
+                        + "' is not a valid representation of a decimal value");
+            }
             throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Unable to make "
                     + type.cqlName() + " from '" + json + "'");
+        }
+    }
+
+    /** Whether a JSON number is one Cassandra's JSON reader makes an Integer of. */
+    private static boolean fitsInt(BigDecimal n) {
+        return n.scale() == 0 && n.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
+                && n.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) <= 0;
+    }
+
+    private static String jsonNumberClass(BigDecimal n) {
+        if (n.scale() != 0) {
+            return "Double";
+        }
+        return n.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0 && n.compareTo(BigDecimal.valueOf(Long.MAX_VALUE))
+                <= 0 ? "Long" : "BigInteger";
+    }
+
+    private static String jsonNumberText(BigDecimal n) {
+        return n.scale() != 0 ? Double.toString(n.doubleValue()) : n.toPlainString();
+    }
+
+    /**
+     * A non-ASCII string for an ascii receiver: an invalid request in INSERT JSON, a failure of the function in
+     * {@code fromJson()} ({@link #FROM_JSON_MESSAGE}), as Cassandra reports them.
+     */
+    public static final class InvalidAscii extends InvalidRequestException {
+        private static final long serialVersionUID = 1L;
+        static final String MESSAGE = "Invalid ASCII character in string literal: "
+                + "java.nio.charset.UnmappableCharacterException: Input length = 1";
+        public static final String FROM_JSON_MESSAGE = "org.apache.cassandra.serializers.MarshalException: " + MESSAGE;
+
+        InvalidAscii(String receiver) {
+            super("Error decoding JSON value for " + receiver + ": " + MESSAGE);
         }
     }
 
@@ -297,10 +381,70 @@ public final class Json {
         }
     }
 
+    /** A JSON value of the wrong kind for {@code type}, worded as Cassandra words it for each type. */
     private static InvalidRequestException mismatch(Object json, DataType type, String receiver) {
-        return new InvalidRequestException("Error decoding JSON value for " + receiver + ": Expected a "
-                + type.cqlName() + " value, but got a " + (json instanceof String ? "String" : json instanceof List
-                ? "List" : json instanceof Map ? "Map" : json.getClass().getSimpleName()) + ": " + json);
+        String expected = switch (Types.kind(type)) {
+            case TIMESTAMP -> "a long or a datestring representation of a timestamp value";
+            case DATE -> "a string representation of a date value";
+            case TIME -> "a string representation of a time value";
+            case UUID -> "a string representation of a uuid";
+            case TIMEUUID -> "a string representation of a timeuuid";
+            case INET -> "a string representation of an inet value";
+            case DURATION -> "a string representation of a duration";
+            case BOOLEAN -> "a boolean value";
+            case SET -> "a list (representing a set)";
+            case LIST -> "a list";
+            case VECTOR -> "a list";
+            case MAP, UDT -> "a map";
+            case TUPLE -> "a list representation of a tuple";
+            case INT -> "an int value";
+            case BIGINT, COUNTER -> "a bigint value";
+            case SMALLINT -> "a short value";
+            case TINYINT -> "a byte value";
+            case VARINT -> "an integer value";
+            case FLOAT -> "a float value";
+            case DOUBLE -> "a double value";
+            case DECIMAL -> "a decimal value";
+            case TEXT -> "a UTF-8 string";
+            case ASCII -> "an ascii string";
+            case BLOB -> "a string";
+            default -> "a " + type.cqlName() + " value";
+        };
+        return new InvalidRequestException("Error decoding JSON value for " + receiver + ": Expected " + expected
+                + ", but got a " + jsonClass(json) + ": " + jsonText(json));
+    }
+
+    /** The class Cassandra's JSON reader (Jackson) makes of a parsed value. */
+    private static String jsonClass(Object json) {
+        return switch (json) {
+            case Map<?, ?> m -> "LinkedHashMap";
+            case List<?> l -> "ArrayList";
+            case BigDecimal n -> n.scale() != 0 ? "Double" : fitsInt(n) ? "Integer" : jsonNumberClass(n);
+            default -> json.getClass().getSimpleName();
+        };
+    }
+
+    /** A parsed value as Java prints the reader's objects: {@code {a=1}}, {@code [1, 2]}, {@code 1.5}. */
+    private static String jsonText(Object json) {
+        return switch (json) {
+            case null -> "null";
+            case Map<?, ?> m -> {
+                StringBuilder sb = new StringBuilder("{");
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append('=').append(jsonText(e.getValue()));
+                }
+                yield sb.append('}').toString();
+            }
+            case List<?> l -> {
+                StringBuilder sb = new StringBuilder("[");
+                for (Object o : l) {
+                    sb.append(sb.length() > 1 ? ", " : "").append(jsonText(o));
+                }
+                yield sb.append(']').toString();
+            }
+            case BigDecimal n -> jsonNumberText(n);
+            default -> json.toString();
+        };
     }
 
     /** A minimal, strict JSON reader. */

@@ -124,8 +124,19 @@ public final class Literals {
                 }
                 case TIME -> {
                     requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
-                    return Values.bigint(lk == LiteralKind.INTEGER ? parseLong(text, type)
-                            : DateTimes.parseTimeNanos(text));
+                    if (lk == LiteralKind.INTEGER) {
+                        long nanos;
+                        try {
+                            nanos = Long.parseLong(text);
+                        } catch (NumberFormatException e) {
+                            nanos = -1;
+                        }
+                        if (nanos < 0 || nanos >= 86_400_000_000_000L) {
+                            throw new InvalidRequestException("Unable to make long (for time) from: '" + text + "'");
+                        }
+                        return Values.bigint(nanos);
+                    }
+                    return Values.bigint(DateTimes.parseTimeNanos(text));
                 }
                 case DURATION -> {
                     requireKind(lit, type, receiverName, LiteralKind.DURATION);

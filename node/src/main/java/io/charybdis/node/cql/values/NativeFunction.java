@@ -22,7 +22,17 @@ public record NativeFunction(String name, List<DataType> argTypes, DataType retu
                 }
             }
         }
-        return impl.apply(args, ctx);
+        try {
+            return impl.apply(args, ctx);
+        } catch (io.charybdis.node.cql.exceptions.CqlException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // an argument the function cannot compute with (an overflow, a value out of its range): the function
+            // failed, as Cassandra words it
+            List<String> types = argTypes.stream().map(DataType::cqlName).toList();
+            throw new io.charybdis.node.cql.exceptions.FunctionFailureException("execution of 'system." + name + "["
+                    + String.join(", ", types) + "]' failed: " + e, "system", name, types);
+        }
     }
 
     public String signature() {

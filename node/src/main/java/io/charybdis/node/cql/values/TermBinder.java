@@ -23,12 +23,15 @@ public final class TermBinder {
     private final String keyspace;
     private final String table;
     private final BindVariable[] variables;
+    /** What each marker is bound to: a column's name, or a special receiver ({@code [limit]}, {@code in(k)}...). */
+    private final String[] receivers;
     private final Functions functions;
 
     public TermBinder(String keyspace, String table, int markerCount, Functions functions) {
         this.keyspace = keyspace;
         this.table = table;
         this.variables = new BindVariable[markerCount];
+        this.receivers = new String[markerCount];
         this.functions = functions;
     }
 
@@ -41,10 +44,16 @@ public final class TermBinder {
         return out;
     }
 
+    /** The receiver of each marker, by index (null for a marker bound to nothing known). */
+    public List<String> receivers() {
+        return Arrays.asList(receivers.clone());
+    }
+
     /** Records a marker's receiver without binding a term (for IN ? and such special receivers). */
     public BoundValue marker(Term.BindMarker m, String receiverName, DataType type) {
         String name = m.name() != null ? m.name() : receiverName;
         variables[m.index()] = new BindVariable(keyspace, table, name, type);
+        receivers[m.index()] = receiverName;
         int index = m.index();
         return ctx -> {
             ByteBuffer v = ctx.value(index);
