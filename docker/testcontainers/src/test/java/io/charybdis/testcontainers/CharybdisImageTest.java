@@ -1,0 +1,122 @@
+package io.charybdis.testcontainers;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.cql.Row;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.testcontainers.containers.ContainerLaunchException;
+import org.testcontainers.containers.output.ToStringConsumer;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The image itself: the official image's variables, the health check, the user it runs as, a restart. */
+@Timeout(300)
+class CharybdisImageTest {
+
+    private static String image;
+
+    @BeforeAll
+    static void image() {
+        image = LocalImage.get();
+    }
+
+    @Test
+    void shouldApplyTheOfficialImagesVariablesAndTurnHealthy() throws Exception {
+        try (CharybdisContainer c = new CharybdisContainer(image)
+                .withEnv("CASSANDRA_CLUSTER_NAME", "Orders Cluster")
+                .withEnv("CASSANDRA_DC", "datacenter1")
+                .withEnv("CASSANDRA_RACK", "rack1")
+                .withEnv("CASSANDRA_ENDPOINT_SNITCH", "GossipingPropertyFileSnitch")
+                .withEnv("CASSANDRA_NUM_TOKENS", "4")
+                .withEnv("CASSANDRA_SEEDS", "127.0.0.1")
+                .withEnv("HEAP_NEWSIZE", "128M")
+                .withEnv("JVM_OPTS", "-Dcassandra.skip_wait_for_gossip_to_settle=0")) {
+            c.start();
+            try (CqlSession session = session(c)) {
+                Row local = session.execute("SELECT cluster_name, data_center, rack, tokens FROM system.local").one();
+                assertThat(local.getString("cluster_name")).isEqualTo("Orders Cluster");
+                assertThat(local.getString("data_center")).isEqualTo("datacenter1");
+                assertThat(local.getString("rack")).isEqualTo("rack1");
+                assertThat(local.getSet("tokens", String.class)).hasSize(4);
+            }
+            assertThat(awaitHealth(c, Duration.ofSeconds(90))).isEqualTo("healthy");
+            assertThat(c.execInContainer("id", "-u").getStdout().strip()).isEqualTo("999");
+            assertThat(c.getLogs()).contains("HEAP_NEWSIZE=128M is not used");
+        }
+    }
+
+    @Test
+    void shouldRefuseSeedsNamingAnotherNode() {
+        assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_SEEDS", "10.1.2.3,127.0.0.1"),
+                "CASSANDRA_SEEDS=10.1.2.3,127.0.0.1 names another node (10.1.2.3)");
+    }
+
+    @Test
+    void shouldRefuseADataCenterOrRackItCannotBeIn() {
+        assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_DC", "dc2"), "CASSANDRA_DC=dc2");
+        assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_RACK", "r7"), "CASSANDRA_RACK=r7");
+        assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_ENDPOINT_SNITCH", "Ec2Snitch"),
+                "CASSANDRA_ENDPOINT_SNITCH=Ec2Snitch");
+    }
+
+    @Test
+    void shouldKeepDataAcrossAContainerRestart() {
+        try (CharybdisContainer c = new CharybdisContainer(image).withInitScript("initial.cql")) {
+            c.start();
+            c.getDockerClient().restartContainerCmd(c.getContainerId()).exec();
+            new CharybdisQueryWaitStrategy().waitUntilReady(c);
+            try (CqlSession session = session(c)) {
+                assertThat(session.execute("SELECT name FROM keySpaceTest.catalog_category WHERE id = 1").one()
+                        .getString(0)).isEqualTo("test_category");
+            }
+        }
+    }
+
+    @Test
+    void shouldLoginWithTheUsernameAndPasswordItReportsWhenAuthenticationIsOn() {
+        try (CharybdisContainer c = new CharybdisContainer(image)
+                .withEnv("CHARYBDIS_AUTHENTICATOR", "PasswordAuthenticator")
+                .withInitScript("initial.cql")) {
+            c.start();
+            try (CqlSession session = CqlSession.builder().addContactPoint(c.getContactPoint())
+                    .withLocalDatacenter(c.getLocalDatacenter())
+                    .withAuthCredentials(c.getUsername(), c.getPassword()).build()) {
+                assertThat(session.execute("SELECT count(*) FROM keySpaceTest.catalog_category").one().getLong(0))
+                        .isEqualTo(1);
+            }
+        }
+    }
+
+    private static void assertFailsNaming(CharybdisContainer container, String message) {
+        ToStringConsumer output = new ToStringConsumer();
+        try (container) {
+            assertThatThrownBy(container.withLogConsumer(output)::start).isInstanceOf(ContainerLaunchException.class);
+        }
+        assertThat(output.toUtf8String()).contains(message);
+    }
+
+    private static CqlSession session(CharybdisContainer c) {
+        return CqlSession.builder().addContactPoint(c.getContactPoint()).withLocalDatacenter(c.getLocalDatacenter())
+                .build();
+    }
+
+    private static String awaitHealth(CharybdisContainer c, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String status = "none";
+        while (System.nanoTime() < deadline) {
+            InspectContainerResponse info = c.getDockerClient().inspectContainerCmd(c.getContainerId()).exec();
+            InspectContainerResponse.ContainerState state = info.getState();
+            status = state.getHealth() != null ? state.getHealth().getStatus() : "none";
+            if ("healthy".equals(status)) {
+                return status;
+            }
+            Thread.sleep(500);
+        }
+        return status;
+    }
+}
