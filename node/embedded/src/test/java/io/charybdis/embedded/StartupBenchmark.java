@@ -20,20 +20,30 @@ public final class StartupBenchmark {
         System.out.printf("JVM up to main: %d ms%n", System.currentTimeMillis() - jvmStart);
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();
+            long cpu0 = cpu();
             try (EmbeddedCharybdis node = EmbeddedCharybdis.startNew()) {
                 long started = System.nanoTime();
+                long cpuStarted = cpu();
                 try (CqlSession session = node.newSession()) {
                     session.execute("SELECT release_version FROM system.local").one();
                     long firstQuery = System.nanoTime();
-                    System.out.printf("run %d: start() %d ms, +session and first query %d ms, total %d ms%n", i,
-                            (started - t0) / 1_000_000, (firstQuery - started) / 1_000_000,
-                            (firstQuery - t0) / 1_000_000);
+                    long cpuFirstQuery = cpu();
+                    System.out.printf("run %d: start() %d ms (cpu %d ms), +session and first query %d ms (cpu %d ms), "
+                                    + "total %d ms (cpu %d ms)%n", i,
+                            (started - t0) / 1_000_000, (cpuStarted - cpu0) / 1_000_000,
+                            (firstQuery - started) / 1_000_000, (cpuFirstQuery - cpuStarted) / 1_000_000,
+                            (firstQuery - t0) / 1_000_000, (cpuFirstQuery - cpu0) / 1_000_000);
                     if (i == runs - 1) {
                         idleMemory();
                     }
                 }
             }
         }
+    }
+
+    /** CPU time of the whole process (all threads, JIT and GC included), in ns. */
+    private static long cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static void idleMemory() throws InterruptedException {
@@ -45,9 +55,16 @@ public final class StartupBenchmark {
         long direct = ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
                 .filter(b -> b.getName().equals("direct")).mapToLong(java.lang.management.BufferPoolMXBean::getMemoryUsed)
                 .sum();
-        System.out.printf("idle (node + driver session, after GC): heap used %d MiB, non-heap %d MiB, direct buffers %d MiB, threads %d%n",
-                mem.getHeapMemoryUsage().getUsed() >> 20, mem.getNonHeapMemoryUsage().getUsed() >> 20, direct >> 20,
-                Thread.activeCount());
+        String rss = "?";
+        try {
+            rss = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("VmRSS:")).findFirst().orElse("VmRSS: ?").substring(6).strip();
+        } catch (java.io.IOException e) {
+            // not Linux
+        }
+        System.out.printf("idle (node + driver session, after GC): heap used %d MiB, non-heap %d MiB, direct buffers "
+                        + "%d MiB, threads %d, process RSS %s%n", mem.getHeapMemoryUsage().getUsed() >> 20,
+                mem.getNonHeapMemoryUsage().getUsed() >> 20, direct >> 20, Thread.activeCount(), rss);
     }
 
     private StartupBenchmark() {
