@@ -3,7 +3,7 @@ package io.charybdis.testcontainers;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.ResultSet;
 import com.datastax.oss.driver.api.core.cql.Row;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.testcontainers.containers.ContainerLaunchException;
@@ -30,8 +30,8 @@ class CassandraContainerDropInTest {
 
     private static final String BASIC_QUERY = "SELECT release_version FROM system.local";
 
-    @BeforeAll
-    static void image() {
+    @BeforeEach // not @BeforeAll: without an engine each test then shows as skipped, with the reason
+    void image() {
         CASSANDRA_IMAGE = DockerImageName.parse(LocalImage.get());
     }
 

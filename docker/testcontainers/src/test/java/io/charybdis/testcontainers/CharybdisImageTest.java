@@ -3,7 +3,7 @@ package io.charybdis.testcontainers;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.testcontainers.containers.ContainerLaunchException;
@@ -20,8 +20,8 @@ class CharybdisImageTest {
 
     private static String image;
 
-    @BeforeAll
-    static void image() {
+    @BeforeEach // not @BeforeAll: without an engine each test then shows as skipped, with the reason
+    void image() {
         image = LocalImage.get();
     }
 
