@@ -134,4 +134,13 @@ class EmbeddedCharybdisTest {
                     .one()).isNull();
         }
     }
+
+    @Test
+    void shouldStartJmxOnlyWhenAsked() {
+        try (EmbeddedCharybdis plain = EmbeddedCharybdis.startNew();
+             EmbeddedCharybdis withJmx = EmbeddedCharybdis.builder().config("jmx_port", "0").build().start()) {
+            assertThat(plain.node().jmx()).isNull();
+            assertThat(withJmx.node().jmx()).isNotNull();
+        }
+    }
 }

@@ -7,7 +7,7 @@ import java.lang.management.MemoryMXBean;
 
 /**
  * Time from "start" to the first successful query, and memory of an idle node (BENCHMARKS.md). Not a test: run
- * {@code java -cp ... io.charybdis.embedded.StartupBenchmark [runs]} (see BENCHMARKS.md for the command line).
+ * {@code java -cp ... io.charybdis.embedded.StartupBenchmark [runs] [jmx]} ({@code jmx}: with the JMX server) (see BENCHMARKS.md for the command line).
  *
  * <p>"First query" is measured twice: with a raw CQL exchange (what the node costs) and with a new driver session
  * (what a test pays, the driver's own start included).
@@ -16,12 +16,17 @@ public final class StartupBenchmark {
 
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        boolean jmx = args.length > 1 && args[1].equals("jmx");
         long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
         System.out.printf("JVM up to main: %d ms%n", System.currentTimeMillis() - jvmStart);
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();
             long cpu0 = cpu();
-            try (EmbeddedCharybdis node = EmbeddedCharybdis.startNew()) {
+            EmbeddedCharybdis.Builder builder = EmbeddedCharybdis.builder();
+            if (jmx) {
+                builder.config("jmx_port", "0");
+            }
+            try (EmbeddedCharybdis node = builder.build().start()) {
                 long started = System.nanoTime();
                 long cpuStarted = cpu();
                 try (CqlSession session = node.newSession()) {

@@ -156,7 +156,9 @@ public final class NodeConfig {
         requirePort("native_transport_port", nativeTransportPort);
         requirePort("native_shard_aware_transport_port", nativeShardAwareTransportPort);
         requirePort("storage_port", storagePort);
-        requirePort("jmx_port", jmxPort);
+        if (jmxPort != -1) { // -1: no JMX server (embedded nodes in tests)
+            requirePort("jmx_port", jmxPort);
+        }
         requirePort("prometheus_port", prometheusPort);
         if (nativeTransportPort != 0 && nativeTransportPort == nativeShardAwareTransportPort) {
             throw new ConfigurationException("native_shard_aware_transport_port=" + nativeShardAwareTransportPort
