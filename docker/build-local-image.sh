@@ -8,8 +8,8 @@
 #   docker/build-local-image.sh [TAG]        (default: charybdis:local)
 #
 # Made once per engine and reused:
-#   charybdis-local/base:1           bash, coreutils, awk, hostname and the glibc libraries they and Java need
-#   charybdis-local/jdk:<major>      the same plus $JAVA_HOME (a JDK 21+, found by bin/java-env.sh) as /opt/java/openjdk
+#   charybdis-local/base:2           bash, coreutils, awk, hostname and the glibc libraries they and Java need
+#   charybdis-local/jdk:<major>-2    the same plus $JAVA_HOME (a JDK 21+, found by bin/java-env.sh) as /opt/java/openjdk
 # RUN steps use the host network (engines here run with --bridge=none).
 # Needs: a Docker engine (docker / DOCKER_HOST), and the node built: ./mvnw -B -pl node -am package -DskipTests.
 set -euo pipefail
@@ -61,7 +61,9 @@ make_rootfs() {
   local root="$1" b
   mkdir -p "$root"/{bin,usr/bin,etc,tmp,proc,sys,dev,lib64}
   chmod 1777 "$root/tmp"
-  local tools=(bash sh cat chown chmod mkdir rm ls head tail od dd tr id env sleep hostname awk mawk cut sort sed grep)
+  # what the entry point and cql-health use, and what ./mvnw needs in the Maven stage
+  local tools=(bash sh cat chown chmod mkdir rm ls head tail od dd tr id env sleep hostname awk mawk cut sort sed grep
+    uname dirname basename mktemp mv cp ln readlink wc touch expr printf find xargs tar gzip true false test)
   for b in "${tools[@]}"; do
     for dir in /bin /usr/bin; do
       [ -e "$dir/$b" ] && add_with_libs "$root" "$dir/$b"
@@ -89,14 +91,14 @@ work="$REPO/docker/target/local-image"
 rm -rf "$work"
 mkdir -p "$work"
 
-BASE=charybdis-local/base:1
+BASE=charybdis-local/base:2
 if ! "$DOCKER_CMD" image inspect "$BASE" >/dev/null 2>&1; then
   log "making $BASE from this machine's files"
   make_rootfs "$work/base"
   import_image "$BASE" "$work/base" --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin'
 fi
 
-JDK="charybdis-local/jdk:$CHARYBDIS_JAVA_MAJOR"
+JDK="charybdis-local/jdk:$CHARYBDIS_JAVA_MAJOR-2"
 if ! "$DOCKER_CMD" image inspect "$JDK" >/dev/null 2>&1; then
   log "making $JDK from $JAVA_HOME"
   make_rootfs "$work/jdk"
