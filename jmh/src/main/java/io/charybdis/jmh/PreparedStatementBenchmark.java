@@ -84,7 +84,7 @@ public class PreparedStatementBenchmark {
             public void dropped(io.charybdis.node.schema.TableMetadata t) {
             }
         });
-        processor = new QueryProcessor(schemas, storage, SystemKeyspaces::find, () -> null, 1 << 20);
+        processor = new QueryProcessor(schemas, io.charybdis.node.NodeCoordinator.forTests(storage, schemas), SystemKeyspaces::find, () -> null, 1 << 20);
         run("CREATE KEYSPACE b WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         run("CREATE TABLE b.kv (k int PRIMARY KEY, v text)");
         insert = processor.prepare("INSERT INTO b.kv (k, v) VALUES (?, ?)", null, client);

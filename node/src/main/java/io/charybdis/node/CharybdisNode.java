@@ -63,6 +63,8 @@ public final class CharybdisNode implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** JMX for nodetool (io.charybdis.node.jmx); null if it could not listen. */
     private volatile io.charybdis.node.jmx.JmxServer jmx;
+    /** This node's membership of a cluster; null for a node on its own. */
+    private volatile ClusterMember member;
 
     private CharybdisNode(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, CqlServer server,
                           NodeInfo info) {
@@ -80,6 +82,7 @@ public final class CharybdisNode implements AutoCloseable {
         Files.createDirectories(data);
         Shards shards = new Shards(config.smp(), "charybdis");
         Storage storage = null;
+        ClusterMember[] memberHolder = new ClusterMember[1];
         try {
             StorageConfig sc = new StorageConfig(data, config.commitlogDirectory(), sync(config),
                     config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
@@ -124,14 +127,32 @@ public final class CharybdisNode implements AutoCloseable {
             Identity identity = Identity.loadOrCreate(data, config.numTokens());
             InetAddress rpc = InetAddress.getByName(config.rpcAddress());
             NodeInfo[] infoHolder = new NodeInfo[1];
-            QueryProcessor qp = new QueryProcessor(schemas, storage, SystemKeyspaces::find, () -> infoHolder[0],
+            List<Long> tokens = identity.tokens.stream().map(Long::parseLong).toList();
+            io.charybdis.cluster.locator.Endpoint self = new io.charybdis.cluster.locator.Endpoint(identity.hostId,
+                    InetAddress.getByName(config.listenAddress()), config.storagePort(), "datacenter1", "rack1", shards.count());
+            ClusterMember member = null;
+            if (!ClusterMember.otherSeeds(config).isEmpty()) {
+                member = ClusterMember.start(config, shards, storage, schemas, identity.hostId, tokens, "datacenter1",
+                        "rack1", data);
+                memberHolder[0] = member;
+            }
+            io.charybdis.cluster.Coordinator coordinator = member == null
+                    ? NodeCoordinator.singleNode(storage, schemas, self, tokens)
+                    : NodeCoordinator.clustered(storage, schemas, member.clusterMetadata(), member.replicas());
+            if (member != null) {
+                member.attach(coordinator);
+            }
+            ClusterMember m = member;
+            java.util.function.Supplier<NodeInfo> nodeInfo = m == null ? () -> infoHolder[0]
+                    : () -> infoHolder[0].withPeers(m.peers());
+            QueryProcessor qp = new QueryProcessor(schemas, coordinator, SystemKeyspaces::find, nodeInfo,
                     config.preparedStatementsCacheSize().bytes());
             qp.guardrails().batchSize(config.batchSizeWarnThreshold().bytes(), config.batchSizeFailThreshold().bytes());
             qp.guardrails().tombstones(config.tombstoneWarnThreshold(), config.tombstoneFailureThreshold());
-            qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, () -> infoHolder[0]));
+            qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, nodeInfo));
             Authenticator auth = config.authenticator() == AuthenticatorType.PASSWORD ? Authenticator.passwords()
                     : Authenticator.allowAll();
-            CqlServer server = new CqlServer(shards, qp, auth, () -> infoHolder[0],
+            CqlServer server = new CqlServer(shards, qp, auth, nodeInfo,
                     (int) Math.min(Integer.MAX_VALUE, config.nativeTransportMaxFrameSize().bytes()));
             schemas.addListener(server::schemaChanged);
             server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
@@ -140,9 +161,13 @@ public final class CharybdisNode implements AutoCloseable {
                     "datacenter1", "rack1", NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
                     config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
+            node.member = member;
             node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node); // never throws
             return node;
         } catch (Exception | Error e) {
+            if (memberHolder[0] != null) {
+                memberHolder[0].close();
+            }
             if (storage != null) {
                 try {
                     storage.close();
@@ -278,6 +303,9 @@ public final class CharybdisNode implements AutoCloseable {
             jmx.close();
         }
         server.close();
+        if (member != null) {
+            member.close();
+        }
         try {
             storage.drain().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -56,6 +56,7 @@ final class ConfigKeys {
             key("native_transport_allow_older_protocols", ConfigKeys::bool,
                     NodeConfig.Builder::nativeTransportAllowOlderProtocols),
             key("storage_port", ConfigKeys::integer, NodeConfig.Builder::storagePort),
+            key("metadata_port", ConfigKeys::integer, NodeConfig.Builder::metadataPort),
             key("jmx_port", ConfigKeys::integer, NodeConfig.Builder::jmxPort),
             key("prometheus_port", ConfigKeys::integer, NodeConfig.Builder::prometheusPort),
             key("data_file_directories", ConfigKeys::pathList, NodeConfig.Builder::dataFileDirectories),

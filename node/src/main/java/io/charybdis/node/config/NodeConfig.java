@@ -46,6 +46,7 @@ public final class NodeConfig {
     private final Duration nativeTransportIdleTimeout;
     private final boolean nativeTransportAllowOlderProtocols;
     private final int storagePort;
+    private final int metadataPort;
     private final int jmxPort;
     private final int prometheusPort;
     private final List<Path> dataFileDirectories;
@@ -100,6 +101,7 @@ public final class NodeConfig {
         nativeTransportIdleTimeout = b.nativeTransportIdleTimeout;
         nativeTransportAllowOlderProtocols = b.nativeTransportAllowOlderProtocols;
         storagePort = b.storagePort;
+        metadataPort = b.metadataPort;
         jmxPort = b.jmxPort;
         prometheusPort = b.prometheusPort;
         List<Path> dirs = b.dataFileDirectories != null && !b.dataFileDirectories.isEmpty()
@@ -156,6 +158,7 @@ public final class NodeConfig {
         requirePort("native_transport_port", nativeTransportPort);
         requirePort("native_shard_aware_transport_port", nativeShardAwareTransportPort);
         requirePort("storage_port", storagePort);
+        requirePort("metadata_port", metadataPort);
         if (jmxPort != -1) { // -1: no JMX server (embedded nodes in tests)
             requirePort("jmx_port", jmxPort);
         }
@@ -271,6 +274,9 @@ public final class NodeConfig {
     public Duration nativeTransportIdleTimeout() { return nativeTransportIdleTimeout; }
     public boolean nativeTransportAllowOlderProtocols() { return nativeTransportAllowOlderProtocols; }
     public int storagePort() { return storagePort; }
+
+    /** Charybdis only: the cluster metadata (Raft) member's port, used when the node is part of a cluster. */
+    public int metadataPort() { return metadataPort; }
     public int jmxPort() { return jmxPort; }
     public int prometheusPort() { return prometheusPort; }
     /** Absolute. */
@@ -335,6 +341,7 @@ public final class NodeConfig {
         m.put("native_transport_idle_timeout", Durations.format(nativeTransportIdleTimeout));
         m.put("native_transport_allow_older_protocols", Boolean.toString(nativeTransportAllowOlderProtocols));
         m.put("storage_port", Integer.toString(storagePort));
+        m.put("metadata_port", Integer.toString(metadataPort));
         m.put("jmx_port", Integer.toString(jmxPort));
         m.put("prometheus_port", Integer.toString(prometheusPort));
         m.put("data_file_directories", String.join(",", dataFileDirectories.stream().map(Path::toString).toList()));
@@ -402,6 +409,7 @@ public final class NodeConfig {
         private Duration nativeTransportIdleTimeout = Duration.ZERO;
         private boolean nativeTransportAllowOlderProtocols = true;
         private int storagePort = 7000;
+        private int metadataPort = 7010;
         private int jmxPort = 7199;
         private int prometheusPort = 9180;
         private List<Path> dataFileDirectories;
@@ -463,6 +471,7 @@ public final class NodeConfig {
         public Builder nativeTransportIdleTimeout(Duration v) { this.nativeTransportIdleTimeout = Objects.requireNonNull(v); return this; }
         public Builder nativeTransportAllowOlderProtocols(boolean v) { this.nativeTransportAllowOlderProtocols = v; return this; }
         public Builder storagePort(int v) { this.storagePort = v; return this; }
+        public Builder metadataPort(int v) { this.metadataPort = v; return this; }
         public Builder jmxPort(int v) { this.jmxPort = v; return this; }
         public Builder prometheusPort(int v) { this.prometheusPort = v; return this; }
         public Builder dataFileDirectories(List<Path> v) { this.dataFileDirectories = v == null ? null : List.copyOf(v); return this; }

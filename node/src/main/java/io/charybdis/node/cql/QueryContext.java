@@ -1,22 +1,34 @@
 package io.charybdis.node.cql;
 
+import io.charybdis.cluster.ConsistencyLevel;
 import io.charybdis.node.cql.values.BindContext;
+import io.charybdis.protocol.Consistency;
 import io.charybdis.protocol.ProtocolVersion;
 import io.charybdis.protocol.request.QueryOptions;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One execution of a statement: its options, bound values, client, and the warnings it raises. */
+/**
+ * One execution of a statement: its options, bound values, client, the warnings it raises, and its home — the shard
+ * event loop the request arrived on (the connection's shard), where the coordinator's answers resume so that
+ * filtering, aggregation, paging and encoding run on the connection's shard. A context made on a thread that is no
+ * event loop (internal work, tests) has no home, and continuations run wherever the data was.
+ */
 public final class QueryContext {
+    private static final ConsistencyLevel[] LEVELS = levels();
+
     private final ByteBufAllocator alloc;
     private final ProtocolVersion version;
     private final QueryOptions options;
     private final ClientState client;
     private final BindContext bind;
     private final long timestamp;
+    private final EventExecutor home;
     private List<String> warnings;
 
     public QueryContext(ByteBufAllocator alloc, ProtocolVersion version, QueryOptions options, ClientState client,
@@ -27,6 +39,32 @@ public final class QueryContext {
         this.client = client;
         this.bind = new BindContext(values, nowMicros, nowInSeconds);
         this.timestamp = options != null && options.hasDefaultTimestamp() ? options.defaultTimestamp() : nowMicros;
+        this.home = ThreadExecutorMap.currentExecutor();
+    }
+
+    /** The shard event loop the request arrived on, or null for work not started by a client connection. */
+    public EventExecutor home() {
+        return home;
+    }
+
+    /** The request's consistency level (ONE when the request carries none, e.g. internal statements). */
+    public ConsistencyLevel consistency() {
+        return options == null || options.consistency() == null ? ConsistencyLevel.ONE
+                : LEVELS[options.consistency().ordinal()];
+    }
+
+    /** The request's serial consistency level for conditional statements (SERIAL when it names none). */
+    public ConsistencyLevel serialConsistency() {
+        return options == null ? ConsistencyLevel.SERIAL : LEVELS[options.serialConsistencyOrDefault().ordinal()];
+    }
+
+    private static ConsistencyLevel[] levels() {
+        Consistency[] wire = Consistency.values();
+        ConsistencyLevel[] out = new ConsistencyLevel[wire.length];
+        for (Consistency c : wire) {
+            out[c.ordinal()] = ConsistencyLevel.valueOf(c.name());
+        }
+        return out;
     }
 
     public ByteBufAllocator alloc() {

@@ -36,7 +36,7 @@ import io.charybdis.node.system.VirtualTable;
 import io.charybdis.protocol.ProtocolVersion;
 import io.charybdis.protocol.request.QueryOptions;
 import io.charybdis.protocol.response.ResultMetadata;
-import io.charybdis.storage.Storage;
+import io.charybdis.cluster.Coordinator;
 import io.charybdis.storage.TableId;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -98,7 +98,7 @@ public final class QueryProcessor {
     }
 
     private final SchemaManager schemas;
-    private final Storage storage;
+    private final Coordinator coordinator;
     private final BiFunction<String, String, VirtualTable> virtualTables;
     private final Supplier<NodeInfo> node;
     private final Functions functions = new Functions();
@@ -108,11 +108,11 @@ public final class QueryProcessor {
     private volatile Describer describer;
     private final Guardrails guardrails = new Guardrails();
 
-    public QueryProcessor(SchemaManager schemas, Storage storage,
+    public QueryProcessor(SchemaManager schemas, Coordinator coordinator,
                           BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
                           long preparedCacheBytes) {
         this.schemas = schemas;
-        this.storage = storage;
+        this.coordinator = coordinator;
         this.virtualTables = virtualTables;
         this.node = node;
         this.ddl = new SchemaStatements(schemas);
@@ -212,7 +212,7 @@ public final class QueryProcessor {
             }
             children.add(new BatchExecution.Child(m, values));
         }
-        BatchExecution batch = new BatchExecution(storage, logged, List.of(), guardrails);
+        BatchExecution batch = new BatchExecution(coordinator, logged, List.of(), guardrails);
         long now = timestamps.next();
         QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now, nowSeconds(options, now));
         return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
@@ -296,12 +296,12 @@ public final class QueryProcessor {
         switch (s) {
             case SelectStatement sel -> {
                 TableResolution t = resolve(schema, sel.table(), keyspace);
-                return new SelectExecution(sel, t.table, t.virtual, storage, schemas::schema, node, markers,
+                return new SelectExecution(sel, t.table, t.virtual, coordinator, schemas::schema, node, markers,
                         functions, guardrails);
             }
             case ModificationStatement mod -> {
                 TableResolution t = resolve(schema, mod.table(), keyspace);
-                return new ModificationExecution(mod, t.table, storage, markers, functions);
+                return new ModificationExecution(mod, t.table, coordinator, markers, functions);
             }
             case BatchStatement batch -> {
                 return batchStatement(batch, schema, keyspace, markers);
@@ -322,7 +322,7 @@ public final class QueryProcessor {
                             + "truncated");
                 }
                 TableId id = new TableId(t.table.id());
-                return simple(ctx -> storage.truncate(id).handle((v, e) -> {
+                return simple(ctx -> coordinator.truncate(id, ctx.home()).handle((v, e) -> {
                     if (e != null) {
                         throw new TruncateException("Error during truncate: " + e.getMessage(), e);
                     }
@@ -331,7 +331,19 @@ public final class QueryProcessor {
             }
             case SchemaStatement ddlStmt -> {
                 return simple(ctx -> {
+                    io.charybdis.node.schema.KeyspaceMetadata before =
+                            ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.AlterKeyspace ak
+                                    ? schemas.schema().keyspace(ak.keyspace()) : null;
                     SchemaChange change = ddl.execute(ddlStmt, keyspace);
+                    if (change != null && change.target() == SchemaChange.Target.KEYSPACE
+                            && change.change() != SchemaChange.Change.DROPPED) {
+                        warnReplicationAboveNodes(ctx, change.keyspace());
+                        var after = schemas.schema().keyspace(change.keyspace());
+                        if (before != null && after != null && totalReplicas(after) > totalReplicas(before)) {
+                            ctx.warn("When increasing replication factor you need to run a full (-full) repair to "
+                                    + "distribute the data.");
+                        }
+                    }
                     return CompletableFuture.completedFuture(change == null ? ResultMessage.VOID
                             : new ResultMessage.SchemaChanged(change));
                 });
@@ -360,7 +372,7 @@ public final class QueryProcessor {
                 throw new InvalidRequestException("Timestamp must be set either on BATCH or individual statements");
             }
             TableResolution t = resolve(schema, m.table(), keyspace);
-            ModificationExecution exec = new ModificationExecution(m, t.table, storage, markers, functions);
+            ModificationExecution exec = new ModificationExecution(m, t.table, coordinator, markers, functions);
             children.add(exec);
             List<BindVariable> v = exec.bindVariables();
             if (vars == null) {
@@ -385,7 +397,7 @@ public final class QueryProcessor {
         }
         io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();
         BatchExecution.validateConditions(children, ts != null);
-        BatchExecution exec = new BatchExecution(storage, logged, variables, guardrails);
+        BatchExecution exec = new BatchExecution(coordinator, logged, variables, guardrails);
         return new CqlStatement() {
             public List<BindVariable> bindVariables() {
                 return variables;
@@ -447,6 +459,33 @@ public final class QueryProcessor {
                 return f.apply(ctx);
             }
         };
+    }
+
+    private static int totalReplicas(io.charybdis.node.schema.KeyspaceMetadata ks) {
+        return io.charybdis.cluster.locator.ReplicationStrategy.of(ks.replication()).replicationFactor();
+    }
+
+    /** Cassandra's warning when a keyspace asks for more replicas than the ring (or a data centre) has nodes. */
+    private void warnReplicationAboveNodes(QueryContext ctx, String keyspace) {
+        io.charybdis.node.schema.KeyspaceMetadata ks = schemas.schema().keyspace(keyspace);
+        if (ks == null) {
+            return;
+        }
+        var strategy = io.charybdis.cluster.locator.ReplicationStrategy.of(ks.replication());
+        var nodes = coordinator.metadata().ring().endpoints();
+        if (strategy instanceof io.charybdis.cluster.locator.NetworkTopologyStrategy nts) {
+            for (var dc : new java.util.TreeMap<>(nts.datacenters()).entrySet()) {
+                long inDc = nodes.stream().filter(e -> e.datacenter().equals(dc.getKey())).count();
+                if (inDc > 0 && dc.getValue() > inDc) {
+                    ctx.warn("Your replication factor " + dc.getValue() + " for keyspace " + keyspace
+                            + " is higher than the number of nodes " + inDc + " for datacenter " + dc.getKey());
+                }
+            }
+        } else if (strategy instanceof io.charybdis.cluster.locator.ReplicationStrategy.Simple simple
+                && simple.rf() > nodes.size()) {
+            ctx.warn("Your replication factor " + simple.rf() + " for keyspace " + keyspace
+                    + " is higher than the number of nodes " + nodes.size());
+        }
     }
 
     public ResultMetadata emptyMetadata() {

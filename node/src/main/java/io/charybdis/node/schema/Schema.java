@@ -15,6 +15,8 @@ import java.util.UUID;
 public final class Schema {
     private final Map<String, KeyspaceMetadata> keyspaces;
     private final UUID version;
+    /** Keyspace of each table id, built on first use (the coordinator's replication lookup). */
+    private volatile Map<UUID, KeyspaceMetadata> keyspaceOfTable;
 
     public Schema(Map<String, KeyspaceMetadata> keyspaces) {
         this.keyspaces = Collections.unmodifiableMap(new TreeMap<>(keyspaces));
@@ -36,6 +38,21 @@ public final class Schema {
     public TableMetadata table(String keyspace, String table) {
         KeyspaceMetadata ks = keyspaces.get(keyspace);
         return ks == null ? null : ks.table(table);
+    }
+
+    /** The keyspace holding the table with this id, or null. */
+    public KeyspaceMetadata keyspaceOfTable(UUID tableId) {
+        Map<UUID, KeyspaceMetadata> m = keyspaceOfTable;
+        if (m == null) {
+            m = new java.util.HashMap<>();
+            for (KeyspaceMetadata ks : keyspaces.values()) {
+                for (TableMetadata t : ks.tables().values()) {
+                    m.put(t.id(), ks);
+                }
+            }
+            keyspaceOfTable = m;
+        }
+        return m.get(tableId);
     }
 
     public Schema with(KeyspaceMetadata ks) {

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /** The schema as a YAML-friendly document of maps and lists (see {@link SchemaStore}), and back. */
-final class SchemaCodec {
+public final class SchemaCodec {
     private SchemaCodec() {
     }
 
-    static Map<String, Object> toDocument(Schema schema) {
+    public static Map<String, Object> toDocument(Schema schema) {
         List<Object> keyspaces = new ArrayList<>();
         for (KeyspaceMetadata ks : schema.keyspaces().values()) {
             if (ks.virtual() || ks.isSystem()) {
@@ -84,7 +84,7 @@ final class SchemaCodec {
     }
 
     @SuppressWarnings("unchecked")
-    static Schema fromDocument(Map<String, Object> doc) {
+    public static Schema fromDocument(Map<String, Object> doc) {
         Schema schema = Schema.empty();
         for (Object o : (List<Object>) doc.getOrDefault("keyspaces", List.of())) {
             Map<String, Object> k = (Map<String, Object>) o;

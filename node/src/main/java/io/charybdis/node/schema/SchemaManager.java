@@ -26,6 +26,21 @@ public final class SchemaManager {
     private final List<SchemaListener> listeners = new CopyOnWriteArrayList<>();
     private volatile TableLifecycle lifecycle = TableLifecycle.NONE;
     private volatile Schema current;
+    private volatile Committer committer;
+
+    /**
+     * Where a cluster commits schema changes: the change computed here is proposed to the cluster's metadata log,
+     * and installed on every member (this one included) through {@link #install} when the log applies it.
+     */
+    public interface Committer {
+        /** @return false when another change was committed first (the change is computed again and retried) */
+        boolean commit(Schema before, Schema after, List<SchemaChange> events);
+    }
+
+    /** From now on, changes are committed through the cluster's log instead of being applied here directly. */
+    public void setCommitter(Committer committer) {
+        this.committer = committer;
+    }
 
     /**
      * @param builtIn the system keyspaces (virtual, never stored)
@@ -58,7 +73,41 @@ public final class SchemaManager {
      * Applies a change. {@code change} returns the new schema, or the same instance when nothing changes (for
      * IF [NOT] EXISTS); it throws the user's error otherwise.
      */
-    public synchronized Schema update(UnaryOperator<Schema> change, List<SchemaChange> events) {
+    public Schema update(UnaryOperator<Schema> change, List<SchemaChange> events) {
+        Committer c = committer;
+        if (c == null) {
+            return updateHere(change, events);
+        }
+        for (int attempt = 1; ; attempt++) {
+            Schema before = current;
+            events.clear();
+            Schema after = change.apply(before);
+            if (after == before) {
+                return before;
+            }
+            if (c.commit(before, after, List.copyOf(events))) {
+                return current;
+            }
+            if (attempt == 20) {
+                throw new ServerErrorException("Schema change kept conflicting with concurrent changes; try again", null);
+            }
+        }
+    }
+
+    /**
+     * Installs a schema committed by the cluster (every member runs this for every change, in log order):
+     * persists it, registers, alters and drops tables, and tells listeners (drivers' SCHEMA_CHANGE events).
+     */
+    public synchronized void install(Schema userSchema, List<SchemaChange> events) {
+        Schema after = userSchema;
+        for (KeyspaceMetadata ks : builtIn.values()) {
+            after = after.with(ks);
+        }
+        Schema fixed = after;
+        updateHere(before -> fixed, events);
+    }
+
+    private synchronized Schema updateHere(UnaryOperator<Schema> change, List<SchemaChange> events) {
         Schema before = current;
         Schema after = change.apply(before);
         if (after == before) {

@@ -276,6 +276,15 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     ff.getMessage(), ff.keyspace(), ff.function(), ff.argTypes());
             case io.charybdis.node.cql.exceptions.ReadFailureException rf -> out = rb.readFailure(rf.getMessage(),
                     rf.consistency(), rf.received(), rf.blockFor(), rf.reasons(), false);
+            case io.charybdis.cluster.UnavailableException ue -> out = rb.unavailable(ue.getMessage(),
+                    io.charybdis.protocol.Consistency.valueOf(ue.consistency().name()), ue.required(), ue.alive());
+            case io.charybdis.cluster.NotYetSupportedException ns -> out = rb.error(ErrorCode.INVALID, ns.getMessage());
+            case io.charybdis.cluster.WriteTimeoutException wt -> out = rb.writeTimeout(wt.getMessage(),
+                    io.charybdis.protocol.Consistency.valueOf(wt.consistency().name()), wt.received(), wt.blockFor(),
+                    io.charybdis.protocol.response.WriteType.valueOf(wt.writeType().name()), 0);
+            case io.charybdis.cluster.ReadTimeoutException rt -> out = rb.readTimeout(rt.getMessage(),
+                    io.charybdis.protocol.Consistency.valueOf(rt.consistency().name()), rt.received(), rt.blockFor(),
+                    rt.dataPresent());
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {

@@ -65,6 +65,10 @@ public final class Shards implements AutoCloseable {
         return acceptor;
     }
 
+    public Class<? extends io.netty.channel.Channel> clientChannelClass() {
+        return epoll ? io.netty.channel.epoll.EpollSocketChannel.class : io.netty.channel.socket.nio.NioSocketChannel.class;
+    }
+
     public Class<? extends ServerChannel> serverChannelClass() {
         return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     }

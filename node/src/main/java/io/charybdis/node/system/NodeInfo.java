@@ -8,7 +8,27 @@ import java.util.UUID;
 public record NodeInfo(String clusterName, UUID hostId, InetAddress listenAddress, InetAddress rpcAddress,
                        int nativePort, int storagePort, String dataCenter, String rack, String releaseVersion,
                        String cqlVersion, String nativeProtocolVersion, String partitioner, List<String> tokens,
-                       int shardCount, long startedAtMillis) {
+                       int shardCount, long startedAtMillis, List<Peer> peers) {
+
+    /** Another member of the cluster, as system.peers and system.peers_v2 show it. */
+    public record Peer(UUID hostId, InetAddress address, int storagePort, InetAddress rpcAddress, int nativePort,
+                       String dataCenter, String rack, String releaseVersion, List<String> tokens, UUID schemaVersion) {
+    }
+
+    public NodeInfo(String clusterName, UUID hostId, InetAddress listenAddress, InetAddress rpcAddress, int nativePort,
+                    int storagePort, String dataCenter, String rack, String releaseVersion, String cqlVersion,
+                    String nativeProtocolVersion, String partitioner, List<String> tokens, int shardCount,
+                    long startedAtMillis) {
+        this(clusterName, hostId, listenAddress, rpcAddress, nativePort, storagePort, dataCenter, rack, releaseVersion,
+                cqlVersion, nativeProtocolVersion, partitioner, tokens, shardCount, startedAtMillis, List.of());
+    }
+
+    /** The same node with the cluster's other members as they are now. */
+    public NodeInfo withPeers(List<Peer> now) {
+        return new NodeInfo(clusterName, hostId, listenAddress, rpcAddress, nativePort, storagePort, dataCenter, rack,
+                releaseVersion, cqlVersion, nativeProtocolVersion, partitioner, tokens, shardCount, startedAtMillis,
+                List.copyOf(now));
+    }
 
     public static final String RELEASE_VERSION = "5.0.6";
     public static final String CQL_VERSION = "3.4.7";

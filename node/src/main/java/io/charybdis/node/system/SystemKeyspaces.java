@@ -70,6 +70,30 @@ public final class SystemKeyspaces {
         if (t.keyspace().equals("system") && t.name().equals("local")) {
             return LocalTable.create(t);
         }
+        if (t.keyspace().equals("system") && t.name().equals("peers")) {
+            return new ComputedTable(t, (out, schema, node) -> {
+                for (NodeInfo.Peer p : node.peers()) {
+                    out.row().set("peer", p.address()).set("data_center", p.dataCenter()).set("host_id", p.hostId())
+                            .set("preferred_ip", p.address()).set("rack", p.rack())
+                            .set("release_version", p.releaseVersion()).set("rpc_address", p.rpcAddress())
+                            .set("schema_version", p.schemaVersion())
+                            .set("tokens", new java.util.LinkedHashSet<>(p.tokens()));
+                }
+            });
+        }
+        if (t.keyspace().equals("system") && t.name().equals("peers_v2")) {
+            return new ComputedTable(t, (out, schema, node) -> {
+                for (NodeInfo.Peer p : node.peers()) {
+                    out.row().set("peer", p.address()).set("peer_port", p.storagePort())
+                            .set("data_center", p.dataCenter()).set("host_id", p.hostId())
+                            .set("native_address", p.rpcAddress()).set("native_port", p.nativePort())
+                            .set("preferred_ip", p.address()).set("preferred_port", p.storagePort())
+                            .set("rack", p.rack()).set("release_version", p.releaseVersion())
+                            .set("schema_version", p.schemaVersion())
+                            .set("tokens", new java.util.LinkedHashSet<>(p.tokens()));
+                }
+            });
+        }
         if (t.keyspace().equals("system_schema") || t.keyspace().equals("system_virtual_schema")) {
             ComputedTable.Filler f = SchemaTables.filler(t.keyspace(), t.name());
             if (f != null) {

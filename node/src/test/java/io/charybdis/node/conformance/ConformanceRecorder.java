@@ -43,7 +43,7 @@ public final class ConformanceRecorder {
                 int errors = 0;
                 List<Corpus.Statement> statements = Corpus.parse(file);
                 for (Corpus.Statement st : statements) {
-                    ObjectNode o = Outcome.run(session, st.cql());
+                    ObjectNode o = Outcome.run(session, st.cql(), st.consistency(), st.serialConsistency());
                     if (o.has("error")) {
                         errors++;
                         String msg = o.get("error").get("message").asText();

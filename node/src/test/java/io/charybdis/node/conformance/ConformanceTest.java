@@ -83,7 +83,7 @@ class ConformanceTest {
         if (st.skipReason() != null) {
             abort("known difference: " + st.skipReason());
         }
-        JsonNode actual = Outcome.run(session, st.cql());
+        JsonNode actual = Outcome.run(session, st.cql(), st.consistency(), st.serialConsistency());
         String diff = Outcome.compare(st, expected, actual);
         if (diff != null) {
             fail(st.id() + " (line " + st.line() + ")\n" + st.cql() + "\n" + diff);

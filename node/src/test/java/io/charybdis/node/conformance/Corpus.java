@@ -24,13 +24,16 @@ import java.util.stream.Stream;
  *   <li>{@code @anymsg}: only the error code is compared;</li>
  *   <li>{@code @nowarn}: warnings are not compared;</li>
  *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed).</li>
+ *   <li>{@code @cl <level> [<serial level>]}: the statement runs at this consistency level (and serial
+ *       consistency level) instead of the driver's defaults (LOCAL_ONE, SERIAL).</li>
  * </ul>
  */
 final class Corpus {
     static final Path DIR = Path.of("src/test/resources/conformance");
 
     record Statement(String topic, int index, int line, String cql, boolean unordered, String msgFragment,
-            boolean anyMessage, boolean ignoreWarnings, String skipReason) {
+            boolean anyMessage, boolean ignoreWarnings, String skipReason, String consistency,
+            String serialConsistency) {
         String id() {
             return topic + "#" + index;
         }
@@ -72,6 +75,8 @@ final class Corpus {
         boolean noWarn = false;
         String fragment = null;
         String skip = null;
+        String cl = null;
+        String serial = null;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (cur.isEmpty() && (line.isEmpty() || line.startsWith("--"))) {
@@ -85,6 +90,10 @@ final class Corpus {
                         noWarn = true;
                     } else if (d.startsWith("skip ")) {
                         skip = d.substring(5).strip();
+                    } else if (d.startsWith("cl ")) {
+                        String[] levels = d.substring(3).strip().split("\\s+");
+                        cl = levels[0];
+                        serial = levels.length > 1 ? levels[1] : null;
                     } else if (d.startsWith("msg ")) {
                         fragment = d.substring(4).strip();
                     } else {
@@ -105,11 +114,12 @@ final class Corpus {
             if (ends) {
                 String cql = cur.substring(0, cur.length() - 1).strip();
                 out.add(new Statement(topic, out.size() + 1, startLine, cql, unordered, fragment, anyMsg, noWarn,
-                        skip));
+                        skip, cl, serial));
                 cur.setLength(0);
                 unordered = anyMsg = noWarn = false;
                 fragment = null;
                 skip = null;
+                cl = serial = null;
             }
         }
         if (!cur.isEmpty()) {

@@ -51,10 +51,24 @@ final class Outcome {
     }
 
     static ObjectNode run(CqlSession session, String cql) {
+        return run(session, cql, null, null);
+    }
+
+    /** Runs at the given consistency levels (names of DefaultConsistencyLevel; null: the driver's default). */
+    static ObjectNode run(CqlSession session, String cql, String consistency, String serialConsistency) {
         ObjectNode out = JSON.createObjectNode();
         out.put("cql", cql);
         try {
-            ResultSet rs = session.execute(SimpleStatement.newInstance(cql).setTimeout(Duration.ofSeconds(15)));
+            SimpleStatement stmt = SimpleStatement.newInstance(cql).setTimeout(Duration.ofSeconds(15));
+            if (consistency != null) {
+                stmt = stmt.setConsistencyLevel(
+                        com.datastax.oss.driver.api.core.DefaultConsistencyLevel.valueOf(consistency));
+            }
+            if (serialConsistency != null) {
+                stmt = stmt.setSerialConsistencyLevel(
+                        com.datastax.oss.driver.api.core.DefaultConsistencyLevel.valueOf(serialConsistency));
+            }
+            ResultSet rs = session.execute(stmt);
             List<Row> rows = rs.all();
             if (rs.getColumnDefinitions().size() > 0) {
                 ArrayNode cols = out.putArray("columns");
@@ -80,6 +94,11 @@ final class Outcome {
                 warnings.forEach(w::add);
             }
         } catch (DriverException e) {
+            if (e instanceof com.datastax.oss.driver.api.core.AllNodesFailedException all
+                    && all.getAllErrors().size() == 1 && all.getAllErrors().values().iterator().next().size() == 1
+                    && all.getAllErrors().values().iterator().next().get(0) instanceof DriverException only) {
+                e = only; // the driver retried an Unavailable on the next node, of which there is none
+            }
             ObjectNode err = out.putObject("error");
             err.put("code", code(e));
             err.put("message", e.getMessage());
@@ -106,6 +125,8 @@ final class Outcome {
             return "0x1003";
         } else if (e instanceof FunctionFailureException) {
             return "0x1400";
+        } else if (e instanceof com.datastax.oss.driver.api.core.servererrors.UnavailableException) {
+            return "0x1000";
         }
         return e.getClass().getSimpleName();
     }

@@ -82,7 +82,7 @@ class ReadPathAllocationTest {
             public void dropped(TableMetadata t) {
             }
         });
-        processor = new QueryProcessor(schemas, storage, SystemKeyspaces::find, () -> null, 1 << 20);
+        processor = new QueryProcessor(schemas, io.charybdis.node.NodeCoordinator.forTests(storage, schemas), SystemKeyspaces::find, () -> null, 1 << 20);
         run("CREATE KEYSPACE a WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         run("CREATE TABLE a.wide (p int, c int, v1 int, v2 text, v3 bigint, v4 double, PRIMARY KEY (p, c))");
         QueryProcessor.Prepared wide = processor.prepare(

@@ -153,6 +153,11 @@ public final class ReadResult {
         return buffer;
     }
 
+    /** Copies the result's bytes (the {@link ResultWriter} layout) into {@code dst} at {@code offset}. */
+    void copyBytes(byte[] dst, int offset) {
+        buffer.getBytes(0, dst, offset, buffer.capacity());
+    }
+
     /** Flyweight iterator: nextPartition, then nextRow, then nextCell. */
     public static final class Cursor {
         private final DirectBuffer b;

@@ -7,7 +7,7 @@ import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.InvalidRequestException;
 import io.charybdis.node.cql.values.BindVariable;
 import io.charybdis.node.schema.TableMetadata;
-import io.charybdis.storage.Storage;
+import io.charybdis.cluster.Coordinator;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 
@@ -39,13 +39,13 @@ public final class BatchExecution implements CqlStatement {
 
     private static final Logger log = LoggerFactory.getLogger(BatchExecution.class);
 
-    private final Storage storage;
+    private final Coordinator coordinator;
     private final boolean logged;
     private final Guardrails guardrails;
     private final List<BindVariable> variables;
 
-    public BatchExecution(Storage storage, boolean logged, List<BindVariable> variables, Guardrails guardrails) {
-        this.storage = storage;
+    public BatchExecution(Coordinator coordinator, boolean logged, List<BindVariable> variables, Guardrails guardrails) {
+        this.coordinator = coordinator;
         this.logged = logged;
         this.variables = variables;
         this.guardrails = guardrails;
@@ -133,7 +133,7 @@ public final class BatchExecution implements CqlStatement {
                         + (names.size() > 1 ? "s" : "") + " [" + String.join(", ", names) + "]. You should use a "
                         + "logged batch for atomicity, or asynchronous writes for performance.");
             }
-            return ModificationExecution.applyAll(storage, merged);
+            return coordinator.write(merged, ctx.consistency(), ctx.home());
         }).thenApply(v -> ResultMessage.VOID);
     }
 
@@ -220,7 +220,7 @@ public final class BatchExecution implements CqlStatement {
             }
             entries.add(new ConditionalWrite.Entry(c.statement(), sub));
         }
-        return new ConditionalWrite(storage, statements.get(0).tableMetadata(), key, true).execute(ctx, entries);
+        return new ConditionalWrite(coordinator, statements.get(0).tableMetadata(), key, true).execute(ctx, entries);
     }
 
     private static Set<String> tableNames(List<Child> children) {

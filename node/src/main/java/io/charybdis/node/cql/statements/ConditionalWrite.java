@@ -12,7 +12,7 @@ import io.charybdis.protocol.response.ResultMetadata;
 import io.charybdis.protocol.response.RowsWriter;
 import io.charybdis.protocol.types.NativeType;
 import io.charybdis.storage.CasResult;
-import io.charybdis.storage.Storage;
+import io.charybdis.cluster.Coordinator;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.read.ReadCommand;
@@ -58,19 +58,21 @@ final class ConditionalWrite {
         final List<Entry> columnChecks = new ArrayList<>();
     }
 
-    private final Storage storage;
+    private final Coordinator coordinator;
     private final TableMetadata table;
     private final Restrictions.PartitionKey key;
     private final boolean batch;
 
-    ConditionalWrite(Storage storage, TableMetadata table, Restrictions.PartitionKey key, boolean batch) {
-        this.storage = storage;
+    ConditionalWrite(Coordinator coordinator, TableMetadata table, Restrictions.PartitionKey key, boolean batch) {
+        this.coordinator = coordinator;
         this.table = table;
         this.key = key;
         this.batch = batch;
     }
 
     CompletableFuture<ResultMessage> execute(QueryContext ctx, List<Entry> entries) {
+        ConsistencyRules.forConditional(ctx.serialConsistency(), ctx.consistency(),
+                coordinator.strategyClass(new TableId(table.id())));
         TreeMap<byte[], RowConditions> conditions = new TreeMap<>(Arrays::compareUnsigned);
         Set<ColumnMetadata> conditionColumns = new LinkedHashSet<>();
         boolean hasExistence = false;
@@ -132,7 +134,7 @@ final class ConditionalWrite {
         }
         Columns shown = new Columns(hasExistence, updatesStatic, updatesRegular, conditionColumns);
         boolean regularRows = onRegularRows;
-        return storage.atomically(new TableId(table.id()), key.token(), key.key(), read.build(), current -> {
+        return coordinator.cas(new TableId(table.id()), key.token(), Values.bytes(key.key()), read.build(), current -> {
             Current cur = new Current(table, current);
             for (Map.Entry<byte[], RowConditions> c : conditions.entrySet()) {
                 if (!holds(c.getKey(), c.getValue(), cur)) {
@@ -144,7 +146,7 @@ final class ConditionalWrite {
                 mutations.addAll(e.statement().mutations(e.ctx(), current, false));
             }
             return Mutation.merge(mutations);
-        }).thenApply(cas -> result(ctx, cas, conditions, regularRows, shown));
+        }, ctx.serialConsistency(), ctx.consistency(), ctx.home()).thenApply(cas -> result(ctx, cas, conditions, regularRows, shown));
     }
 
     private static void addExistence(TreeMap<byte[], RowConditions> conditions, byte[] row, Existence e) {

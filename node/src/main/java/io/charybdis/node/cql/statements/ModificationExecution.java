@@ -30,7 +30,7 @@ import io.charybdis.node.schema.Types;
 import io.charybdis.protocol.response.ColumnSpec;
 import io.charybdis.protocol.response.ResultMetadata;
 import io.charybdis.protocol.types.DataType;
-import io.charybdis.storage.Storage;
+import io.charybdis.cluster.Coordinator;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.mutation.MutationBuilder;
@@ -69,7 +69,7 @@ public final class ModificationExecution implements CqlStatement {
 
     private final Kind kind;
     private final TableMetadata table;
-    private final Storage storage;
+    private final Coordinator coordinator;
     private final Restrictions restrictions;
     private final List<Op> ops = new ArrayList<>();
     private final BoundValue timestamp;
@@ -177,7 +177,7 @@ public final class ModificationExecution implements CqlStatement {
         TableId id = new TableId(table.id());
         for (Restrictions.PartitionKey pk : restrictions.partitionKeys(bind)) {
             ReadCommand read = currentRead(pk, ctx);
-            writes.add(storage.atomically(id, pk.token(), Values.bytes(pk.key()), read, current -> {
+            writes.add(coordinator.counterWrite(id, pk.token(), Values.bytes(pk.key()), read, current -> {
                 MutationBuilder b = new MutationBuilder();
                 b.start(id, pk.token(), pk.key());
                 for (byte[] ck : clusterings) {
@@ -200,7 +200,7 @@ public final class ModificationExecution implements CqlStatement {
                     b.endRow();
                 }
                 return b.build();
-            }));
+            }, ctx.consistency(), ctx.home()));
         }
         return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]));
     }
@@ -209,10 +209,10 @@ public final class ModificationExecution implements CqlStatement {
                                   BoundValue element, int field) {
     }
 
-    public ModificationExecution(ModificationStatement stmt, TableMetadata table, Storage storage, int markers,
+    public ModificationExecution(ModificationStatement stmt, TableMetadata table, Coordinator coordinator, int markers,
                                  Functions functions) {
         this.table = table;
-        this.storage = storage;
+        this.coordinator = coordinator;
         if (table.isVirtual()) {
             throw new InvalidRequestException("Modification to table " + table + " is not allowed: it is a system "
                     + "table");
@@ -602,23 +602,14 @@ public final class ModificationExecution implements CqlStatement {
     @Override
     public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
         if (isCounterUpdate()) {
+            ConsistencyRules.forCounterWrite(ctx.consistency(), table);
             return executeCounter(ctx).thenApply(v -> ResultMessage.VOID);
         }
         if (isConditional()) {
             return executeConditional(ctx);
         }
-        return mutationsWithRead(ctx).thenCompose(m -> applyAll(storage, m)).thenApply(v -> ResultMessage.VOID);
-    }
-
-    static CompletableFuture<Void> applyAll(Storage storage, List<Mutation> mutations) {
-        if (mutations.size() == 1) {
-            return storage.apply(mutations.get(0));
-        }
-        CompletableFuture<?>[] fs = new CompletableFuture<?>[mutations.size()];
-        for (int i = 0; i < fs.length; i++) {
-            fs[i] = storage.apply(mutations.get(i));
-        }
-        return CompletableFuture.allOf(fs);
+        ConsistencyRules.forWrite(ctx.consistency());
+        return mutationsWithRead(ctx).thenCompose(m -> coordinator.write(m, ctx.consistency(), ctx.home())).thenApply(v -> ResultMessage.VOID);
     }
 
     long writeTimestamp(QueryContext ctx) {
@@ -998,7 +989,7 @@ public final class ModificationExecution implements CqlStatement {
         if (keys.size() != 1) {
             throw new InvalidRequestException("Operations on lists by index or value require a single partition");
         }
-        return storage.read(currentRead(keys.get(0), ctx)).thenApply(r -> mutations(ctx, r, false));
+        return coordinator.read(currentRead(keys.get(0), ctx), ctx.consistency(), ctx.home()).thenApply(r -> mutations(ctx, r, false));
     }
 
     @Override
@@ -1014,7 +1005,7 @@ public final class ModificationExecution implements CqlStatement {
             throw new InvalidRequestException("IN on the partition key is not supported with conditional "
                     + conditionalKind());
         }
-        return new ConditionalWrite(storage, table, keys.get(0), false)
+        return new ConditionalWrite(coordinator, table, keys.get(0), false)
                 .execute(ctx, List.of(new ConditionalWrite.Entry(this, ctx)));
     }
 

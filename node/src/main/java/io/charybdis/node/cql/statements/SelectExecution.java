@@ -24,7 +24,7 @@ import io.charybdis.node.system.VirtualTable;
 import io.charybdis.protocol.response.ResultMetadata;
 import io.charybdis.protocol.response.RowsWriter;
 import io.charybdis.protocol.types.DataType;
-import io.charybdis.storage.Storage;
+import io.charybdis.cluster.Coordinator;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
@@ -46,7 +46,7 @@ public final class SelectExecution implements CqlStatement {
 
     private final TableMetadata table;
     private final VirtualTable virtual;
-    private final Storage storage;
+    private final Coordinator coordinator;
     private final Supplier<Schema> schema;
     private final Supplier<NodeInfo> node;
     private final Guardrails guardrails;
@@ -67,13 +67,13 @@ public final class SelectExecution implements CqlStatement {
     private final java.util.concurrent.atomic.AtomicReference<RowData> spareRow =
             new java.util.concurrent.atomic.AtomicReference<>();
 
-    public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Storage storage,
+    public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Coordinator coordinator,
                            Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions,
                            Guardrails guardrails) {
         this.guardrails = guardrails;
         this.table = table;
         this.virtual = virtual;
-        this.storage = storage;
+        this.coordinator = coordinator;
         this.schema = schema;
         this.node = node;
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
@@ -320,6 +320,9 @@ public final class SelectExecution implements CqlStatement {
         boolean skipMetadata = ctx.options() != null && ctx.options().skipMetadata();
         RowsWriter writer = new RowsWriter(ctx.alloc(), ctx.version());
         writer.begin(selection.metadata(), skipMetadata, null, null);
+        if (virtual == null) {
+            ConsistencyRules.forRead(ctx.consistency());
+        }
         try {
             Run run = new Run(ctx, writer, lim, ppl, pageSize, state);
             CompletableFuture<Void> done;
@@ -525,7 +528,7 @@ public final class SelectExecution implements CqlStatement {
                 cmd = b.build();
             }
             lastCommand = cmd;
-            return storage.read(cmd).thenCompose(result -> {
+            return coordinator.read(cmd, ctx.consistency(), ctx.home()).thenCompose(result -> {
                 TombstoneGuard.check(guardrails, ctx, table, cmd, lastKey, commandLimit, result);
                 boolean more = process(result);
                 if (!more) {

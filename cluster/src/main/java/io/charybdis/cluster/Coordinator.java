@@ -1,0 +1,288 @@
+package io.charybdis.cluster;
+
+import io.charybdis.cluster.locator.Endpoint;
+import io.charybdis.cluster.locator.ReplicationStrategy;
+import io.charybdis.storage.CasResult;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.TableId;
+import io.charybdis.storage.mutation.Mutation;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The one way statements reach data: maps each partition to its replica set (the ring of the current metadata
+ * epoch and the keyspace's replication strategy), checks the consistency level against live replicas, sends the
+ * work to each replica — a local shard of this node, or (once internode messaging exists) a remote node's shard —
+ * and completes when the consistency level is met, back on the request's home shard.
+ *
+ * <p>Implementation notes:
+ * <ul>
+ *   <li>Thread-safe and lock-free: metadata is an immutable {@link ClusterMetadata} swapped in whole; the strategy
+ *       of a keyspace is cached per replication map instance (the schema replaces the map when it changes).</li>
+ *   <li>A local replica is this node's storage, which runs the work inline when the caller is the owning shard and
+ *       otherwise sends it to that shard; {@link Home#resume} brings the outcome back to the caller's shard.</li>
+ *   <li>Quorums come from replication factors, not from node counts: on one node, a keyspace with replication
+ *       factor 3 answers QUORUM with Unavailable, as Cassandra does.</li>
+ *   <li>A replica plan naming another node cannot be served until internode messaging exists; it fails loudly
+ *       (this node's metadata never contains another node today).</li>
+ * </ul>
+ */
+public final class Coordinator {
+    private final Storage storage;
+    private final Function<TableId, Map<String, String>> replicationOfTable;
+    private final Liveness liveness;
+    private final ConcurrentHashMap<TableId, CachedStrategy> strategies = new ConcurrentHashMap<>();
+    private final io.charybdis.cluster.replica.Replicas remote;
+    private final long writeTimeoutMillis;
+    private final long readTimeoutMillis;
+    private volatile ClusterMetadata metadata;
+
+    /** Cassandra's defaults: write_request_timeout and read_request_timeout. */
+    public static final long DEFAULT_WRITE_TIMEOUT_MILLIS = 2000;
+    public static final long DEFAULT_READ_TIMEOUT_MILLIS = 5000;
+
+    /**
+     * @param replicationOfTable the replication map of a table's keyspace as the schema holds it ({@code class} and
+     *                           options), null for an unknown table
+     */
+    public Coordinator(Storage storage, ClusterMetadata metadata, Function<TableId, Map<String, String>> replicationOfTable,
+                       Liveness liveness) {
+        this(storage, metadata, replicationOfTable, liveness, null, DEFAULT_WRITE_TIMEOUT_MILLIS,
+                DEFAULT_READ_TIMEOUT_MILLIS);
+    }
+
+    /**
+     * @param remote how to reach replicas on other nodes; null on a node that has no internode messaging (then a
+     *               plan naming another node fails loudly)
+     */
+    public Coordinator(Storage storage, ClusterMetadata metadata, Function<TableId, Map<String, String>> replicationOfTable,
+                       Liveness liveness, io.charybdis.cluster.replica.Replicas remote, long writeTimeoutMillis,
+                       long readTimeoutMillis) {
+        this.remote = remote;
+        this.writeTimeoutMillis = writeTimeoutMillis;
+        this.readTimeoutMillis = readTimeoutMillis;
+        this.storage = Objects.requireNonNull(storage, "storage");
+        this.metadata = Objects.requireNonNull(metadata, "metadata");
+        this.replicationOfTable = replicationOfTable;
+        this.liveness = liveness;
+    }
+
+    public ClusterMetadata metadata() {
+        return metadata;
+    }
+
+    /** Installs a newer metadata snapshot; an older or equal epoch is ignored. Returns the one now in force. */
+    public synchronized ClusterMetadata update(ClusterMetadata next) {
+        if (next.epoch() > metadata.epoch()) {
+            metadata = next;
+        }
+        return metadata;
+    }
+
+    /** The replicas of a token for a table, primary first (nodetool getendpoints, token-aware clients). */
+    public List<Endpoint> replicas(TableId table, long token) {
+        ClusterMetadata md = metadata;
+        return strategy(table).replicas(token, md.ring(), md.self());
+    }
+
+    /** The qualified class name of the replication strategy of the table's keyspace. */
+    public String strategyClass(TableId table) {
+        return switch (strategy(table)) {
+            case ReplicationStrategy.Local l -> ReplicationStrategy.LOCAL;
+            case ReplicationStrategy.Simple s -> ReplicationStrategy.SIMPLE;
+            case io.charybdis.cluster.locator.NetworkTopologyStrategy n -> ReplicationStrategy.NETWORK_TOPOLOGY;
+        };
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /** Applies one partition's mutation at {@code cl}; completes on {@code home} (null: wherever it finishes). */
+    public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(m.table(), m.token(), cl, true);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return Home.resume(applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE), home);
+    }
+
+    /** Applies mutations of several partitions, each at {@code cl}; completes when all have met it. */
+    public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        if (ms.size() == 1) {
+            return write(ms.get(0), cl, home);
+        }
+        CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
+        ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
+        try {
+            for (int i = 0; i < fs.length; i++) {
+                plans[i] = plan(ms.get(i).table(), ms.get(i).token(), cl, true); // all checked before any is sent
+            }
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        for (int i = 0; i < fs.length; i++) {
+            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH);
+        }
+        return Home.resume(CompletableFuture.allOf(fs), home);
+    }
+
+    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
+        Endpoint self = metadata.self();
+        if (plan.replicas().isEmpty()) {
+            return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
+        }
+        if (plan.isLocalOnly(self)) {
+            return storage.apply(m);
+        }
+        if (remote == null) {
+            throw remoteNotSupported(plan);
+        }
+        if (plan.live().isEmpty()) {
+            // ANY with every replica down is answered by a hint on the coordinator: hinted handoff is not built yet
+            return CompletableFuture.failedFuture(new UnavailableException(plan.consistency(), 1, 0));
+        }
+        WriteTracker tracker = new WriteTracker(plan.live().size(), Math.min(plan.blockFor(), plan.live().size()),
+                plan.consistency(), type);
+        for (Endpoint e : plan.live()) {
+            tracker.track(e.equals(self) ? storage.apply(m) : remote.apply(e, m, writeTimeoutMillis));
+        }
+        return tracker.future();
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    /** Reads at {@code cl}: one partition, or a token range (all of this node's shards merged). */
+    public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(c.table(), c.isSinglePartition() ? c.token() : Long.MIN_VALUE, paxosLevel(cl), false);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Endpoint self = metadata.self();
+        if (plan.isLocalOnly(self)) {
+            return Home.resume(storage.read(c), home);
+        }
+        if (remote == null || plan.blockFor() > 1) {
+            // more than one answer needs digest reads and read repair across nodes: not built yet
+            throw remoteNotSupported(plan);
+        }
+        if (!c.isSinglePartition() && plan.replicas().size() < metadata.ring().endpoints().size()) {
+            throw new NotYetSupportedException("Charybdis cannot yet read a token range over nodes that each own part "
+                    + "of it (range reads across nodes are not built yet)");
+        }
+        if (plan.live().contains(self)) {
+            return Home.resume(storage.read(c), home);
+        }
+        Endpoint target = plan.live().get(0);
+        CompletableFuture<ReadResult> r = remote.read(target, c, readTimeoutMillis).exceptionallyCompose(t ->
+                CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
+        return Home.resume(r, home);
+    }
+
+    // ------------------------------------------------------------------ lightweight transactions
+
+    /**
+     * Compare-and-set on one partition: reads {@code current}, applies what {@code decide} returns (null: nothing)
+     * with no other write to the partition in between. {@code serial} must be SERIAL or LOCAL_SERIAL; the write is
+     * committed at {@code commit}.
+     */
+    public CompletableFuture<CasResult> cas(TableId table, long token, byte[] key, ReadCommand current,
+                                            Function<ReadResult, Mutation> decide, ConsistencyLevel serial,
+                                            ConsistencyLevel commit, EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(table, token, paxosLevel(serial), false);
+            if (commit != ConsistencyLevel.ANY) {
+                plan(table, token, commit, true);
+            }
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (!plan.isLocalOnly(metadata.self())) {
+            throw remoteNotSupported(plan);
+        }
+        return Home.resume(storage.atomically(table, token, key, current, decide), home);
+    }
+
+    /**
+     * A counter update: reads the partition's current counter values and writes what {@code update} makes of them,
+     * with no other write to the partition in between, at {@code cl}.
+     */
+    public CompletableFuture<Void> counterWrite(TableId table, long token, byte[] key, ReadCommand current,
+                                                Function<ReadResult, Mutation> update, ConsistencyLevel cl,
+                                                EventExecutor home) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(table, token, cl, true);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (!plan.isLocalOnly(metadata.self())) {
+            throw remoteNotSupported(plan);
+        }
+        return Home.resume(storage.atomically(table, token, key, current, update).thenApply(r -> (Void) null), home);
+    }
+
+    // ------------------------------------------------------------------ table-wide
+
+    /** Removes every row of the table on every replica (Cassandra needs all nodes up for it). */
+    public CompletableFuture<Void> truncate(TableId table, EventExecutor home) {
+        if (!metadata.isSingleNode()) {
+            throw new NotYetSupportedException("TRUNCATE across nodes is not built yet in Charybdis");
+        }
+        return Home.resume(storage.truncate(table), home);
+    }
+
+    // ------------------------------------------------------------------ plans
+
+    /**
+     * Paxos reads and proposes at the quorum a serial level stands for, and reports unavailability in those terms
+     * (Cassandra says "QUORUM" for SERIAL, "LOCAL_QUORUM" for LOCAL_SERIAL).
+     */
+    private static ConsistencyLevel paxosLevel(ConsistencyLevel cl) {
+        return switch (cl) {
+            case SERIAL -> ConsistencyLevel.QUORUM;
+            case LOCAL_SERIAL -> ConsistencyLevel.LOCAL_QUORUM;
+            default -> cl;
+        };
+    }
+
+    private ReplicaPlan plan(TableId table, long token, ConsistencyLevel cl, boolean write) {
+        ClusterMetadata md = metadata;
+        ReplicationStrategy strategy = strategy(table);
+        List<Endpoint> replicas = strategy.replicas(token, md.ring(), md.self());
+        return ReplicaPlan.of(replicas, strategy, cl, md.self(), liveness, write);
+    }
+
+    private ReplicationStrategy strategy(TableId table) {
+        Map<String, String> replication = replicationOfTable.apply(table);
+        if (replication == null) {
+            throw new IllegalArgumentException("unknown table id=" + table);
+        }
+        CachedStrategy cached = strategies.get(table);
+        if (cached == null || cached.replication != replication) {
+            cached = new CachedStrategy(replication, ReplicationStrategy.of(replication));
+            strategies.put(table, cached);
+        }
+        return cached.strategy;
+    }
+
+    private record CachedStrategy(Map<String, String> replication, ReplicationStrategy strategy) {
+    }
+
+    private static NotYetSupportedException remoteNotSupported(ReplicaPlan plan) {
+        return new NotYetSupportedException("Charybdis cannot yet serve this request at consistency level "
+                + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": reads answered by "
+                + "several nodes (digest reads, read repair), counters and lightweight transactions across nodes, "
+                + "and hints are not built yet");
+    }
+}

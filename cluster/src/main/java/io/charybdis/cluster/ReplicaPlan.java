@@ -1,0 +1,60 @@
+package io.charybdis.cluster;
+
+import io.charybdis.cluster.locator.Endpoint;
+import io.charybdis.cluster.locator.ReplicationStrategy;
+import java.util.List;
+
+/**
+ * The replicas one request goes to and how many answers it waits for, checked against liveness before anything
+ * is sent (Cassandra's ReplicaPlan): too few live replicas is an {@link UnavailableException} at once.
+ */
+public record ReplicaPlan(List<Endpoint> replicas, List<Endpoint> live, int blockFor, ConsistencyLevel consistency) {
+
+    static ReplicaPlan of(List<Endpoint> replicas, ReplicationStrategy strategy, ConsistencyLevel cl,
+                          Endpoint self, Liveness liveness, boolean write) {
+        List<Endpoint> live = replicas;
+        for (Endpoint e : replicas) {
+            if (!liveness.isAlive(e)) {
+                live = replicas.stream().filter(liveness::isAlive).toList();
+                break;
+            }
+        }
+        int blockFor = cl.blockFor(strategy, self.datacenter());
+        if (cl == ConsistencyLevel.ANY && write) {
+            return new ReplicaPlan(replicas, live, 1, cl); // a hint on the coordinator is enough
+        }
+        if (cl.isDatacenterLocal()) {
+            int localLive = 0;
+            for (Endpoint e : live) {
+                if (e.datacenter().equals(self.datacenter())) {
+                    localLive++;
+                }
+            }
+            if (localLive < blockFor) {
+                throw new UnavailableException(cl, blockFor, localLive);
+            }
+        } else if (cl == ConsistencyLevel.EACH_QUORUM
+                && strategy instanceof io.charybdis.cluster.locator.NetworkTopologyStrategy nts) {
+            for (var dc : nts.datacenters().entrySet()) {
+                int need = ConsistencyLevel.quorum(dc.getValue());
+                int dcLive = 0;
+                for (Endpoint e : live) {
+                    if (e.datacenter().equals(dc.getKey())) {
+                        dcLive++;
+                    }
+                }
+                if (dcLive < need) {
+                    throw new UnavailableException(cl, need, dcLive);
+                }
+            }
+        } else if (live.size() < blockFor) {
+            throw new UnavailableException(cl, blockFor, live.size());
+        }
+        return new ReplicaPlan(replicas, live, blockFor, cl);
+    }
+
+    /** True when the only replica to ask is this node. */
+    boolean isLocalOnly(Endpoint self) {
+        return live.size() == 1 && live.get(0).equals(self);
+    }
+}

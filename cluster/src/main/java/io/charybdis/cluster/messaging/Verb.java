@@ -1,0 +1,40 @@
+package io.charybdis.cluster.messaging;
+
+/**
+ * What an internode request asks for. The code is on the wire: never reuse one. Each verb has one handler per
+ * node, registered with {@link MessagingService#handle}; a request for a verb without a handler is answered with
+ * a failure naming it.
+ */
+public enum Verb {
+    /** Answers with its payload: liveness probes and tests. */
+    ECHO(1),
+    /** Applies a mutation on the replica (cluster.replica.Replicas). */
+    MUTATION(2),
+    /** Reads on the replica (cluster.replica.Replicas). */
+    READ(3),
+    /** Answers with the address of this node's cluster metadata member (how a joining node finds its seeds'). */
+    METADATA_ADDRESS(4);
+
+    private static final Verb[] BY_CODE = new Verb[64];
+
+    static {
+        for (Verb v : values()) {
+            BY_CODE[v.code] = v;
+        }
+    }
+
+    private final int code;
+
+    Verb(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The verb of a wire code, or null for one this node does not know (a newer peer's). */
+    public static Verb of(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

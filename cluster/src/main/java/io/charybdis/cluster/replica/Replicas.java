@@ -1,0 +1,79 @@
+package io.charybdis.cluster.replica;
+
+import io.charybdis.cluster.locator.Endpoint;
+import io.charybdis.cluster.messaging.MessagingService;
+import io.charybdis.cluster.messaging.Verb;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.mutation.Mutation;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+import io.charybdis.storage.read.ReadResultWire;
+import io.charybdis.storage.shard.ShardRouting;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The replica side of the data path between nodes, over {@link MessagingService}: a coordinator sends a MUTATION
+ * or READ to the shard of the replica that owns the token, where it runs inline against that node's storage.
+ *
+ * <ul>
+ *   <li>MUTATION: the request is the mutation's bytes ({@code MutationLayout}); the answer, empty, is sent once
+ *       the mutation is in the commit log and memtable as the replica's sync mode promises.</li>
+ *   <li>READ: the request is a {@link ReadCommandWire}; the answer a {@link ReadResultWire}.</li>
+ * </ul>
+ */
+public final class Replicas {
+    private final MessagingService messaging;
+
+    private Replicas(MessagingService messaging) {
+        this.messaging = messaging;
+    }
+
+    /** Serves MUTATION and READ on this node's storage, and sends them to other nodes. */
+    public static Replicas serve(MessagingService messaging, Storage storage) {
+        messaging.handle(Verb.MUTATION, (payload, shard, epoch, sender) -> {
+            byte[] bytes = new byte[payload.readableBytes()];
+            payload.readBytes(bytes);
+            Mutation m = Mutation.copyOf(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
+            return storage.apply(m).thenApply(v -> Unpooled.EMPTY_BUFFER);
+        });
+        messaging.handle(Verb.READ, (payload, shard, epoch, sender) -> {
+            ReadCommand c = ReadCommandWire.read(payload);
+            return storage.read(c).thenApply(r -> {
+                ByteBuf out = Unpooled.wrappedBuffer(ReadResultWire.encode(r));
+                r.release();
+                return out;
+            });
+        });
+        return new Replicas(messaging);
+    }
+
+    /** Applies a mutation on a remote replica; completes when it has acknowledged. */
+    public CompletableFuture<Void> apply(Endpoint replica, Mutation m, long timeoutMillis) {
+        int n = m.serializedSize();
+        ByteBuf payload = Unpooled.buffer(n);
+        payload.writeBytes(m.asByteBuffer());
+        return messaging.send(replica.storageAddress(), ShardRouting.shardOf(m.token(), replica.shards()), Verb.MUTATION,
+                payload, timeoutMillis).thenApply(answer -> {
+                    answer.release();
+                    return null;
+                });
+    }
+
+    /** Reads from a remote replica (a range read goes to its shard 0, which merges its shards). */
+    public CompletableFuture<ReadResult> read(Endpoint replica, ReadCommand c, long timeoutMillis) {
+        ByteBuf payload = Unpooled.buffer(128);
+        ReadCommandWire.write(c, payload);
+        int shard = c.isSinglePartition() ? ShardRouting.shardOf(c.token(), replica.shards()) : 0;
+        return messaging.send(replica.storageAddress(), shard, Verb.READ, payload, timeoutMillis).thenApply(answer -> {
+            try {
+                byte[] bytes = new byte[answer.readableBytes()];
+                answer.readBytes(bytes);
+                return ReadResultWire.decode(bytes);
+            } finally {
+                answer.release();
+            }
+        });
+    }
+}

@@ -1,0 +1,135 @@
+package io.charybdis.cluster.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.charybdis.cluster.ClusterMetadata;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120)
+class MetadataServiceTest {
+    @TempDir
+    Path dir;
+
+    final List<MetadataService> started = new ArrayList<>();
+    final Map<UUID, MetadataState> seen = new ConcurrentHashMap<>();
+
+    static InetSocketAddress freeAddress() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return new InetSocketAddress(InetAddress.getLoopbackAddress(), s.getLocalPort());
+        }
+    }
+
+    static NodeRecord record(int i, long... tokens) {
+        List<Long> ts = new ArrayList<>();
+        for (long t : tokens) {
+            ts.add(t);
+        }
+        return new NodeRecord(new UUID(7, i), InetAddress.getLoopbackAddress(), 7000 + i, InetAddress.getLoopbackAddress(), 9042,
+                "dc1", "rack1", 2,
+                "5.0.6", ts);
+    }
+
+    MetadataService start(int i, InetSocketAddress address, List<InetSocketAddress> seeds, NodeRecord me) {
+        MetadataService s = MetadataService.start("Test Cluster " + dir.getFileName(), dir.resolve("n" + i), address, seeds, me,
+                state -> seen.put(me.hostId(), state));
+        started.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void stop() {
+        started.forEach(MetadataService::close);
+    }
+
+    static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met in 30 s");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    void nodesJoinThroughASeedAndAgreeOnTheRing() throws Exception {
+        InetSocketAddress a0 = freeAddress();
+        InetSocketAddress a1 = freeAddress();
+        InetSocketAddress a2 = freeAddress();
+        List<InetSocketAddress> seeds = List.of(a0);
+        MetadataService n0 = start(0, a0, seeds, record(0, -100, 100));
+        MetadataService n1 = start(1, a1, seeds, record(1, 0));
+        MetadataService n2 = start(2, a2, seeds, record(2, 50, 200));
+        await(() -> n0.state().members().size() == 3 && n1.state().members().size() == 3
+                && n2.state().members().size() == 3);
+        assertThat(n1.state().epoch()).isEqualTo(n0.state().epoch());
+        assertThat(n2.state()).isEqualTo(n0.state());
+        ClusterMetadata md = n2.state().clusterMetadata(new UUID(7, 2));
+        assertThat(md.ring().endpoints()).hasSize(3);
+        assertThat(md.ring().primaryOwner(1).hostId()).isEqualTo(new UUID(7, 2)); // (0, 50] -> token 50
+        assertThat(md.ring().primaryOwner(-50).hostId()).isEqualTo(new UUID(7, 1)); // (-100, 0] -> token 0
+        assertThat(n0.members()).hasSize(3);
+        assertThat(seen.get(new UUID(7, 0)).members()).hasSize(3); // listeners saw it
+    }
+
+    @Test
+    void aTokenOwnedByAnotherMemberIsRefusedEverywhere() throws Exception {
+        InetSocketAddress a0 = freeAddress();
+        InetSocketAddress a1 = freeAddress();
+        MetadataService n0 = start(0, a0, List.of(a0), record(0, 10, 20));
+        assertThatThrownBy(() -> start(1, a1, List.of(a0), record(1, 20)))
+                .hasMessageContaining("token 20 is owned by host " + new UUID(7, 0));
+        assertThat(n0.state().members()).containsOnlyKeys(new UUID(7, 0));
+    }
+
+    @Test
+    void aRestartedMemberReplaysTheLogAndALeaveIsSeenByAll() throws Exception {
+        InetSocketAddress a0 = freeAddress();
+        InetSocketAddress a1 = freeAddress();
+        InetSocketAddress a2 = freeAddress();
+        List<InetSocketAddress> seeds = List.of(a0);
+        MetadataService n0 = start(0, a0, seeds, record(0, 1));
+        MetadataService n1 = start(1, a1, seeds, record(1, 2));
+        MetadataService n2 = start(2, a2, seeds, record(2, 3));
+        await(() -> n2.state().members().size() == 3);
+        n2.close();
+        started.remove(n2);
+        MetadataService again = start(2, a2, seeds, record(2, 3));
+        await(() -> again.state().members().size() == 3);
+        n1.leave(new UUID(7, 0));
+        await(() -> again.state().members().size() == 2 && n0.state().members().size() == 2);
+        assertThat(again.state().members()).doesNotContainKey(new UUID(7, 0));
+        assertThat(again.state().epoch()).isEqualTo(n1.state().epoch());
+    }
+
+    @Test
+    void schemaChangesAreOrderedAndAStaleBaseIsRefused() throws Exception {
+        InetSocketAddress a0 = freeAddress();
+        InetSocketAddress a1 = freeAddress();
+        MetadataService n0 = start(0, a0, List.of(a0), record(0, 1));
+        MetadataService n1 = start(1, a1, List.of(a0), record(1, 2));
+        UUID none = new UUID(0, 0);
+        UUID v1 = UUID.randomUUID();
+        n1.changeSchema(none, v1, "one".getBytes(), List.of("CREATED KEYSPACE ks")).get();
+        assertThat(n1.state().schema().version()).isEqualTo(v1); // applied here before the future completed
+        await(() -> n0.state().schema().version().equals(v1));
+        assertThat(new String(n0.state().schema().document())).isEqualTo("one");
+        assertThat(n0.state().schema().events()).containsExactly("CREATED KEYSPACE ks");
+        assertThatThrownBy(() -> n0.changeSchema(none, UUID.randomUUID(), "two".getBytes(), List.of()).join())
+                .cause().isInstanceOf(SchemaConflictException.class);
+        assertThat(n1.state().schema().version()).isEqualTo(v1);
+    }
+}

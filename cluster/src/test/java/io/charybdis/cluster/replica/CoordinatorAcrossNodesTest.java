@@ -1,0 +1,202 @@
+package io.charybdis.cluster.replica;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.charybdis.cluster.ClusterMetadata;
+import io.charybdis.cluster.ConsistencyLevel;
+import io.charybdis.cluster.Coordinator;
+import io.charybdis.cluster.Liveness;
+import io.charybdis.cluster.ReadTimeoutException;
+import io.charybdis.cluster.WriteTimeoutException;
+import io.charybdis.cluster.locator.Endpoint;
+import io.charybdis.cluster.locator.TokenRing;
+import io.charybdis.cluster.messaging.FaultInjector;
+import io.charybdis.cluster.messaging.MessagingService;
+import io.charybdis.storage.Storage;
+import io.charybdis.storage.StorageConfig;
+import io.charybdis.storage.TableDescriptor;
+import io.charybdis.storage.TableId;
+import io.charybdis.storage.mutation.Mutation;
+import io.charybdis.storage.mutation.MutationBuilder;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+import io.netty.channel.EventLoop;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three nodes in one JVM — each its own shard loops, storage, messaging and coordinator — on one ring with
+ * replication factor 3: writes reach every replica and count acknowledgements per consistency level, reads go to
+ * another node when this one is not a replica, and faults injected into the messaging turn into Cassandra's
+ * timeouts.
+ */
+@Timeout(60)
+class CoordinatorAcrossNodesTest {
+    static final TableId TABLE = TableId.of(new UUID(42, 42));
+    static final int NOW = (int) (System.currentTimeMillis() / 1000);
+
+    @TempDir
+    Path dir;
+
+    /** Messages to these storage addresses are dropped (both requests and answers). */
+    final Set<InetSocketAddress> cut = ConcurrentHashMap.newKeySet();
+    final List<TestNode> nodes = new ArrayList<>();
+    final MutationBuilder b = new MutationBuilder();
+
+    final class TestNode implements AutoCloseable {
+        final MultiThreadIoEventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        final MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        final Storage storage;
+        final MessagingService messaging;
+        final Replicas replicas;
+        final InetSocketAddress address;
+        Coordinator coordinator;
+        Endpoint endpoint;
+
+        TestNode(int i) {
+            List<EventLoop> shardLoops = new ArrayList<>();
+            for (EventExecutor e : loops) {
+                shardLoops.add((EventLoop) e);
+            }
+            StorageConfig c = StorageConfig.defaults(dir.resolve("n" + i));
+            storage = Storage.open(new StorageConfig(c.dataDirectory(), c.commitLogDirectory(), c.commitLogSync(),
+                    c.commitLogSyncPeriodMillis(), c.commitLogGroupWindowMillis(), c.commitLogSegmentSizeBytes(),
+                    64L << 20, false), shardLoops);
+            storage.registerTable(new TableDescriptor(TABLE, "ks", "t", Map.of(), Map.of("enabled", "false"), 864000));
+            messaging = new MessagingService(shardLoops, acceptor, NioServerSocketChannel.class, NioSocketChannel.class,
+                    () -> 1, (from, to, verb, response) -> cut.contains(to) || cut.contains(from) ? FaultInjector.DROP : 0);
+            replicas = Replicas.serve(messaging, storage);
+            address = messaging.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            endpoint = new Endpoint(new UUID(0, i), address.getAddress(), address.getPort(), "dc1", "r1", 2);
+        }
+
+        @Override
+        public void close() {
+            messaging.close();
+            storage.close();
+            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** Starts n nodes owning tokens i*1000 (i = 0..n-1), all knowing the whole ring; keyspace replication rf. */
+    void start(int n, int rf) {
+        for (int i = 0; i < n; i++) {
+            nodes.add(new TestNode(i));
+        }
+        Map<Endpoint, List<Long>> tokens = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            tokens.put(nodes.get(i).endpoint, List.of(i * 1000L));
+        }
+        TokenRing ring = TokenRing.of(tokens);
+        Map<String, String> replication = Map.of("class", "SimpleStrategy", "replication_factor", String.valueOf(rf));
+        for (TestNode node : nodes) {
+            node.coordinator = new Coordinator(node.storage, new ClusterMetadata(2, ring, node.endpoint),
+                    t -> replication, Liveness.ALL_ALIVE, node.replicas, 500, 500);
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        nodes.forEach(TestNode::close);
+    }
+
+    Mutation row(long token, String key, String value) {
+        b.start(TABLE, token, key.getBytes(StandardCharsets.UTF_8)).beginRow(new byte[] {1}).rowMarker(10, 0, 0)
+                .cell(0, 10, 0, 0, ByteBuffer.wrap(value.getBytes(StandardCharsets.UTF_8))).endRow();
+        return b.build();
+    }
+
+    static String value(ReadResult r) {
+        ReadResult.Cursor c = r.cursor();
+        if (!c.nextPartition() || !c.nextRow() || !c.nextCell()) {
+            return null;
+        }
+        return new String(c.valueBytes(), StandardCharsets.UTF_8);
+    }
+
+    static ReadCommand read(long token, String key) {
+        return ReadCommand.partition(TABLE, token, key.getBytes(StandardCharsets.UTF_8)).nowInSeconds(NOW).build();
+    }
+
+    @Test
+    void aWriteAtAllReachesEveryReplica() {
+        start(3, 3);
+        nodes.get(0).coordinator.write(row(500, "k", "v"), ConsistencyLevel.ALL, null).join();
+        for (TestNode n : nodes) {
+            assertThat(value(n.storage.read(read(500, "k")).join())).isEqualTo("v"); // each replica's own data
+        }
+    }
+
+    @Test
+    void quorumSurvivesOneUnreachableReplicaAndAllTimesOut() {
+        start(3, 3);
+        cut.add(nodes.get(2).address);
+        nodes.get(0).coordinator.write(row(500, "q", "quorum"), ConsistencyLevel.QUORUM, null).join();
+        assertThat(value(nodes.get(1).storage.read(read(500, "q")).join())).isEqualTo("quorum");
+        assertThat(value(nodes.get(2).storage.read(read(500, "q")).join())).isNull(); // missed it: needs hints/repair
+
+        assertThatThrownBy(() -> nodes.get(0).coordinator.write(row(500, "a", "all"), ConsistencyLevel.ALL, null).join())
+                .isInstanceOf(CompletionException.class).cause()
+                .isInstanceOfSatisfying(WriteTimeoutException.class, e -> {
+                    assertThat(e.consistency()).isEqualTo(ConsistencyLevel.ALL);
+                    assertThat(e.received()).isEqualTo(2);
+                    assertThat(e.blockFor()).isEqualTo(3);
+                    assertThat(e.writeType()).isEqualTo(WriteTimeoutException.WriteType.SIMPLE);
+                });
+    }
+
+    @Test
+    void writesAndReadsGoToTheReplicasOfTheToken() {
+        start(3, 1);
+        // token 1500 belongs to the node owning 2000 (node 2); node 0 coordinates
+        nodes.get(0).coordinator.write(row(1500, "x", "remote"), ConsistencyLevel.ONE, null).join();
+        assertThat(value(nodes.get(2).storage.read(read(1500, "x")).join())).isEqualTo("remote");
+        assertThat(value(nodes.get(0).storage.read(read(1500, "x")).join())).isNull();
+        assertThat(nodes.get(0).coordinator.replicas(TABLE, 1500)).containsExactly(nodes.get(2).endpoint);
+        // read through node 1, which is not a replica either
+        assertThat(value(nodes.get(1).coordinator.read(read(1500, "x"), ConsistencyLevel.ONE, null).join()))
+                .isEqualTo("remote");
+        cut.add(nodes.get(2).address);
+        assertThatThrownBy(() -> nodes.get(1).coordinator.read(read(1500, "x"), ConsistencyLevel.ONE, null).join())
+                .cause().isInstanceOf(ReadTimeoutException.class);
+    }
+
+    @Test
+    void batchesOfSeveralPartitionsMeetTheLevelForEach() {
+        start(3, 2);
+        List<Mutation> ms = List.of(row(100, "a", "1"), row(1100, "b", "2"), row(2100, "c", "3"));
+        nodes.get(1).coordinator.write(ms, ConsistencyLevel.TWO, null).join();
+        int copies = 0;
+        for (TestNode n : nodes) {
+            for (Mutation m : ms) {
+                ReadResult r = n.storage.read(ReadCommand.partition(TABLE, m.token(), m.partitionKey())
+                        .nowInSeconds(NOW).build()).join();
+                copies += r.isEmpty() ? 0 : 1;
+            }
+        }
+        assertThat(copies).isEqualTo(6); // three partitions, two replicas each
+    }
+}

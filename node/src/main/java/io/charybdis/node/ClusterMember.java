@@ -1,0 +1,271 @@
+package io.charybdis.node;
+
+import io.charybdis.cluster.ClusterMetadata;
+import io.charybdis.cluster.Coordinator;
+import io.charybdis.cluster.messaging.FaultInjector;
+import io.charybdis.cluster.messaging.MessagingService;
+import io.charybdis.cluster.messaging.Verb;
+import io.charybdis.cluster.metadata.MetadataService;
+import io.charybdis.cluster.metadata.MetadataState;
+import io.charybdis.cluster.metadata.NodeRecord;
+import io.charybdis.cluster.metadata.SchemaConflictException;
+import io.charybdis.cluster.replica.Replicas;
+import io.charybdis.node.config.NodeConfig;
+import io.charybdis.node.schema.Schema;
+import io.charybdis.node.schema.SchemaChange;
+import io.charybdis.node.schema.SchemaCodec;
+import io.charybdis.node.schema.SchemaManager;
+import io.charybdis.node.server.Shards;
+import io.charybdis.node.system.NodeInfo;
+import io.charybdis.storage.Storage;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * This node as a member of a cluster: internode messaging on {@code storage_port} (serving replica reads and
+ * writes), the cluster metadata member on {@code metadata_port} (membership, tokens and schema by consensus), and
+ * what follows from each new metadata epoch: the coordinator's ring, the schema installed here, and the peers
+ * drivers see in {@code system.peers(_v2)}.
+ *
+ * <p>A node runs as a member when its seeds name another node; a node whose only seed is itself stays a single
+ * node (no messaging, no metadata log), exactly as before clusters existed.
+ */
+final class ClusterMember implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterMember.class);
+    private static final UUID NO_SCHEMA = new UUID(0, 0);
+
+    private final MessagingService messaging;
+    private final Replicas replicas;
+    private final UUID hostId;
+    private final SchemaManager schemas;
+    private final AtomicReference<Coordinator> coordinator = new AtomicReference<>();
+    private volatile MetadataService metadata;
+    private volatile UUID installedSchema = NO_SCHEMA;
+    private volatile List<NodeInfo.Peer> peers = List.of();
+
+    private ClusterMember(MessagingService messaging, Replicas replicas, UUID hostId, SchemaManager schemas) {
+        this.messaging = messaging;
+        this.replicas = replicas;
+        this.hostId = hostId;
+        this.schemas = schemas;
+    }
+
+    /** The seeds other than this node (storage addresses); empty = this node is on its own. */
+    static List<InetSocketAddress> otherSeeds(NodeConfig config) throws UnknownHostException {
+        InetSocketAddress self = new InetSocketAddress(InetAddress.getByName(config.listenAddress()), config.storagePort());
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (String s : config.seeds()) {
+            InetSocketAddress a = parse(s, config.storagePort());
+            if (!a.equals(self)) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    static List<InetSocketAddress> seeds(NodeConfig config) throws UnknownHostException {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (String s : config.seeds()) {
+            out.add(parse(s, config.storagePort()));
+        }
+        return out;
+    }
+
+    private static InetSocketAddress parse(String hostPort, int defaultPort) throws UnknownHostException {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon > 0 && hostPort.indexOf(':') == colon) {
+            return new InetSocketAddress(InetAddress.getByName(hostPort.substring(0, colon)),
+                    Integer.parseInt(hostPort.substring(colon + 1)));
+        }
+        return new InetSocketAddress(InetAddress.getByName(hostPort), defaultPort);
+    }
+
+    /**
+     * Starts messaging and joins (or forms, or rejoins) the cluster; returns once this node's membership is
+     * committed and the log's schema is installed here.
+     */
+    static ClusterMember start(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, UUID hostId,
+                               List<Long> tokens, String datacenter, String rack, Path dataDirectory) throws Exception {
+        InetAddress listen = InetAddress.getByName(config.listenAddress());
+        InetSocketAddress metadataAddress = new InetSocketAddress(listen, config.metadataPort());
+        MessagingService messaging = new MessagingService(shards.loops(), shards.acceptor(), shards.serverChannelClass(),
+                shards.clientChannelClass(), () -> 0, FaultInjector.NONE);
+        messaging.handle(Verb.METADATA_ADDRESS, (payload, shard, epoch, sender) -> {
+            ByteBuf out = Unpooled.buffer();
+            out.writeCharSequence(metadataAddress.getAddress().getHostAddress() + ":" + metadataAddress.getPort(),
+                    StandardCharsets.UTF_8);
+            return CompletableFuture.completedFuture(out);
+        });
+        Replicas replicas = Replicas.serve(messaging, storage);
+        messaging.start(new InetSocketAddress(listen, config.storagePort()));
+        ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
+        try {
+            List<InetSocketAddress> seedMetadata = member.seedMetadataAddresses(seeds(config),
+                    new InetSocketAddress(listen, config.storagePort()), metadataAddress);
+            NodeRecord me = new NodeRecord(hostId, listen, config.storagePort(), InetAddress.getByName(config.rpcAddress()),
+                    config.nativeTransportPort(), datacenter, rack, shards.count(), NodeInfo.RELEASE_VERSION, tokens);
+            member.metadata = MetadataService.start(config.clusterName(), dataDirectory.resolve("cluster-metadata"),
+                    metadataAddress, seedMetadata, me, member::onMetadata);
+            member.onMetadata(member.metadata.state());
+            if (member.metadata.state().schema().version().equals(NO_SCHEMA) && hasUserKeyspaces(schemas.schema())) {
+                member.commit(null, schemas.schema(), List.of()); // this node formed the cluster: its schema is the first
+            }
+            schemas.setCommitter(member::commit);
+            return member;
+        } catch (Exception | Error e) {
+            member.close();
+            throw e;
+        }
+    }
+
+    /** The seeds' metadata addresses, asked over messaging; this node's own when it is the first seed. */
+    private List<InetSocketAddress> seedMetadataAddresses(List<InetSocketAddress> seeds, InetSocketAddress self,
+                                                          InetSocketAddress selfMetadata) throws InterruptedException {
+        if (seeds.isEmpty() || seeds.get(0).equals(self)) {
+            List<InetSocketAddress> out = new ArrayList<>();
+            out.add(selfMetadata);
+            return out; // the first seed forms the cluster
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            List<InetSocketAddress> out = new ArrayList<>();
+            for (InetSocketAddress seed : seeds) {
+                if (seed.equals(self)) {
+                    continue;
+                }
+                try {
+                    ByteBuf answer = messaging.send(seed, 0, Verb.METADATA_ADDRESS, Unpooled.EMPTY_BUFFER, 2000)
+                            .get(3, TimeUnit.SECONDS);
+                    String text = answer.toString(StandardCharsets.UTF_8);
+                    answer.release();
+                    out.add(parse(text, 0));
+                } catch (Exception e) {
+                    LOG.info("seed {} does not answer yet: {}", seed, e.toString());
+                }
+            }
+            if (!out.isEmpty()) {
+                return out;
+            }
+            Thread.sleep(1000);
+        }
+        throw new IllegalStateException("no seed of " + seeds + " answered within 120 s: cannot join the cluster");
+    }
+
+    private static boolean hasUserKeyspaces(Schema s) {
+        return s.keyspaces().values().stream().anyMatch(ks -> !ks.virtual()
+                && !io.charybdis.node.schema.SchemaConstants.isSystemKeyspace(ks.name()));
+    }
+
+    Replicas replicas() {
+        return replicas;
+    }
+
+    /** The coordinator to keep on the ring of every new epoch. */
+    void attach(Coordinator c) {
+        coordinator.set(c);
+        onMetadata(metadata.state());
+    }
+
+    ClusterMetadata clusterMetadata() {
+        return metadata.state().clusterMetadata(hostId);
+    }
+
+    /**
+     * The other members, each shown with the schema version this node has installed: every member applies the same
+     * schema entries of the log in the same order, so the version a driver compares is the log's.
+     */
+    List<NodeInfo.Peer> peers() {
+        UUID version = schemas.schema().version();
+        List<NodeInfo.Peer> out = new ArrayList<>(peers.size());
+        for (NodeInfo.Peer p : peers) {
+            out.add(new NodeInfo.Peer(p.hostId(), p.address(), p.storagePort(), p.rpcAddress(), p.nativePort(),
+                    p.dataCenter(), p.rack(), p.releaseVersion(), p.tokens(), version));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ metadata epochs
+
+    private synchronized void onMetadata(MetadataState state) {
+        ClusterMetadata md = state.clusterMetadata(hostId);
+        Coordinator c = coordinator.get();
+        if (md != null && c != null) {
+            c.update(md);
+        }
+        List<NodeInfo.Peer> now = new ArrayList<>();
+        for (NodeRecord r : state.members().values()) {
+            if (!r.hostId().equals(hostId)) {
+                now.add(new NodeInfo.Peer(r.hostId(), r.address(), r.storagePort(), r.rpcAddress(), r.nativePort(),
+                        r.datacenter(), r.rack(), r.releaseVersion(), r.tokens().stream().map(String::valueOf).toList(),
+                        schemas.schema().version()));
+            }
+        }
+        peers = List.copyOf(now);
+        MetadataState.Schema s = state.schema();
+        if (!s.version().equals(installedSchema) && s.document().length > 0) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> doc = (Map<String, Object>) new Yaml().load(new String(s.document(), StandardCharsets.UTF_8));
+            List<SchemaChange> events = new ArrayList<>();
+            for (String e : s.events()) {
+                events.add(decodeEvent(e));
+            }
+            schemas.install(SchemaCodec.fromDocument(doc), events);
+            installedSchema = s.version();
+        }
+    }
+
+    /** SchemaManager's committer: proposes the change to the log and waits until it is installed here. */
+    private boolean commit(Schema before, Schema after, List<SchemaChange> events) {
+        String doc = new Yaml().dump(SchemaCodec.toDocument(after));
+        List<String> encoded = events.stream().map(ClusterMember::encodeEvent).toList();
+        try {
+            metadata.changeSchema(installedSchema, UUID.randomUUID(), doc.getBytes(StandardCharsets.UTF_8), encoded)
+                    .get(30, TimeUnit.SECONDS);
+            return true;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof SchemaConflictException) {
+                return false;
+            }
+            throw new io.charybdis.node.cql.exceptions.ServerErrorException("Schema change failed: "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (Exception e) {
+            throw new io.charybdis.node.cql.exceptions.ServerErrorException("Schema change failed: " + e, e);
+        }
+    }
+
+    private static String encodeEvent(SchemaChange c) {
+        return c.change() + "|" + c.target() + "|" + c.keyspace() + "|" + (c.name() == null ? "" : c.name()) + "|"
+                + String.join(",", c.argTypes());
+    }
+
+    private static SchemaChange decodeEvent(String s) {
+        String[] f = s.split("\\|", -1);
+        return new SchemaChange(SchemaChange.Change.valueOf(f[0]), SchemaChange.Target.valueOf(f[1]), f[2],
+                f[3].isEmpty() ? null : f[3], f[4].isEmpty() ? List.of() : Arrays.asList(f[4].split(",")));
+    }
+
+    @Override
+    public void close() {
+        MetadataService m = metadata;
+        if (m != null) {
+            m.close();
+        }
+        messaging.close();
+    }
+}

@@ -1,0 +1,41 @@
+package io.charybdis.node;
+
+import io.charybdis.cluster.ClusterMetadata;
+import io.charybdis.cluster.Coordinator;
+import io.charybdis.cluster.Liveness;
+import io.charybdis.cluster.locator.Endpoint;
+import io.charybdis.node.schema.KeyspaceMetadata;
+import io.charybdis.node.schema.SchemaManager;
+import io.charybdis.storage.Storage;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.UUID;
+
+/** Builds the node's {@link Coordinator}: the schema tells it each table's replication. */
+public final class NodeCoordinator {
+    private NodeCoordinator() {
+    }
+
+    /** The coordinator of a node that is alone in its ring, owning {@code tokens}. */
+    public static Coordinator singleNode(Storage storage, SchemaManager schemas, Endpoint self, List<Long> tokens) {
+        return new Coordinator(storage, ClusterMetadata.singleNode(self, tokens), table -> {
+            KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
+            return ks == null ? null : ks.replication();
+        }, Liveness.ALL_ALIVE);
+    }
+
+    /** The coordinator of a cluster member: the ring of the metadata log, replicas on other nodes over messaging. */
+    public static Coordinator clustered(Storage storage, SchemaManager schemas, io.charybdis.cluster.ClusterMetadata metadata,
+                                        io.charybdis.cluster.replica.Replicas replicas) {
+        return new Coordinator(storage, metadata, table -> {
+            KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
+            return ks == null ? null : ks.replication();
+        }, Liveness.ALL_ALIVE, replicas, Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS, Coordinator.DEFAULT_READ_TIMEOUT_MILLIS);
+    }
+
+    /** A single-node coordinator with a made-up identity (one token), for tests and benchmarks of one process. */
+    public static Coordinator forTests(Storage storage, SchemaManager schemas) {
+        return singleNode(storage, schemas, new Endpoint(UUID.randomUUID(), InetAddress.getLoopbackAddress(), 7000,
+                "datacenter1", "rack1", storage.shardCount()), List.of(0L));
+    }
+}
