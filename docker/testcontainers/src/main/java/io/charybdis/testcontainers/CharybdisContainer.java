@@ -128,7 +128,9 @@ public class CharybdisContainer extends GenericContainer<CharybdisContainer> {
             hostCqlPort = freePort();
             hostShardAwarePort = freePort();
             hostJmxPort = freePort();
-            withEnv("CASSANDRA_LISTEN_ADDRESS", LOOPBACK);
+            if (!getEnvMap().containsKey("CASSANDRA_LISTEN_ADDRESS")) {
+                withEnv("CASSANDRA_LISTEN_ADDRESS", LOOPBACK);
+            }
             withEnv("CASSANDRA_RPC_ADDRESS", LOOPBACK);
             withEnv("CHARYBDIS_NATIVE_TRANSPORT_PORT", Integer.toString(hostCqlPort));
             withEnv("CHARYBDIS_NATIVE_SHARD_AWARE_TRANSPORT_PORT", Integer.toString(hostShardAwarePort));

@@ -14,7 +14,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The image itself: the official image's variables, the health check, the user it runs as, a restart. */
+/** The image itself: the official image's variables (seeds forming a cluster), the health check, the user, a restart. */
 @Timeout(300)
 class CharybdisImageTest {
 
@@ -51,9 +51,31 @@ class CharybdisImageTest {
     }
 
     @Test
-    void shouldRefuseSeedsNamingAnotherNode() {
-        assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_SEEDS", "10.1.2.3,127.0.0.1"),
-                "CASSANDRA_SEEDS=10.1.2.3,127.0.0.1 names another node (10.1.2.3)");
+    void shouldFormAClusterWithTheNodesItsSeedsName() {
+        int storageA = freePort(), storageB = freePort();
+        String seeds = "127.0.0.1:" + storageA + ",127.0.0.1:" + storageB;
+        try (CharybdisContainer a = member(storageA, seeds); CharybdisContainer b = member(storageB, seeds)) {
+            a.start();
+            b.start();
+            try (CqlSession session = session(a)) {
+                assertThat(session.execute("SELECT host_id FROM system.peers_v2").all()).hasSize(1);
+            }
+        }
+    }
+
+    private static CharybdisContainer member(int storagePort, String seeds) {
+        return new CharybdisContainer(image).withEnv("CASSANDRA_CLUSTER_NAME", "Two Containers")
+                .withEnv("CASSANDRA_SEEDS", seeds)
+                .withEnv("CHARYBDIS_STORAGE_PORT", Integer.toString(storagePort))
+                .withEnv("CHARYBDIS_METADATA_PORT", Integer.toString(freePort()));
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
