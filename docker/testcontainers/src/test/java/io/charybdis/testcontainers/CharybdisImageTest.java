@@ -53,18 +53,35 @@ class CharybdisImageTest {
     @Test
     void shouldFormAClusterWithTheNodesItsSeedsName() {
         int storageA = freePort(), storageB = freePort();
-        String seeds = "127.0.0.1:" + storageA + ",127.0.0.1:" + storageB;
-        try (CharybdisContainer a = member(storageA, seeds); CharybdisContainer b = member(storageB, seeds)) {
+        String seeds = "127.0.0.2:" + storageA + ",127.0.0.3:" + storageB;
+        try (CharybdisContainer a = member("127.0.0.2", storageA, seeds);
+             CharybdisContainer b = member("127.0.0.3", storageB, seeds)) {
             a.start();
             b.start();
             try (CqlSession session = session(a)) {
-                assertThat(session.execute("SELECT host_id FROM system.peers_v2").all()).hasSize(1);
+                // the driver sees both nodes: each question goes to the node it is about
+                java.util.UUID hostB = onNode(session, b, "SELECT host_id FROM system.local").one().getUuid(0);
+                Row peer = onNode(session, a, "SELECT peer, host_id FROM system.peers_v2").one();
+                assertThat(peer).isNotNull();
+                assertThat(peer.getInetAddress("peer").getHostAddress()).isEqualTo("127.0.0.3");
+                assertThat(peer.getUuid("host_id")).isEqualTo(hostB);
             }
         }
     }
 
-    private static CharybdisContainer member(int storagePort, String seeds) {
+    private static com.datastax.oss.driver.api.core.cql.ResultSet onNode(CqlSession session, CharybdisContainer c,
+                                                                       String cql) {
+        com.datastax.oss.driver.api.core.metadata.Node node = session.getMetadata().getNodes().values().stream()
+                .filter(n -> n.getEndPoint().resolve() instanceof java.net.InetSocketAddress a
+                        && a.getPort() == c.getContactPoint().getPort())
+                .findFirst().orElseThrow();
+        return session.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(cql).setNode(node));
+    }
+
+    /** Each member on its own loopback address (internode and metadata ports there), CQL on 127.0.0.1. */
+    private static CharybdisContainer member(String listenAddress, int storagePort, String seeds) {
         return new CharybdisContainer(image).withEnv("CASSANDRA_CLUSTER_NAME", "Two Containers")
+                .withEnv("CASSANDRA_LISTEN_ADDRESS", listenAddress)
                 .withEnv("CASSANDRA_SEEDS", seeds)
                 .withEnv("CHARYBDIS_STORAGE_PORT", Integer.toString(storagePort))
                 .withEnv("CHARYBDIS_METADATA_PORT", Integer.toString(freePort()));
