@@ -152,8 +152,7 @@ public final class CharybdisNode implements AutoCloseable {
             qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, nodeInfo));
             Authenticator auth = config.authenticator() == AuthenticatorType.PASSWORD ? Authenticator.passwords()
                     : Authenticator.allowAll();
-            CqlServer server = new CqlServer(shards, qp, auth, nodeInfo,
-                    (int) Math.min(Integer.MAX_VALUE, config.nativeTransportMaxFrameSize().bytes()));
+            CqlServer server = CqlServer.create(shards, qp, auth, nodeInfo, config);
             schemas.addListener(server::schemaChanged);
             server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
             infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,
@@ -263,6 +262,11 @@ public final class CharybdisNode implements AutoCloseable {
 
     public int shardAwarePort() {
         return server.shardAwarePort();
+    }
+
+    /** The CQL server: its connections, bytes in flight and overload counters. */
+    public CqlServer cqlServer() {
+        return server;
     }
 
     public Storage storage() {

@@ -126,7 +126,17 @@ final class ClusterMember implements AutoCloseable {
             if (member.metadata.state().schema().version().equals(NO_SCHEMA) && hasUserKeyspaces(schemas.schema())) {
                 member.commit(null, schemas.schema(), List.of()); // this node formed the cluster: its schema is the first
             }
-            schemas.setCommitter(member::commit);
+            schemas.setCommitter(new SchemaManager.Committer() {
+                @Override
+                public boolean commit(Schema before, Schema after, List<SchemaChange> events) {
+                    return member.commit(before, after, events);
+                }
+
+                @Override
+                public void catchUp() {
+                    member.metadata.catchUp();
+                }
+            });
             return member;
         } catch (Exception | Error e) {
             member.close();

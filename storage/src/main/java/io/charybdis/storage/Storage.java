@@ -52,6 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Storage implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Storage.class);
+    /** Requests each shard's bounded queue holds by default. */
+    public static final int DEFAULT_REQUEST_QUEUE_CAPACITY = Shard.DEFAULT_REQUEST_QUEUE_CAPACITY;
 
     private final StorageConfig config;
     private final Shard[] shards;
@@ -63,7 +65,7 @@ public final class Storage implements AutoCloseable {
     private final ShardContext ctx;
     private volatile boolean closed;
 
-    private Storage(StorageConfig config, List<? extends Executor> executors) throws IOException {
+    private Storage(StorageConfig config, List<? extends Executor> executors, int requestQueueCapacity) throws IOException {
         this.config = config;
         Files.createDirectories(config.dataDirectory());
         Files.createDirectories(config.commitLogDirectory());
@@ -88,7 +90,7 @@ public final class Storage implements AutoCloseable {
                 new AtomicLong(config.compactionThroughputBytesPerSecond()));
         this.shards = new Shard[executors.size()];
         for (int i = 0; i < shards.length; i++) {
-            shards[i] = new Shard(i, executors.get(i), ctx);
+            shards[i] = new Shard(i, executors.get(i), ctx, requestQueueCapacity);
         }
         timer.scheduleAtFixedRate(() -> onEachShard(Shard::adjustFlushShares), BacklogController.FLUSH_PERIOD_MILLIS,
                 BacklogController.FLUSH_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
@@ -102,11 +104,23 @@ public final class Storage implements AutoCloseable {
 
     /** Creates directories and removes leftovers of interrupted writes; does not replay the commit log. */
     public static Storage open(StorageConfig config, List<? extends Executor> shardExecutors) {
+        return open(config, shardExecutors, DEFAULT_REQUEST_QUEUE_CAPACITY);
+    }
+
+    /**
+     * As {@link #open(StorageConfig, List)}, with each shard's bounded request queue holding
+     * {@code requestQueueCapacity} requests (rounded up to a power of two); a request that finds it full fails with
+     * {@link ShardOverloadedException}.
+     */
+    public static Storage open(StorageConfig config, List<? extends Executor> shardExecutors, int requestQueueCapacity) {
         if (shardExecutors.isEmpty()) {
             throw new IllegalArgumentException("at least one shard executor is required");
         }
+        if (requestQueueCapacity < 1) {
+            throw new IllegalArgumentException("requestQueueCapacity=" + requestQueueCapacity + " must be >= 1");
+        }
         try {
-            return new Storage(config, shardExecutors);
+            return new Storage(config, shardExecutors, requestQueueCapacity);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open storage dataDirectory=" + config.dataDirectory(), e);
         }
@@ -239,6 +253,11 @@ public final class Storage implements AutoCloseable {
             if (tables.putIfAbsent(t.id(), entry) != null) {
                 perShard.forEach(l -> l.forEach(SSTableReader::release));
                 tables.get(t.id()).descriptor(t);
+            } else {
+                // each shard makes the table's state now (a request that overtakes this makes it itself)
+                for (Shard s : shards) {
+                    s.registerTable(entry);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot register table=" + t.keyspace() + "." + t.name() + " dir=" + dir, e);
@@ -271,21 +290,39 @@ public final class Storage implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ data
+    // apply, read and atomically run inline when called on the owning shard's thread, else they go through its
+    // bounded request queue: when that is full the future fails with ShardOverloadedException (nothing ran).
+
+    /** Requests waiting in the bounded queue of each shard, in shard order. */
+    public int[] queuedRequests() {
+        int[] depths = new int[shards.length];
+        for (int i = 0; i < shards.length; i++) {
+            depths[i] = shards[i].queuedRequests();
+        }
+        return depths;
+    }
+
+    /** Requests refused by full shard queues since open, all shards. */
+    public long rejectedRequests() {
+        long n = 0;
+        for (Shard s : shards) {
+            n += s.rejectedRequests();
+        }
+        return n;
+    }
 
     /** Applies a mutation on the shard owning its token: commit log, then memtable; completes when durable. */
     public CompletableFuture<Void> apply(Mutation m) {
-        Shard s = shards[shardOf(m.token())];
-        return s.submit(() -> s.apply(m, true));
+        return shards[shardOf(m.token())].requestApply(m);
     }
 
     public CompletableFuture<ReadResult> read(ReadCommand c) {
         if (c.isSinglePartition()) {
-            Shard s = shards[shardOf(c.token())];
-            return s.submit(() -> s.read(c));
+            return shards[shardOf(c.token())].requestRead(c);
         }
         List<CompletableFuture<ReadResult>> parts = new ArrayList<>();
         for (Shard s : shards) {
-            parts.add(s.submit(() -> s.read(c)));
+            parts.add(s.requestRead(c));
         }
         return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
             List<ReadResult> rs = new ArrayList<>();
@@ -302,8 +339,7 @@ public final class Storage implements AutoCloseable {
      */
     public CompletableFuture<CasResult> atomically(TableId table, long token, byte[] key, ReadCommand current,
                                                    Function<ReadResult, Mutation> decide) {
-        Shard s = shards[shardOf(token)];
-        return s.submit(() -> s.atomically(table, token, key, current, decide));
+        return shards[shardOf(token)].requestAtomically(table, token, key, current, decide);
     }
 
     public CompletableFuture<CasResult> atomically(TableId table, long token, ByteBuffer key, ReadCommand current,

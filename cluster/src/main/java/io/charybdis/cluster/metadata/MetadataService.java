@@ -244,6 +244,19 @@ public final class MetadataService implements AutoCloseable {
         }
     }
 
+    /**
+     * Blocks until this member has applied every entry the cluster had committed when it was called: commits a
+     * barrier (an entry that changes nothing) and waits until this member has applied it, so everything ordered
+     * before it is applied too. Afterwards this member knows every schema change acknowledged anywhere.
+     */
+    public void catchUp() {
+        try {
+            submit(MetadataState.barrier());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Removes a member (decommission, removenode). */
     public void leave(UUID hostId) {
         try {

@@ -49,6 +49,12 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
     static final byte LEAVE = 2;
     static final byte SCHEMA = 3;
     static final String SCHEMA_CONFLICT = "schema changed concurrently";
+    static final byte BARRIER = 4;
+
+    /** An entry that changes nothing: applying it proves every entry before it is applied. */
+    static byte[] barrier() {
+        return new byte[] {BARRIER};
+    }
 
     /**
      * A schema change: applied only if the schema is still at {@code base} (so two concurrent changes computed from
@@ -139,6 +145,9 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
                                 + base + ", the schema is at " + schema.version());
                     }
                     return new Applied(new MetadataState(index, members, new Schema(version, doc, events)), null);
+                }
+                case BARRIER -> {
+                    return new Applied(new MetadataState(index, members, schema), null);
                 }
                 case LEAVE -> {
                     UUID id = new UUID(in.readLong(), in.readLong());

@@ -124,6 +124,11 @@ class MetadataServiceTest {
         UUID none = new UUID(0, 0);
         UUID v1 = UUID.randomUUID();
         n1.changeSchema(none, v1, "one".getBytes(), List.of("CREATED KEYSPACE ks")).get();
+        long t0 = System.nanoTime();
+        n0.catchUp(); // a linearizable read on n0: afterwards it has applied the change
+        assertThat(n0.state().schema().version()).isEqualTo(v1);
+        n1.catchUp();
+        System.out.println("catchUp took ms=" + (System.nanoTime() - t0) / 1_000_000);
         assertThat(n1.state().schema().version()).isEqualTo(v1); // applied here before the future completed
         await(() -> n0.state().schema().version().equals(v1));
         assertThat(new String(n0.state().schema().document())).isEqualTo("one");

@@ -55,6 +55,10 @@ final class ConfigKeys {
                     legacyMillis("native_transport_idle_timeout_in_ms")),
             key("native_transport_allow_older_protocols", ConfigKeys::bool,
                     NodeConfig.Builder::nativeTransportAllowOlderProtocols),
+            key("native_transport_rate_limiting_enabled", ConfigKeys::bool,
+                    NodeConfig.Builder::nativeTransportRateLimitingEnabled),
+            key("native_transport_max_requests_per_second", ConfigKeys::longInt,
+                    NodeConfig.Builder::nativeTransportMaxRequestsPerSecond),
             key("storage_port", ConfigKeys::integer, NodeConfig.Builder::storagePort),
             key("metadata_port", ConfigKeys::integer, NodeConfig.Builder::metadataPort),
             key("jmx_port", ConfigKeys::integer, NodeConfig.Builder::jmxPort),
@@ -129,6 +133,30 @@ final class ConfigKeys {
             "default_secondary_index", "default_secondary_index_enabled", "start_rpc", "rpc_port");
 
     private ConfigKeys() {
+    }
+
+    /**
+     * Ignored keys whose cassandra.yaml values would promise what Charybdis does not do on the native transport:
+     * client TLS ({@code client_encryption_options} with {@code enabled} or {@code optional} true) and the separate
+     * TLS port ({@code native_transport_port_ssl}). Their disabled forms, as found in stock cassandra.yaml files,
+     * are accepted.
+     */
+    static void refuseUnsupportedTransportSettings(Map<String, Object> yaml, String source) {
+        if (yaml.get("client_encryption_options") instanceof Map<?, ?> tls) {
+            for (String flag : List.of("enabled", "optional")) {
+                Object v = tls.get(flag);
+                if (v != null && "true".equalsIgnoreCase(v.toString().trim())) {
+                    throw new ConfigurationException("client_encryption_options." + flag + "=true in " + source
+                            + " is not supported: the native transport has no TLS yet, clients would connect in"
+                            + " clear text");
+                }
+            }
+        }
+        Object sslPort = yaml.get("native_transport_port_ssl");
+        if (sslPort != null && !sslPort.toString().isBlank()) {
+            throw new ConfigurationException("native_transport_port_ssl=" + sslPort + " in " + source
+                    + " is not supported: the native transport has no TLS yet");
+        }
     }
 
     /** Every name a key can be given under: primary names and legacy aliases. */

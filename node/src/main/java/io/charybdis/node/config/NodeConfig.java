@@ -45,6 +45,8 @@ public final class NodeConfig {
     private final DataSize nativeTransportMaxRequestDataInFlightPerIp;
     private final Duration nativeTransportIdleTimeout;
     private final boolean nativeTransportAllowOlderProtocols;
+    private final boolean nativeTransportRateLimitingEnabled;
+    private final long nativeTransportMaxRequestsPerSecond;
     private final int storagePort;
     private final int metadataPort;
     private final int jmxPort;
@@ -100,6 +102,8 @@ public final class NodeConfig {
                 ? b.nativeTransportMaxRequestDataInFlightPerIp : DataSize.ofBytes(machine.maxHeap() / 40);
         nativeTransportIdleTimeout = b.nativeTransportIdleTimeout;
         nativeTransportAllowOlderProtocols = b.nativeTransportAllowOlderProtocols;
+        nativeTransportRateLimitingEnabled = b.nativeTransportRateLimitingEnabled;
+        nativeTransportMaxRequestsPerSecond = b.nativeTransportMaxRequestsPerSecond;
         storagePort = b.storagePort;
         metadataPort = b.metadataPort;
         jmxPort = b.jmxPort;
@@ -170,6 +174,23 @@ public final class NodeConfig {
         if (nativeTransportMaxFrameSize.bytes() < DataSize.KIB || nativeTransportMaxFrameSize.bytes() > 256 * DataSize.MIB) {
             throw new ConfigurationException("native_transport_max_frame_size=" + nativeTransportMaxFrameSize
                     + " must be between 1KiB and 256MiB");
+        }
+        if (nativeTransportMaxRequestDataInFlight.bytes() < 1 || nativeTransportMaxRequestDataInFlightPerIp.bytes() < 1) {
+            throw new ConfigurationException("native_transport_max_request_data_in_flight="
+                    + nativeTransportMaxRequestDataInFlight + " and native_transport_max_request_data_in_flight_per_ip="
+                    + nativeTransportMaxRequestDataInFlightPerIp + " must be at least 1B");
+        }
+        if (nativeTransportMaxRequestsPerSecond < 1 || nativeTransportMaxRequestsPerSecond > 1_000_000_000L) {
+            throw new ConfigurationException("native_transport_max_requests_per_second="
+                    + nativeTransportMaxRequestsPerSecond + " must be between 1 and 1000000000");
+        }
+        if (nativeTransportIdleTimeout.isNegative()) {
+            throw new ConfigurationException("native_transport_idle_timeout=" + Durations.format(nativeTransportIdleTimeout)
+                    + " must not be negative (0ms disables it)");
+        }
+        if (!startNativeTransport) {
+            throw new ConfigurationException("start_native_transport=false is not supported: Charybdis is served"
+                    + " through the native transport only (no Thrift, no other client interface)");
         }
         if (commitlogSegmentSize.bytes() < DataSize.MIB || commitlogSegmentSize.bytes() >= 2 * DataSize.GIB) {
             throw new ConfigurationException("commitlog_segment_size=" + commitlogSegmentSize
@@ -263,16 +284,25 @@ public final class NodeConfig {
     /** The shard-aware CQL port (ScyllaDB extension); 0 means any free port. */
     public int nativeShardAwareTransportPort() { return nativeShardAwareTransportPort; }
     public DataSize nativeTransportMaxFrameSize() { return nativeTransportMaxFrameSize; }
-    /** -1 = unlimited. */
+    /** Beyond it a new connection is closed at once; -1 (or 0) = unlimited. */
     public long nativeTransportMaxConcurrentConnections() { return nativeTransportMaxConcurrentConnections; }
-    /** -1 = unlimited. */
+    /** The same, per client address; -1 (or 0) = unlimited. */
     public long nativeTransportMaxConcurrentConnectionsPerIp() { return nativeTransportMaxConcurrentConnectionsPerIp; }
-    /** Bytes of requests being processed before the server stops reading (Cassandra default: heap / 10). */
+    /**
+     * Bytes of requests received and not yet answered on the node before connections stop reading (or, with
+     * THROW_ON_OVERLOAD, get OVERLOADED); Cassandra's default: heap / 10.
+     */
     public DataSize nativeTransportMaxRequestDataInFlight() { return nativeTransportMaxRequestDataInFlight; }
+    /** The same per client address; Cassandra's default: heap / 40. */
     public DataSize nativeTransportMaxRequestDataInFlightPerIp() { return nativeTransportMaxRequestDataInFlightPerIp; }
-    /** Zero = idle connections are never closed. */
+    /** Connections that neither read nor wrote for this long are closed; zero = never. */
     public Duration nativeTransportIdleTimeout() { return nativeTransportIdleTimeout; }
+    /** False: only protocol v5 is served; a v4 connection gets a protocol error and is closed. */
     public boolean nativeTransportAllowOlderProtocols() { return nativeTransportAllowOlderProtocols; }
+    /** Whether {@link #nativeTransportMaxRequestsPerSecond()} applies. */
+    public boolean nativeTransportRateLimitingEnabled() { return nativeTransportRateLimitingEnabled; }
+    /** The node-wide request rate beyond which connections stop reading (or get OVERLOADED). */
+    public long nativeTransportMaxRequestsPerSecond() { return nativeTransportMaxRequestsPerSecond; }
     public int storagePort() { return storagePort; }
 
     /** Charybdis only: the cluster metadata (Raft) member's port, used when the node is part of a cluster. */
@@ -340,6 +370,8 @@ public final class NodeConfig {
         m.put("native_transport_max_request_data_in_flight_per_ip", nativeTransportMaxRequestDataInFlightPerIp.toString());
         m.put("native_transport_idle_timeout", Durations.format(nativeTransportIdleTimeout));
         m.put("native_transport_allow_older_protocols", Boolean.toString(nativeTransportAllowOlderProtocols));
+        m.put("native_transport_rate_limiting_enabled", Boolean.toString(nativeTransportRateLimitingEnabled));
+        m.put("native_transport_max_requests_per_second", Long.toString(nativeTransportMaxRequestsPerSecond));
         m.put("storage_port", Integer.toString(storagePort));
         m.put("metadata_port", Integer.toString(metadataPort));
         m.put("jmx_port", Integer.toString(jmxPort));
@@ -408,6 +440,8 @@ public final class NodeConfig {
         private DataSize nativeTransportMaxRequestDataInFlightPerIp;
         private Duration nativeTransportIdleTimeout = Duration.ZERO;
         private boolean nativeTransportAllowOlderProtocols = true;
+        private boolean nativeTransportRateLimitingEnabled;
+        private long nativeTransportMaxRequestsPerSecond = 1_000_000;
         private int storagePort = 7000;
         private int metadataPort = 7010;
         private int jmxPort = 7199;
@@ -470,6 +504,8 @@ public final class NodeConfig {
         public Builder nativeTransportMaxRequestDataInFlightPerIp(DataSize v) { this.nativeTransportMaxRequestDataInFlightPerIp = v; return this; }
         public Builder nativeTransportIdleTimeout(Duration v) { this.nativeTransportIdleTimeout = Objects.requireNonNull(v); return this; }
         public Builder nativeTransportAllowOlderProtocols(boolean v) { this.nativeTransportAllowOlderProtocols = v; return this; }
+        public Builder nativeTransportRateLimitingEnabled(boolean v) { this.nativeTransportRateLimitingEnabled = v; return this; }
+        public Builder nativeTransportMaxRequestsPerSecond(long v) { this.nativeTransportMaxRequestsPerSecond = v; return this; }
         public Builder storagePort(int v) { this.storagePort = v; return this; }
         public Builder metadataPort(int v) { this.metadataPort = v; return this; }
         public Builder jmxPort(int v) { this.jmxPort = v; return this; }

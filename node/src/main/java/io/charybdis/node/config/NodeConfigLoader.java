@@ -112,6 +112,7 @@ public final class NodeConfigLoader {
                 new Layer("command line", Layer.Kind.COMMAND_LINE, nonBlank(commandLine)));
 
         reportUnknown(yaml, yamlSource);
+        ConfigKeys.refuseUnsupportedTransportSettings(yaml, yamlSource);
         NodeConfig.Builder builder = NodeConfig.builder().baseDirectory(NodeConfig.defaultBaseDirectory(systemProperties));
         for (ConfigKeys.Key<?> key : ConfigKeys.ALL) {
             apply(key, layers, builder);

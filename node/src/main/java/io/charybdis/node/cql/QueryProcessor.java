@@ -308,7 +308,8 @@ public final class QueryProcessor {
             }
             case UseStatement use -> {
                 return simple(ctx -> {
-                    if (schemas.schema().keyspace(use.keyspace()) == null) {
+                    if (schemas.schema().keyspace(use.keyspace()) == null
+                            && (!schemas.catchUp() || schemas.schema().keyspace(use.keyspace()) == null)) {
                         throw new InvalidRequestException("Keyspace '" + use.keyspace() + "' does not exist");
                     }
                     ctx.client().setKeyspace(use.keyspace());
@@ -435,6 +436,9 @@ public final class QueryProcessor {
                     + "keyspace.tablename");
         }
         KeyspaceMetadata k = schema.keyspace(ks);
+        if ((k == null || k.table(name.name()) == null) && schemas.catchUp()) {
+            k = schemas.schema().keyspace(ks); // created through another node, and now installed here too
+        }
         if (k == null) {
             throw new InvalidRequestException("keyspace " + ks + " does not exist");
         }

@@ -35,6 +35,22 @@ public final class SchemaManager {
     public interface Committer {
         /** @return false when another change was committed first (the change is computed again and retried) */
         boolean commit(Schema before, Schema after, List<SchemaChange> events);
+
+        /** Installs here every change the cluster has committed so far (so that a change is computed from them). */
+        void catchUp();
+    }
+
+    /**
+     * Makes sure this node has installed every schema change the cluster has acknowledged, when it belongs to one
+     * (a table created through another node may not be installed here yet); returns whether it had to look.
+     */
+    public boolean catchUp() {
+        Committer c = committer;
+        if (c == null) {
+            return false;
+        }
+        c.catchUp();
+        return true;
     }
 
     /** From now on, changes are committed through the cluster's log instead of being applied here directly. */
@@ -78,6 +94,7 @@ public final class SchemaManager {
         if (c == null) {
             return updateHere(change, events);
         }
+        c.catchUp();
         for (int attempt = 1; ; attempt++) {
             Schema before = current;
             events.clear();

@@ -26,12 +26,15 @@ import io.charybdis.protocol.response.Responses;
 import io.charybdis.protocol.response.ColumnSpec;
 import io.charybdis.protocol.types.DataType;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,22 +46,34 @@ import java.util.concurrent.CompletionException;
  * One client connection: the STARTUP/auth handshake, then requests dispatched to the {@link QueryProcessor}.
  * Requests on different streams run concurrently; each response is written on the connection's event loop as soon
  * as it is ready (responses may come back out of order, as the protocol allows).
+ *
+ * <p>Overload: the connection is counted against the connection limits when it opens ({@link ClientLimits}, closed
+ * at once if over one), and its {@link InboundGate} decides when it reads and which requests it serves. Every
+ * response to a request goes through {@link #reply}, which tells the gate once the write completed or failed.
  */
 final class CqlConnection extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(CqlConnection.class);
+    static final String THROW_ON_OVERLOAD = "THROW_ON_OVERLOAD";
 
     private final CqlServer server;
     private final int shard;
     private final ClientState client;
+    private final ClientLimits limits;
     private ProtocolVersion version;
     private boolean ready;
     private boolean authenticated;
+    private boolean throwOnOverload;
+    private ClientLimits.Endpoint endpoint;
+    private InboundGate gate;
+    private boolean rejected;
+    private ChannelHandlerContext ctx;
 
     CqlConnection(CqlServer server, int shard) {
         this.server = server;
         this.shard = shard;
         this.client = new ClientState(server.authenticator().requiresLogin() ? null : "anonymous");
         this.authenticated = !server.authenticator().requiresLogin();
+        this.limits = server.limits();
     }
 
     ProtocolVersion version() {
@@ -66,24 +81,93 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        InetAddress address = ctx.channel().remoteAddress() instanceof InetSocketAddress isa
+                ? isa.getAddress() : InetAddress.getLoopbackAddress();
+        endpoint = limits.connect(address);
+        String refusal = limits.refusal(endpoint);
+        if (refusal != null) {
+            limits.countRefused();
+            server.connectionRefused(refusal);
+            ctx.close();
+            return;
+        }
+        gate = new InboundGate(ctx, limits, endpoint, server.rateLimiter(), this::serve);
         server.connectionOpened(ctx.channel());
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        server.connectionClosed(ctx.channel());
-        ctx.fireChannelInactive();
+        if (endpoint != null) {
+            limits.disconnect(endpoint);
+        }
+        if (gate != null) {
+            gate.close();
+            server.connectionClosed(ctx.channel());
+            ctx.fireChannelInactive();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (gate != null) {
+            gate.writabilityChanged(ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!(msg instanceof Envelope env)) {
+        if (!(msg instanceof Envelope env) || gate == null || rejected) {
             ReferenceCountUtil.release(msg);
             return;
         }
+        gate.offer(env);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (gate != null) {
+            gate.readComplete();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    /** This connection's gate; null until it is admitted. */
+    InboundGate gate() {
+        return gate;
+    }
+
+    private void serve(Envelope env) {
         int stream = env.streamId();
+        if (rejected) {
+            env.release();
+            return;
+        }
+        if (version == null && env.version() != ProtocolVersion.MAX_SUPPORTED && !server.allowOlderProtocols()) {
+            // native_transport_allow_older_protocols: false, in Cassandra's words (its ProtocolVersion.decode)
+            version = env.version();
+            rejected = true;
+            env.release();
+            ctx.writeAndFlush(Responses.to(ctx.alloc(), version, stream).error(ErrorCode.PROTOCOL_ERROR,
+                    "Rejecting Protocol Version " + version.code() + "/v" + version.code() + " < "
+                            + ProtocolVersion.MAX_SUPPORTED.code() + "/v" + ProtocolVersion.MAX_SUPPORTED.code() + "."))
+                    .addListener(f -> ctx.close());
+            return;
+        }
+        int cost = InboundGate.cost(env);
+        InboundGate.Admission admission = gate.admit(cost, throwOnOverload);
+        if (admission != InboundGate.Admission.ADMITTED) {
+            env.release();
+            writeError(ctx, stream, 0, ErrorCode.OVERLOADED, gate.overloadedMessage(admission));
+            return;
+        }
         boolean tracing = env.hasFlag(Envelope.TRACING);
         Request request;
         try {
@@ -92,57 +176,66 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             }
             request = Requests.decode(env);
         } catch (ProtocolException e) {
-            writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, e.getMessage());
+            writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR, e.getMessage());
             return;
         } finally {
             env.release();
         }
         try {
-            dispatch(ctx, stream, tracing, request);
+            dispatch(ctx, stream, cost, tracing, request);
         } catch (Throwable t) {
-            writeFailure(ctx, stream, t);
+            writeFailure(ctx, stream, cost, t);
         }
     }
 
-    private void dispatch(ChannelHandlerContext ctx, int stream, boolean tracing, Request request) {
+    /** Writes the response to a request of {@code cost} bytes, and tells the gate once it is written or failed. */
+    private void reply(ChannelHandlerContext ctx, Object response, int cost) {
+        ChannelFuture f = ctx.writeAndFlush(response);
+        if (cost > 0) {
+            f.addListener(done -> gate.answered(cost));
+        }
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, int stream, int cost, boolean tracing, Request request) {
         switch (request) {
-            case Request.Options o -> ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream)
-                    .supported(server.supportedOptions(shard)));
-            case Request.Startup s -> startup(ctx, stream, s);
-            case Request.AuthResponse a -> authResponse(ctx, stream, a);
+            case Request.Options o -> reply(ctx, Responses.to(ctx.alloc(), version(), stream)
+                    .supported(server.supportedOptions(shard)), cost);
+            case Request.Startup s -> startup(ctx, stream, cost, s);
+            case Request.AuthResponse a -> authResponse(ctx, stream, cost, a);
             default -> {
                 if (!ready) {
-                    writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR,
+                    writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR,
                             "Unexpected message " + request.getClass().getSimpleName().toUpperCase()
                                     + ", expecting STARTUP or OPTIONS.");
                     return;
                 }
                 if (!authenticated) {
-                    writeError(ctx, stream, ErrorCode.UNAUTHORIZED,
+                    writeError(ctx, stream, cost, ErrorCode.UNAUTHORIZED,
                             "You have not logged in");
                     return;
                 }
-                execute(ctx, stream, tracing, request);
+                execute(ctx, stream, cost, tracing, request);
             }
         }
     }
 
-    private void startup(ChannelHandlerContext ctx, int stream, Request.Startup s) {
+    private void startup(ChannelHandlerContext ctx, int stream, int cost, Request.Startup s) {
         String compression = s.compression();
         boolean lz4 = false;
         if (compression != null) {
             if (!compression.equals("lz4")) {
-                writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, "Unsupported compression algorithm: "
+                writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR, "Unsupported compression algorithm: "
                         + compression + " (supported: lz4)");
                 return;
             }
             lz4 = true;
         }
         ready = true;
+        throwOnOverload = "1".equals(s.options().get(THROW_ON_OVERLOAD));
         ResponseBuilder rb = Responses.to(ctx.alloc(), version(), stream);
         Envelope reply = server.authenticator().requiresLogin()
                 ? rb.authenticate(server.authenticator().className()) : rb.ready();
-        ctx.writeAndFlush(reply);
+        reply(ctx, reply, cost);
         if (version().isAtLeast(ProtocolVersion.V5)) {
             V5Framing.install(ctx.pipeline(), lz4);
         } else if (lz4) {
@@ -151,30 +244,30 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void authResponse(ChannelHandlerContext ctx, int stream, Request.AuthResponse a) {
+    private void authResponse(ChannelHandlerContext ctx, int stream, int cost, Request.AuthResponse a) {
         if (!ready || !server.authenticator().requiresLogin()) {
-            writeError(ctx, stream, ErrorCode.PROTOCOL_ERROR, "Unexpected AUTH_RESPONSE message");
+            writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR, "Unexpected AUTH_RESPONSE message");
             return;
         }
         String user = server.authenticator().authenticate(a.token());
         if (user == null) {
-            writeError(ctx, stream, ErrorCode.BAD_CREDENTIALS, "Provided username "
+            writeError(ctx, stream, cost, ErrorCode.BAD_CREDENTIALS, "Provided username "
                     + server.authenticator().userOf(a.token()) + " and/or password are incorrect");
             return;
         }
         client.login(user);
         authenticated = true;
-        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).authSuccess(null));
+        reply(ctx, Responses.to(ctx.alloc(), version(), stream).authSuccess(null), cost);
     }
 
-    private void execute(ChannelHandlerContext ctx, int stream, boolean tracing, Request request) {
+    private void execute(ChannelHandlerContext ctx, int stream, int cost, boolean tracing, Request request) {
         QueryProcessor qp = server.processor();
         CompletableFuture<ResultMessage> result;
         switch (request) {
             case Request.Query q -> result = qp.query(q.query(), q.options(), client, ctx.alloc(), version());
             case Request.Prepare p -> {
                 QueryProcessor.Prepared prepared = qp.prepare(p.query(), p.keyspace(), client);
-                writePrepared(ctx, stream, prepared);
+                writePrepared(ctx, stream, cost, prepared);
                 return;
             }
             case Request.Execute e -> {
@@ -206,7 +299,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             }
             case Request.Register r -> {
                 server.register(ctx.channel(), r.eventTypes(), this);
-                ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).ready());
+                reply(ctx, Responses.to(ctx.alloc(), version(), stream).ready(), cost);
                 return;
             }
             default -> throw new ProtocolException("Unexpected request " + request, stream, false);
@@ -214,16 +307,16 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         UUID tracingId = tracing ? UUID.randomUUID() : null;
         result.whenComplete((r, err) -> {
             if (ctx.executor().inEventLoop()) {
-                respond(ctx, stream, tracingId, r, err);
+                respond(ctx, stream, cost, tracingId, r, err);
             } else {
-                ctx.executor().execute(() -> respond(ctx, stream, tracingId, r, err));
+                ctx.executor().execute(() -> respond(ctx, stream, cost, tracingId, r, err));
             }
         });
     }
 
-    private void respond(ChannelHandlerContext ctx, int stream, UUID tracingId, ResultMessage r, Throwable err) {
+    private void respond(ChannelHandlerContext ctx, int stream, int cost, UUID tracingId, ResultMessage r, Throwable err) {
         if (err != null) {
-            writeFailure(ctx, stream, err);
+            writeFailure(ctx, stream, cost, err);
             return;
         }
         List<String> warnings = null;
@@ -239,7 +332,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             case ResultMessage.Rows rows -> rb.rows(rows.writer());
             case ResultMessage.Warned w -> rb.voidResult();
         };
-        ctx.writeAndFlush(out);
+        reply(ctx, out, cost);
     }
 
     static io.charybdis.protocol.response.SchemaChange toProtocol(SchemaChange c) {
@@ -249,7 +342,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                 c.keyspace(), c.name(), c.argTypes());
     }
 
-    private void writePrepared(ChannelHandlerContext ctx, int stream, QueryProcessor.Prepared p) {
+    private void writePrepared(ChannelHandlerContext ctx, int stream, int cost, QueryProcessor.Prepared p) {
         var stmt = p.statement();
         List<ColumnSpec> vars = new ArrayList<>();
         for (var v : stmt.bindVariables()) {
@@ -258,11 +351,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         }
         PreparedMetadata md = PreparedMetadata.of(vars, stmt.partitionKeyBindIndexes());
         byte[] resultId = version().isAtLeast(ProtocolVersion.V5) ? p.resultMetadataId() : null;
-        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).prepared(p.id(), resultId, md,
-                stmt.resultMetadata()));
+        reply(ctx, Responses.to(ctx.alloc(), version(), stream).prepared(p.id(), resultId, md,
+                stmt.resultMetadata()), cost);
     }
 
-    private void writeFailure(ChannelHandlerContext ctx, int stream, Throwable t) {
+    private void writeFailure(ChannelHandlerContext ctx, int stream, int cost, Throwable t) {
         while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
                 && t.getCause() != null) {
             t = t.getCause();
@@ -286,17 +379,18 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     io.charybdis.protocol.Consistency.valueOf(rt.consistency().name()), rt.received(), rt.blockFor(),
                     rt.dataPresent());
             case CqlException ce -> out = rb.error(ErrorCode.fromCode(ce.code()), ce.getMessage());
+            case io.charybdis.storage.ShardOverloadedException oe -> out = rb.error(ErrorCode.OVERLOADED, oe.getMessage());
             case ProtocolException pe -> out = rb.error(pe.errorCode(), pe.getMessage());
             default -> {
                 log.error("Unexpected error on stream {} of {}", stream, ctx.channel(), t);
                 out = rb.error(ErrorCode.SERVER_ERROR, t.getClass().getName() + ": " + t.getMessage());
             }
         }
-        ctx.writeAndFlush(out);
+        reply(ctx, out, cost);
     }
 
-    private void writeError(ChannelHandlerContext ctx, int stream, ErrorCode code, String message) {
-        ctx.writeAndFlush(Responses.to(ctx.alloc(), version(), stream).error(code, message));
+    private void writeError(ChannelHandlerContext ctx, int stream, int cost, ErrorCode code, String message) {
+        reply(ctx, Responses.to(ctx.alloc(), version(), stream).error(code, message), cost);
     }
 
     @Override

@@ -10,25 +10,42 @@ import io.charybdis.protocol.response.Responses;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * The CQL native-protocol server: the regular port (connections spread over the shards) and the shard-aware port
  * (connections land on the shard their source port selects). Also delivers EVENTs to registered connections.
+ *
+ * <p>Every connection's pipeline, from the socket in:
+ * <pre>
+ *   [idleState] → flushConsolidation → envelopeDecoder/frameDecoder → envelopeEncoder/frameEncoder → cql
+ * </pre>
+ * {@code idleState} is there when {@code native_transport_idle_timeout} is positive: it closes a connection that
+ * has neither read nor written anything for that long, as Cassandra 5.0 does. Outbound buffers have Cassandra's water
+ * marks ({@link #WRITE_BUFFER_HIGH_WATER_MARK}/{@link #WRITE_BUFFER_LOW_WATER_MARK}): above the high one the
+ * connection stops reading until it drains below the low one. Connection limits, bytes in flight and the request
+ * rate are {@link ClientLimits}' and {@link RequestRateLimiter}'s, applied by each {@link CqlConnection}.
  */
 public final class CqlServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CqlServer.class);
@@ -38,6 +55,12 @@ public final class CqlServer implements AutoCloseable {
     private final Authenticator authenticator;
     private final Supplier<NodeInfo> node;
     private final int maxFrameSize;
+    private final ClientLimits limits;
+    private final RequestRateLimiter rateLimiter;
+    private final long idleTimeoutMillis;
+    private final boolean allowOlderProtocols;
+    private final AtomicLong lastRefusalLog = new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(2));
+    private final AtomicLong refusedSinceLog = new AtomicLong();
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final Map<Channel, CqlConnection> schemaListeners = new ConcurrentHashMap<>();
     private Channel regular;
@@ -46,11 +69,102 @@ public final class CqlServer implements AutoCloseable {
 
     public CqlServer(Shards shards, QueryProcessor processor, Authenticator authenticator, Supplier<NodeInfo> node,
                      int maxFrameSize) {
+        this(shards, processor, authenticator, node, maxFrameSize, ClientLimits.unlimited(), null, Duration.ZERO, true);
+    }
+
+    /**
+     * @param limits      connections and bytes in flight, node-wide and per client address
+     * @param rateLimiter the node-wide request rate, or null for none
+     * @param idleTimeout close connections idle this long; zero = never
+     * @param allowOlderProtocols false: only protocol v5 is served
+     */
+    CqlServer(Shards shards, QueryProcessor processor, Authenticator authenticator, Supplier<NodeInfo> node,
+              int maxFrameSize, ClientLimits limits, RequestRateLimiter rateLimiter, Duration idleTimeout,
+              boolean allowOlderProtocols) {
         this.shards = shards;
         this.processor = processor;
         this.authenticator = authenticator;
         this.node = node;
         this.maxFrameSize = maxFrameSize;
+        this.limits = limits;
+        this.rateLimiter = rateLimiter;
+        this.idleTimeoutMillis = idleTimeout.toMillis();
+        this.allowOlderProtocols = allowOlderProtocols;
+    }
+
+    /** A server with the native-transport limits of {@code config}. */
+    public static CqlServer create(Shards shards, QueryProcessor processor, Authenticator authenticator,
+                                   Supplier<NodeInfo> node, io.charybdis.node.config.NodeConfig config) {
+        ClientLimits limits = new ClientLimits(config.nativeTransportMaxConcurrentConnections(),
+                config.nativeTransportMaxConcurrentConnectionsPerIp(),
+                config.nativeTransportMaxRequestDataInFlight().bytes(),
+                config.nativeTransportMaxRequestDataInFlightPerIp().bytes());
+        RequestRateLimiter rate = config.nativeTransportRateLimitingEnabled()
+                ? new RequestRateLimiter(config.nativeTransportMaxRequestsPerSecond()) : null;
+        return new CqlServer(shards, processor, authenticator, node,
+                (int) Math.min(Integer.MAX_VALUE, config.nativeTransportMaxFrameSize().bytes()), limits, rate,
+                config.nativeTransportIdleTimeout(), config.nativeTransportAllowOlderProtocols());
+    }
+
+    /** Cassandra's outbound water marks for client connections. */
+    static final int WRITE_BUFFER_HIGH_WATER_MARK = 32 * 1024;
+    static final int WRITE_BUFFER_LOW_WATER_MARK = 8 * 1024;
+
+    ClientLimits limits() {
+        return limits;
+    }
+
+    RequestRateLimiter rateLimiter() {
+        return rateLimiter;
+    }
+
+    boolean allowOlderProtocols() {
+        return allowOlderProtocols;
+    }
+
+    /** Bytes of requests received and not yet answered, on the whole node. */
+    public long bytesInFlight() {
+        return limits.bytesInFlight();
+    }
+
+    /** Bytes of requests received and not yet answered from one client address. */
+    public long bytesInFlight(InetAddress client) {
+        return limits.bytesInFlight(client);
+    }
+
+    /** Times a connection stopped reading because bytes in flight were over a limit. */
+    public long pausesForInFlight() {
+        return limits.pausesForInFlight();
+    }
+
+    /** Times a connection stopped reading because of the request rate limit. */
+    public long pausesForRate() {
+        return limits.pausesForRate();
+    }
+
+    /** Times a connection stopped reading because its client did not read its responses. */
+    public long pausesForWritability() {
+        return limits.pausesForWritability();
+    }
+
+    /** Times a connection stopped reading because it had the most requests in progress a connection may have. */
+    public long pausesForBusy() {
+        return limits.pausesForBusy();
+    }
+
+    /** Requests refused with OVERLOADED (connections that asked for THROW_ON_OVERLOAD). */
+    public long overloadedRequests() {
+        return limits.overloadedRequests();
+    }
+
+    /** Connections closed at once for being over a connection limit. */
+    public long refusedConnections() {
+        return limits.refusedConnections();
+    }
+
+    /** Open connections counted against the connection limits (refused ones until they are closed). */
+    public long countedConnections() {
+        return limits.connections();
     }
 
     QueryProcessor processor() {
@@ -66,6 +180,18 @@ public final class CqlServer implements AutoCloseable {
             @Override
             protected void initChannel(SocketChannel ch) {
                 int shard = Math.max(0, shards.shardOf(ch.eventLoop()));
+                ch.config().setWriteBufferWaterMark(WATER_MARK);
+                if (idleTimeoutMillis > 0) {
+                    ch.pipeline().addLast("idleState", new IdleStateHandler(false, 0, 0, idleTimeoutMillis,
+                            TimeUnit.MILLISECONDS) {
+                        @Override
+                        protected void channelIdle(ChannelHandlerContext ctx, IdleStateEvent evt) {
+                            log.info("Closing client connection {} after timeout of {}ms", ctx.channel().remoteAddress(),
+                                    idleTimeoutMillis);
+                            ctx.close();
+                        }
+                    });
+                }
                 ch.pipeline().addLast("flushConsolidation", new FlushConsolidationHandler(256, true));
                 ch.pipeline().addLast(EnvelopeDecoder.NAME, new EnvelopeDecoder(maxFrameSize));
                 ch.pipeline().addLast(EnvelopeEncoder.NAME, new EnvelopeEncoder(true));
@@ -114,6 +240,20 @@ public final class CqlServer implements AutoCloseable {
             m.put("SCYLLA_SHARD_AWARE_PORT", List.of(Integer.toString(shardAwarePort)));
         }
         return m;
+    }
+
+    private static final WriteBufferWaterMark WATER_MARK =
+            new WriteBufferWaterMark(WRITE_BUFFER_LOW_WATER_MARK, WRITE_BUFFER_HIGH_WATER_MARK);
+
+    /** Logs why a connection was refused, at most once a second (a flood of refused connections is no log flood). */
+    void connectionRefused(String why) {
+        long refused = refusedSinceLog.incrementAndGet();
+        long now = System.nanoTime();
+        long last = lastRefusalLog.get();
+        if (now - last >= TimeUnit.SECONDS.toNanos(1) && lastRefusalLog.compareAndSet(last, now)) {
+            refusedSinceLog.addAndGet(-refused);
+            log.warn("{} (refused {} connection(s) since the last such message)", why, refused);
+        }
     }
 
     void connectionOpened(Channel ch) {

@@ -203,7 +203,7 @@ final class CompactionTask implements ShardScheduler.Task {
         }
         completedBytes = totalBytes;
         CompactionLog committed = log;
-        shard.execute(() -> shard.compactionDone(this, outputs, committed, null));
+        shard.post(() -> shard.compactor.compactionDone(this, outputs, committed, null));
     }
 
     @Override
@@ -227,7 +227,7 @@ final class CompactionTask implements ShardScheduler.Task {
             log.abort();
         }
         Throwable t = cause != null ? cause : new StoppedException("compaction abandoned: storage is closing id=" + id);
-        shard.execute(() -> shard.compactionDone(this, List.of(), null, t));
+        shard.post(() -> shard.compactor.compactionDone(this, List.of(), null, t));
     }
 
     @Override

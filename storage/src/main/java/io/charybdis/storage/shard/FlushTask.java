@@ -69,7 +69,7 @@ final class FlushTask implements ShardScheduler.Task {
             writer.finish();
             finished = true;
             SSTableReader reader = SSTableReader.open(dir, generation, ts.entry.sstableAllocator());
-            shard.execute(() -> shard.flushDone(this, reader, null));
+            shard.post(() -> shard.flusher.flushDone(this, reader, null));
         }
         return processed;
     }
@@ -85,7 +85,7 @@ final class FlushTask implements ShardScheduler.Task {
             writer.abort();
         }
         Throwable t = cause != null ? cause : new StorageException("flush abandoned: storage is closing");
-        shard.execute(() -> shard.flushDone(this, null, t));
+        shard.post(() -> shard.flusher.flushDone(this, null, t));
     }
 
     @Override

@@ -9,13 +9,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Node-wide registration of a table: descriptor (replaced by ALTER), its directory, the generation counter of
- * its SSTables and the SSTables found at registration, handed to each shard when it first touches the table.
+ * its SSTables and the SSTables found at registration, handed to each shard when it makes its state of the table
+ * (at registration, see {@link ShardTables}).
  */
 public final class TableEntry {
     private volatile TableDescriptor descriptor;
     private final Path directory;
     private final AtomicLong generation;
-    /** per shard: SSTables loaded at registration, taken (set to null) by the shard on first use. */
+    /** per shard: SSTables loaded at registration, taken (set to null) by the shard when it makes its table state. */
     final List<SSTableReader>[] initial;
     private final java.util.concurrent.atomic.AtomicReferenceArray<TableShard> perShard;
     /** Off-heap memory of this table's open SSTables (Bloom filters, index summaries, chunk offsets). */
@@ -37,6 +38,11 @@ public final class TableEntry {
 
     void publish(int shard, TableShard ts) {
         perShard.set(shard, ts);
+    }
+
+    /** The state the shard made for this table, or null before it did. */
+    TableShard published(int shard) {
+        return perShard.get(shard);
     }
 
     /** Sums the figures each shard last published; safe from any thread. */
@@ -150,7 +156,7 @@ public final class TableEntry {
         initial[shard] = readers;
     }
 
-    /** SSTables never handed to their shard (table untouched since registration); for close. */
+    /** SSTables never handed to their shard (closed before the shard made its table state); for close. */
     public synchronized List<SSTableReader> takeInitialForClose(int shard) {
         return takeInitial(shard);
     }

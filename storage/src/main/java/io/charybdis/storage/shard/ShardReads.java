@@ -1,0 +1,210 @@
+package io.charybdis.storage.shard;
+
+import io.charybdis.storage.cache.RowCache;
+import io.charybdis.storage.memtable.Memtable;
+import io.charybdis.storage.mutation.DecoratedKey;
+import io.charybdis.storage.mutation.PartitionMerger;
+import io.charybdis.storage.mutation.PartitionView;
+import io.charybdis.storage.mutation.PurgePolicy;
+import io.charybdis.storage.mutation.SerializedPartition;
+import io.charybdis.storage.read.ReadCommand;
+import io.charybdis.storage.read.ReadResult;
+import io.charybdis.storage.read.ResultWriter;
+import io.charybdis.storage.sstable.SSTableReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Reads on one shard: single-partition reads here, range reads in {@link RangeReader}, both merged by
+ * {@link #emit}.
+ *
+ * <p>Implementation notes: a partition read is answered from memory when it can (row cache hit merged with the
+ * memtables, or no SSTable may hold the key) and completes at once; otherwise the SSTables that may hold the key are
+ * read on the shared I/O pool and the result is merged back on the shard. The row cache holds the reconciled
+ * SSTable content of a partition (never memtable data): a miss populates it with what was read, unless a flush or
+ * truncate changed what the SSTables mean since the read started ({@link TableShard#cachePhase}). Shard thread only,
+ * except the I/O pool's part of a read.
+ */
+final class ShardReads {
+    private final Shard shard;
+    private final RangeReader ranges;
+    private final PartitionMerger merger = new PartitionMerger();
+    private final ExpandableArrayBuffer mergeOut = new ExpandableArrayBuffer(4096);
+    private final ExpandableArrayBuffer cacheScratch = new ExpandableArrayBuffer(1024);
+    private final SerializedPartition mergedView = new SerializedPartition();
+
+    ShardReads(Shard shard) {
+        this.shard = shard;
+        this.ranges = new RangeReader(shard, this);
+    }
+
+    CompletableFuture<ReadResult> read(ReadCommand c) {
+        shard.countForegroundOp();
+        if (!c.isSinglePartition()) {
+            CompletableFuture<ReadResult> f = ranges.read(c);
+            TableShard ts = shard.tables.find(c.table());
+            if (ts != null) {
+                f.whenComplete((r, e) -> recordScanned(ts, r));
+            }
+            return f;
+        }
+        long started = System.nanoTime();
+        CompletableFuture<ReadResult> f = readPartition(c);
+        TableShard ts = shard.tables.find(c.table());
+        if (ts != null) {
+            if (f.isDone()) {
+                ts.readLatency.recordNanos(System.nanoTime() - started);
+                if (!f.isCompletedExceptionally()) {
+                    recordScanned(ts, f.getNow(null));
+                }
+            } else {
+                f.whenComplete((r, e) -> {
+                    ts.readLatency.recordNanos(System.nanoTime() - started);
+                    recordScanned(ts, r);
+                });
+            }
+        }
+        return f;
+    }
+
+    private static void recordScanned(TableShard ts, ReadResult r) {
+        if (r != null) {
+            ts.liveScanned.record(r.liveRowsScanned());
+            ts.tombstonesScanned.record(r.tombstonesScanned());
+        }
+    }
+
+    CompletableFuture<ReadResult> readPartition(ReadCommand c) {
+        TableShard ts = shard.tables.get(c.table());
+        CompletableFuture<ReadResult> f = new CompletableFuture<>();
+        RowCache cache = shard.memory.cache;
+        boolean useCache = ts.entry.descriptor().rowCacheEnabled();
+        if (useCache) {
+            PartitionView cached = cache.get(c.table(), c.token(), c.key());
+            if (cached != null) {
+                // as in Cassandra, a row cache hit is not a read of SSTables: the histogram does not count it
+                List<PartitionView> views = memtableViews(ts.memtable, ts.flushing, new DecoratedKey(c.token(), c.key()));
+                views.add(cached);
+                ResultWriter w = new ResultWriter(c);
+                emit(c, views, w);
+                f.complete(w.build());
+                return f;
+            }
+        }
+        ReadSources src = ReadSources.capture(ts, r -> r.mayContain(c.token(), c.key()));
+        ts.recordSSTablesPerRead(src.sstables().size());
+        int phase = ts.cachePhase;
+        if (src.sstables().isEmpty()) {
+            if (useCache) {
+                cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, shard.memory.cacheLimit());
+            }
+            finishPartitionRead(c, src, List.of(), f);
+            return f;
+        }
+        shard.io(() -> {
+            List<byte[]> parts = new ArrayList<>();
+            Throwable error = null;
+            try {
+                for (SSTableReader r : src.sstables()) {
+                    byte[] p = r.readPartition(c.token(), c.key());
+                    if (p != null) {
+                        parts.add(p);
+                    }
+                }
+            } catch (Throwable t) {
+                error = t;
+            }
+            Throwable err = error;
+            shard.post(() -> {
+                if (err != null) {
+                    src.release();
+                    f.completeExceptionally(err);
+                } else {
+                    if (useCache && phase == ts.cachePhase && !ts.dropped && !shard.isClosed()) {
+                        populate(c, parts);
+                    }
+                    finishPartitionRead(c, src, parts, f);
+                }
+            });
+        }, f);
+        return f;
+    }
+
+    /** Caches the reconciled SSTable content of a partition just read (all SSTables that may hold it). */
+    private void populate(ReadCommand c, List<byte[]> parts) {
+        RowCache cache = shard.memory.cache;
+        long limit = shard.memory.cacheLimit();
+        if (parts.isEmpty()) {
+            cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, limit);
+            return;
+        }
+        PartitionView[] views = new PartitionView[parts.size()];
+        for (int i = 0; i < views.length; i++) {
+            views[i] = new SerializedPartition().wrap(new UnsafeBuffer(parts.get(i)), 0, false);
+        }
+        int len = merger.merge(views, views.length, null, null, PurgePolicy.NONE, cacheScratch, 0);
+        if (len == 0) {
+            cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, limit);
+        } else if (len <= shard.memory.maxCachedPartition()) {
+            cache.put(c.table(), c.token(), c.key(), cacheScratch, 0, len, limit);
+        }
+    }
+
+    private static List<PartitionView> memtableViews(Memtable memtable, List<Memtable> flushing, DecoratedKey dk) {
+        List<PartitionView> views = new ArrayList<>(2 + flushing.size());
+        PartitionView v = memtable.get(dk);
+        if (v != null) {
+            views.add(v);
+        }
+        for (Memtable m : flushing) {
+            v = m.get(dk);
+            if (v != null) {
+                views.add(v);
+            }
+        }
+        return views;
+    }
+
+    private void finishPartitionRead(ReadCommand c, ReadSources src, List<byte[]> parts, CompletableFuture<ReadResult> f) {
+        try {
+            DecoratedKey dk = new DecoratedKey(c.token(), c.key());
+            List<PartitionView> views = new ArrayList<>();
+            for (Memtable m : src.memtables()) {
+                PartitionView v = m.get(dk);
+                if (v != null) {
+                    views.add(v);
+                }
+            }
+            for (byte[] p : parts) {
+                views.add(new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false));
+            }
+            ResultWriter w = new ResultWriter(c);
+            emit(c, views, w);
+            f.complete(w.build());
+        } catch (Throwable t) {
+            f.completeExceptionally(t);
+        } finally {
+            src.release();
+        }
+    }
+
+    /** Reconciles the views of one partition (within the command's slice bounds) into the result. */
+    void emit(ReadCommand c, List<PartitionView> views, ResultWriter w) {
+        if (views.isEmpty()) {
+            return;
+        }
+        byte[] lo = null;
+        byte[] hi = null;
+        if (!c.slices().isEmpty()) {
+            lo = c.slices().get(0).start();
+            hi = c.slices().get(c.slices().size() - 1).end();
+        }
+        int len = merger.merge(views.toArray(PartitionView[]::new), views.size(), lo, hi, PurgePolicy.NONE, mergeOut, 0);
+        if (len > 0) {
+            w.addPartition(mergedView.wrap(mergeOut, 0, false));
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.charybdis.storage.shard;
+
+import io.charybdis.storage.StorageException;
+import io.charybdis.storage.mutation.Mutation;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Accepting writes: commit log, then memtable, with memtable back-pressure.
+ *
+ * <p>Implementation notes: a write to a partition held by {@link PartitionLocks} waits behind the lock. Otherwise it
+ * is admitted now if the shard's memtables are under the hard limit and no write is already waiting; else it waits
+ * (FIFO, its future completes later) until a flush frees memory ({@link #drainBlocked}, called when a flush ends and
+ * on each flush controller tick). A durable write's future completes when the commit log has it (the commit log
+ * hands the acknowledgement back to the shard); a replayed write's ({@code log} false) at once. Shard thread only.
+ */
+final class WritePath {
+    private final Shard shard;
+    private final ArrayDeque<BlockedWrite> blocked = new ArrayDeque<>();
+    private volatile long statBlockedWrites;
+
+    private record BlockedWrite(Runnable apply, CompletableFuture<?> done) {
+    }
+
+    WritePath(Shard shard) {
+        this.shard = shard;
+    }
+
+    CompletableFuture<Void> apply(Mutation m, boolean log) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (!shard.acceptingWrites()) {
+            done.completeExceptionally(notAccepted());
+            return done;
+        }
+        shard.countForegroundOp();
+        TableShard ts = shard.tables.get(m.table());
+        ArrayDeque<Runnable> waiters = shard.locks.waitersOf(m.token(), m.partitionKey());
+        if (waiters != null) {
+            waiters.add(() -> admit(() -> applyNow(ts, m, log, done), done));
+            return done;
+        }
+        admit(() -> applyNow(ts, m, log, done), done);
+        return done;
+    }
+
+    /** Runs {@code apply} now if memtables are under the hard limit and no write waits, else queues it (FIFO). */
+    private void admit(Runnable apply, CompletableFuture<?> done) {
+        if (blocked.isEmpty() && !shard.memory.atHardLimit()) {
+            apply.run();
+            return;
+        }
+        blocked.add(new BlockedWrite(apply, done));
+        statBlockedWrites++;
+        shard.flusher.maybeFlush();
+    }
+
+    /** Admits the waiting writes memory now allows (fails them once writes are no longer accepted). */
+    void drainBlocked() {
+        while (!blocked.isEmpty() && !shard.memory.atHardLimit()) {
+            BlockedWrite w = blocked.poll();
+            if (!shard.acceptingWrites()) {
+                w.done().completeExceptionally(notAccepted());
+            } else {
+                w.apply().run();
+            }
+        }
+        if (!blocked.isEmpty()) {
+            shard.flusher.maybeFlush();
+        }
+    }
+
+    /** Writes the mutation now: commit log (if {@code log}), memtable; the cache gives back what memtables took. */
+    void applyNow(TableShard ts, Mutation m, boolean log, CompletableFuture<Void> done) {
+        if (ts.dropped) {
+            done.completeExceptionally(new StorageException("table dropped id=" + m.table()));
+            return;
+        }
+        long started = System.nanoTime();
+        long segment = log ? shard.commitLog.append(m, done) : -1;
+        ts.memtable.apply(m, segment);
+        ts.writeLatency.recordNanos(System.nanoTime() - started);
+        ShardMemory memory = shard.memory;
+        if (memory.cache.bytes() > 0) {
+            memory.cache.evictTo(memory.cacheLimit());
+        }
+        if (!log) {
+            done.complete(null);
+        }
+        shard.flusher.maybeFlush();
+    }
+
+    /** Writes waiting for memtable memory now. */
+    int blockedCount() {
+        return blocked.size();
+    }
+
+    /** Writes that ever waited for memtable memory. */
+    long blockedTotal() {
+        return statBlockedWrites;
+    }
+
+    /** At close: fails every waiting write. */
+    void failBlocked() {
+        for (BlockedWrite w : blocked) {
+            w.done().completeExceptionally(new StorageException("storage is closed: write not applied"));
+        }
+        blocked.clear();
+    }
+
+    static StorageException notAccepted() {
+        return new StorageException("storage is drained or closed: writes are not accepted");
+    }
+}
