@@ -6,8 +6,7 @@ import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
-import com.datastax.oss.driver.api.core.metadata.Node;
-import com.datastax.oss.driver.api.core.metadata.NodeState;
+import com.datastax.oss.driver.api.core.cql.SimpleStatement;
 import io.charybdis.node.CharybdisNode;
 import io.charybdis.node.config.NodeConfig;
 import io.charybdis.node.config.NodeConfigLoader;
@@ -45,7 +44,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *       are deliberately not read.</li>
  *   <li>The CQL ports are chosen free at the first start and kept for the instance's life, so a {@link #restart()}
  *       comes back where clients expect it, with the data it had (commit log replayed, SSTables reopened).</li>
- *   <li>{@link #restart()} returns once every open session made by {@link #newSession()} sees the node up again,
+ *   <li>{@link #restart()} returns once every open session made by {@link #newSession()} answers a query again,
  *       so a test can query right after it.</li>
  *   <li>{@link #close()} stops the node and deletes the data directory if this instance created it.</li>
  * </ul>
@@ -263,16 +262,28 @@ public final class EmbeddedCharybdis implements AutoCloseable {
         return session;
     }
 
+    /**
+     * Waits until every open session from {@link #newSession()} answers a query again. The driver's view of the node
+     * (state, open connections) can still show the connections of before the restart for a moment, so only an answer
+     * proves the session reconnected.
+     */
     private void awaitSessionsReconnected() {
         long deadline = System.nanoTime() + RECONNECT_WAIT.toNanos();
+        SimpleStatement probe = SimpleStatement.newInstance("SELECT release_version FROM system.local")
+                .setTimeout(Duration.ofSeconds(2));
         for (CqlSession s : sessions) {
-            while (!s.isClosed() && !connected(s)) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("a session did not reconnect within " + RECONNECT_WAIT
-                            + " after the restart of " + this);
+            while (!s.isClosed()) {
+                try {
+                    s.execute(probe);
+                    break;
+                } catch (RuntimeException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("a session did not reconnect within " + RECONNECT_WAIT
+                                + " after the restart of " + this, e);
+                    }
                 }
                 try {
-                    Thread.sleep(5);
+                    Thread.sleep(10);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while waiting for sessions to reconnect", e);
@@ -280,15 +291,6 @@ public final class EmbeddedCharybdis implements AutoCloseable {
             }
         }
         sessions.removeIf(CqlSession::isClosed);
-    }
-
-    private static boolean connected(CqlSession session) {
-        for (Node n : session.getMetadata().getNodes().values()) {
-            if (n.getState() == NodeState.UP && n.getOpenConnections() > 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void requireRunning() {
