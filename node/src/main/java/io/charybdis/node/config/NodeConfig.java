@@ -163,7 +163,9 @@ public final class NodeConfig {
         requirePort("native_shard_aware_transport_port", nativeShardAwareTransportPort);
         requirePort("storage_port", storagePort);
         requirePort("metadata_port", metadataPort);
-        requirePort("jmx_port", jmxPort);
+        if (jmxPort != -1) { // -1: no JMX server (embedded nodes in tests)
+            requirePort("jmx_port", jmxPort);
+        }
         requirePort("prometheus_port", prometheusPort);
         if (nativeTransportPort != 0 && nativeTransportPort == nativeShardAwareTransportPort) {
             throw new ConfigurationException("native_shard_aware_transport_port=" + nativeShardAwareTransportPort

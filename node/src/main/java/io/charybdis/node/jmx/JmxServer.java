@@ -70,10 +70,13 @@ public final class JmxServer implements AutoCloseable {
     }
 
     /**
-     * Starts JMX on {@code config.jmxPort()} (0: a free port) at the node's RPC address. Never throws: returns null,
+     * Starts JMX on {@code config.jmxPort()} (0: a free port; -1: none) at the node's RPC address. Never throws: returns null,
      * with an error logged, if the port cannot be bound (the node still serves CQL).
      */
     public static JmxServer start(NodeConfig config, CharybdisNode node) {
+        if (config.jmxPort() == -1) {
+            return null; // disabled
+        }
         NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info());
         JmxServer server;
         try {

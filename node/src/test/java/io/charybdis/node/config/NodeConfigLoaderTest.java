@@ -282,8 +282,14 @@ class NodeConfigLoaderTest {
         assertThatThrownBy(() -> load("native_transport_port: 9042\nnative_shard_aware_transport_port: 9042\n"))
                 .hasMessageContaining("must differ");
         assertThatThrownBy(() -> load("num_tokens: 0\n")).hasMessageContaining("num_tokens=0");
+        assertThatThrownBy(() -> load("jmx_port: -2\n")).hasMessageContaining("jmx_port=-2 is not a TCP port");
         assertThatThrownBy(() -> load("start_native_transport: yes please\n")).hasMessageContaining("expected true or false");
         assertThatThrownBy(() -> load("cluster_name: [a, b]\n")).hasMessageContaining("expected a single value, found a list");
+    }
+
+    @Test
+    void shouldTakeMinusOneAsNoJmxServer() {
+        assertThat(load("jmx_port: -1\n").jmxPort()).isEqualTo(-1);
     }
 
     @Test
