@@ -154,6 +154,9 @@ public final class CharybdisNode implements AutoCloseable {
                     : Authenticator.allowAll();
             CqlServer server = CqlServer.create(shards, qp, auth, nodeInfo, config);
             schemas.addListener(server::schemaChanged);
+            if (member != null) {
+                member.onTopologyChange(server::topologyChanged);
+            }
             server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
             infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,
                     InetAddress.getByName(config.listenAddress()), rpc, server.port(), config.storagePort(),

@@ -58,6 +58,9 @@ final class ClusterMember implements AutoCloseable {
     private volatile MetadataService metadata;
     private volatile UUID installedSchema = NO_SCHEMA;
     private volatile List<NodeInfo.Peer> peers = List.of();
+    private volatile java.util.Set<UUID> members = java.util.Set.of();
+    private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> topologyListener = (joined, a) -> {
+    };
 
     private ClusterMember(MessagingService messaging, Replicas replicas, UUID hostId, SchemaManager schemas) {
         this.messaging = messaging;
@@ -192,6 +195,11 @@ final class ClusterMember implements AutoCloseable {
         onMetadata(metadata.state());
     }
 
+    /** Told (joined?, native address) for every member that joins or leaves after this call. */
+    void onTopologyChange(java.util.function.BiConsumer<Boolean, InetSocketAddress> listener) {
+        topologyListener = listener;
+    }
+
     ClusterMetadata clusterMetadata() {
         return metadata.state().clusterMetadata(hostId);
     }
@@ -227,6 +235,24 @@ final class ClusterMember implements AutoCloseable {
             }
         }
         peers = List.copyOf(now);
+        java.util.Set<UUID> before = members;
+        members = java.util.Set.copyOf(state.members().keySet());
+        if (!before.isEmpty()) {
+            for (NodeRecord r : state.members().values()) {
+                if (!before.contains(r.hostId()) && !r.hostId().equals(hostId)) {
+                    topologyListener.accept(true, new InetSocketAddress(r.rpcAddress(), r.nativePort()));
+                }
+            }
+        }
+        for (UUID gone : before) {
+            if (!state.members().containsKey(gone)) {
+                NodeInfo.Peer p = peersBefore(gone);
+                if (p != null) {
+                    topologyListener.accept(false, new InetSocketAddress(p.rpcAddress(), p.nativePort()));
+                }
+            }
+        }
+        previousPeers = now;
         MetadataState.Schema s = state.schema();
         if (!s.version().equals(installedSchema) && s.document().length > 0) {
             @SuppressWarnings("unchecked")
@@ -238,6 +264,17 @@ final class ClusterMember implements AutoCloseable {
             schemas.install(SchemaCodec.fromDocument(doc), events);
             installedSchema = s.version();
         }
+    }
+
+    private List<NodeInfo.Peer> previousPeers = List.of();
+
+    private NodeInfo.Peer peersBefore(UUID hostId) {
+        for (NodeInfo.Peer p : previousPeers) {
+            if (p.hostId().equals(hostId)) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** SchemaManager's committer: proposes the change to the log and waits until it is installed here. */

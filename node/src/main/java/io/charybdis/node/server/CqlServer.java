@@ -63,6 +63,7 @@ public final class CqlServer implements AutoCloseable {
     private final AtomicLong refusedSinceLog = new AtomicLong();
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final Map<Channel, CqlConnection> schemaListeners = new ConcurrentHashMap<>();
+    private final Map<Channel, CqlConnection> topologyListeners = new ConcurrentHashMap<>();
     private Channel regular;
     private Channel shardAware;
     private int shardAwarePort;
@@ -263,12 +264,31 @@ public final class CqlServer implements AutoCloseable {
     void connectionClosed(Channel ch) {
         connections.remove(ch);
         schemaListeners.remove(ch);
+        topologyListeners.remove(ch);
     }
 
     void register(Channel ch, List<String> eventTypes, CqlConnection conn) {
         if (eventTypes.contains("SCHEMA_CHANGE")) {
             schemaListeners.put(ch, conn);
         }
+        if (eventTypes.contains("TOPOLOGY_CHANGE")) {
+            topologyListeners.put(ch, conn);
+        }
+    }
+
+    /**
+     * Sends a TOPOLOGY_CHANGE event (NEW_NODE when a member joined the cluster, REMOVED_NODE when one left) to every
+     * connection that registered for it; {@code nativeAddress} is where clients reach that node.
+     */
+    public void topologyChanged(boolean joined, java.net.InetSocketAddress nativeAddress) {
+        var event = new io.charybdis.protocol.response.Event.TopologyChange(joined
+                ? io.charybdis.protocol.response.Event.TopologyChangeType.NEW_NODE
+                : io.charybdis.protocol.response.Event.TopologyChangeType.REMOVED_NODE, nativeAddress);
+        topologyListeners.forEach((ch, conn) -> {
+            if (ch.isActive()) {
+                ch.eventLoop().execute(() -> ch.writeAndFlush(Responses.event(ch.alloc(), conn.version(), event)));
+            }
+        });
     }
 
     /** Sends a SCHEMA_CHANGE event to every connection that registered for it. */

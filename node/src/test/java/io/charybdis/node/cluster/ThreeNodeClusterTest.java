@@ -88,9 +88,15 @@ class ThreeNodeClusterTest {
         String seeds = "127.0.0.1:" + storage[1] + ",127.0.0.2:" + storage[2];
         CharybdisNode n1 = start(1, seeds, storage[1], meta[1], nat[1]);
         start(2, seeds, storage[2], meta[2], nat[2]);
-        CharybdisNode n3 = start(3, seeds, storage[3], meta[3], nat[3]);
 
         try (CqlSession s = session(n1, "127.0.0.1")) {
+            assertThat(s.getMetadata().getNodes()).hasSize(2);
+            CharybdisNode n3 = start(3, seeds, storage[3], meta[3], nat[3]);
+            // the driver hears of the third node through a TOPOLOGY_CHANGE event (NEW_NODE) and adds it
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (s.getMetadata().getNodes().size() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
             assertThat(s.getMetadata().getNodes()).hasSize(3);
             Set<InetAddress> all = Set.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName("127.0.0.2"),
                     InetAddress.getByName("127.0.0.3"));
@@ -128,6 +134,7 @@ class ThreeNodeClusterTest {
             assertThat(coordinators).hasSize(3); // the driver spread the requests over the ring
         }
         // every node holds every row: with the first two gone, the third answers everything alone at ONE
+        CharybdisNode n3 = nodes.get(2);
         nodes.get(0).close();
         nodes.get(1).close();
         try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.3", n3.nativePort()))
