@@ -138,7 +138,8 @@ public final class CharybdisNode implements AutoCloseable {
             }
             io.charybdis.cluster.Coordinator coordinator = member == null
                     ? NodeCoordinator.singleNode(storage, schemas, self, tokens)
-                    : NodeCoordinator.clustered(storage, schemas, member.clusterMetadata(), member.replicas());
+                    : NodeCoordinator.clustered(storage, schemas, member.clusterMetadata(), member.replicas(),
+                            member.liveness());
             if (member != null) {
                 member.attach(coordinator);
             }
@@ -156,6 +157,7 @@ public final class CharybdisNode implements AutoCloseable {
             schemas.addListener(server::schemaChanged);
             if (member != null) {
                 member.onTopologyChange(server::topologyChanged);
+                member.onStatusChange(server::statusChanged);
             }
             server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
             infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,

@@ -56,6 +56,9 @@ final class ClusterMember implements AutoCloseable {
     private final SchemaManager schemas;
     private final AtomicReference<Coordinator> coordinator = new AtomicReference<>();
     private volatile MetadataService metadata;
+    private volatile io.charybdis.cluster.FailureDetector failureDetector;
+    private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> statusListener = (up, a) -> {
+    };
     private volatile UUID installedSchema = NO_SCHEMA;
     private volatile List<NodeInfo.Peer> peers = List.of();
     private volatile java.util.Set<UUID> members = java.util.Set.of();
@@ -129,6 +132,10 @@ final class ClusterMember implements AutoCloseable {
             if (member.metadata.state().schema().version().equals(NO_SCHEMA) && hasUserKeyspaces(schemas.schema())) {
                 member.commit(null, schemas.schema(), List.of()); // this node formed the cluster: its schema is the first
             }
+            MetadataService md = member.metadata;
+            member.failureDetector = new io.charybdis.cluster.FailureDetector(messaging,
+                    () -> md.state().members().values().stream().map(NodeRecord::endpoint).toList(), hostId,
+                    member::statusChanged).start();
             schemas.setCommitter(new SchemaManager.Committer() {
                 @Override
                 public boolean commit(Schema before, Schema after, List<SchemaChange> events) {
@@ -193,6 +200,24 @@ final class ClusterMember implements AutoCloseable {
     void attach(Coordinator c) {
         coordinator.set(c);
         onMetadata(metadata.state());
+    }
+
+    /** What the coordinator asks before it counts a replica as live. */
+    io.charybdis.cluster.Liveness liveness() {
+        return failureDetector;
+    }
+
+    /** Told (up?, native address) when another member is convicted down or answers again. */
+    void onStatusChange(java.util.function.BiConsumer<Boolean, InetSocketAddress> listener) {
+        statusListener = listener;
+    }
+
+    private void statusChanged(io.charybdis.cluster.locator.Endpoint e, boolean up) {
+        NodeRecord r = metadata.state().members().get(e.hostId());
+        LOG.info("node {} is now {}", e, up ? "UP" : "DOWN");
+        if (r != null) {
+            statusListener.accept(up, new InetSocketAddress(r.rpcAddress(), r.nativePort()));
+        }
     }
 
     /** Told (joined?, native address) for every member that joins or leaves after this call. */
@@ -309,6 +334,9 @@ final class ClusterMember implements AutoCloseable {
 
     @Override
     public void close() {
+        if (failureDetector != null) {
+            failureDetector.close();
+        }
         MetadataService m = metadata;
         if (m != null) {
             m.close();

@@ -32,6 +32,8 @@ public final class Replicas {
 
     /** Serves MUTATION and READ on this node's storage, and sends them to other nodes. */
     public static Replicas serve(MessagingService messaging, Storage storage) {
+        messaging.handle(Verb.ECHO, (payload, shard, epoch, sender) ->
+                CompletableFuture.completedFuture(Unpooled.EMPTY_BUFFER)); // liveness probes
         messaging.handle(Verb.MUTATION, (payload, shard, epoch, sender) -> {
             byte[] bytes = new byte[payload.readableBytes()];
             payload.readBytes(bytes);

@@ -121,6 +121,45 @@ class CoordinatorAcrossNodesTest {
     @AfterEach
     void stop() {
         nodes.forEach(TestNode::close);
+        detectors.forEach(io.charybdis.cluster.FailureDetector::close);
+    }
+
+    final List<io.charybdis.cluster.FailureDetector> detectors = new ArrayList<>();
+
+    @Test
+    void aNodeThatStopsAnsweringIsConvictedAndAllBecomesUnavailableUntilItAnswersAgain() throws Exception {
+        start(3, 3);
+        List<Endpoint> ring = nodes.stream().map(n -> n.endpoint).toList();
+        List<String> changes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        io.charybdis.cluster.FailureDetector fd = new io.charybdis.cluster.FailureDetector(nodes.get(0).messaging,
+                () -> ring, nodes.get(0).endpoint.hostId(), (e, up) -> changes.add(e.hostId() + (up ? " up" : " down")),
+                50).start();
+        detectors.add(fd);
+        Coordinator c = new Coordinator(nodes.get(0).storage, nodes.get(0).coordinator.metadata(), t -> Map.of("class",
+                "SimpleStrategy", "replication_factor", "3"), fd, nodes.get(0).replicas, 500, 500);
+        Thread.sleep(500);
+        assertThat(fd.isAlive(nodes.get(2).endpoint)).isTrue();
+        cut.add(nodes.get(2).address);
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (fd.isAlive(nodes.get(2).endpoint) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(fd.isAlive(nodes.get(2).endpoint)).isFalse();
+        assertThat(changes).containsExactly(nodes.get(2).endpoint.hostId() + " down");
+        c.write(row(500, "fd", "quorum"), ConsistencyLevel.QUORUM, null).join();
+        assertThatThrownBy(() -> c.write(row(500, "fd2", "all"), ConsistencyLevel.ALL, null).join())
+                .cause().isInstanceOfSatisfying(io.charybdis.cluster.UnavailableException.class, e -> {
+                    assertThat(e.required()).isEqualTo(3);
+                    assertThat(e.alive()).isEqualTo(2);
+                });
+        cut.clear();
+        deadline = System.nanoTime() + 20_000_000_000L;
+        while (!fd.isAlive(nodes.get(2).endpoint) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(fd.isAlive(nodes.get(2).endpoint)).isTrue();
+        assertThat(changes).endsWith(nodes.get(2).endpoint.hostId() + " up");
+        c.write(row(500, "fd3", "all"), ConsistencyLevel.ALL, null).join();
     }
 
     Mutation row(long token, String key, String value) {

@@ -64,6 +64,7 @@ public final class CqlServer implements AutoCloseable {
     private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final Map<Channel, CqlConnection> schemaListeners = new ConcurrentHashMap<>();
     private final Map<Channel, CqlConnection> topologyListeners = new ConcurrentHashMap<>();
+    private final Map<Channel, CqlConnection> statusListeners = new ConcurrentHashMap<>();
     private Channel regular;
     private Channel shardAware;
     private int shardAwarePort;
@@ -265,6 +266,7 @@ public final class CqlServer implements AutoCloseable {
         connections.remove(ch);
         schemaListeners.remove(ch);
         topologyListeners.remove(ch);
+        statusListeners.remove(ch);
     }
 
     void register(Channel ch, List<String> eventTypes, CqlConnection conn) {
@@ -274,12 +276,27 @@ public final class CqlServer implements AutoCloseable {
         if (eventTypes.contains("TOPOLOGY_CHANGE")) {
             topologyListeners.put(ch, conn);
         }
+        if (eventTypes.contains("STATUS_CHANGE")) {
+            statusListeners.put(ch, conn);
+        }
     }
 
     /**
      * Sends a TOPOLOGY_CHANGE event (NEW_NODE when a member joined the cluster, REMOVED_NODE when one left) to every
      * connection that registered for it; {@code nativeAddress} is where clients reach that node.
      */
+    /** Sends a STATUS_CHANGE event (UP or DOWN, as the failure detector decided) to connections registered for it. */
+    public void statusChanged(boolean up, java.net.InetSocketAddress nativeAddress) {
+        var event = new io.charybdis.protocol.response.Event.StatusChange(up
+                ? io.charybdis.protocol.response.Event.StatusChangeType.UP
+                : io.charybdis.protocol.response.Event.StatusChangeType.DOWN, nativeAddress);
+        statusListeners.forEach((ch, conn) -> {
+            if (ch.isActive()) {
+                ch.eventLoop().execute(() -> ch.writeAndFlush(Responses.event(ch.alloc(), conn.version(), event)));
+            }
+        });
+    }
+
     public void topologyChanged(boolean joined, java.net.InetSocketAddress nativeAddress) {
         var event = new io.charybdis.protocol.response.Event.TopologyChange(joined
                 ? io.charybdis.protocol.response.Event.TopologyChangeType.NEW_NODE
