@@ -171,9 +171,15 @@ public final class Coordinator {
         if (plan.isLocalOnly(self)) {
             return Home.resume(storage.read(c), home);
         }
-        if (remote == null || plan.blockFor() > 1) {
-            // more than one answer needs digest reads and read repair across nodes: not built yet
+        if (remote == null) {
             throw remoteNotSupported(plan);
+        }
+        if (plan.blockFor() > 1) {
+            if (!c.isSinglePartition()) {
+                throw new NotYetSupportedException("Charybdis cannot yet read a token range at consistency level "
+                        + plan.consistency() + " over several nodes (range reads with read repair are not built yet)");
+            }
+            return Home.resume(readRepaired(plan, c, cl), home);
         }
         if (!c.isSinglePartition() && plan.replicas().size() < metadata.ring().endpoints().size()) {
             throw new NotYetSupportedException("Charybdis cannot yet read a token range over nodes that each own part "
@@ -186,6 +192,72 @@ public final class Coordinator {
         CompletableFuture<ReadResult> r = remote.read(target, c, readTimeoutMillis).exceptionallyCompose(t ->
                 CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
         return Home.resume(r, home);
+    }
+
+    /**
+     * A single-partition read that needs {@code blockFor} answers: fetches the whole partition, unfiltered, from
+     * that many live replicas (this node first), and when they differ writes their reconciliation (every cell with
+     * its timestamp: last write wins on each replica) back to the replicas asked — Cassandra's blocking read
+     * repair — before reading the answer from one of them. Whatever any of the replicas asked had acknowledged is
+     * in the answer, so a QUORUM read sees every QUORUM write acknowledged before it.
+     */
+    private CompletableFuture<ReadResult> readRepaired(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl) {
+        Endpoint self = metadata.self();
+        List<Endpoint> asked = new java.util.ArrayList<>(plan.blockFor());
+        if (plan.live().contains(self)) {
+            asked.add(self);
+        }
+        for (Endpoint e : plan.live()) {
+            if (asked.size() == plan.blockFor()) {
+                break;
+            }
+            if (!e.equals(self)) {
+                asked.add(e);
+            }
+        }
+        List<CompletableFuture<Mutation>> raws = new java.util.ArrayList<>(asked.size());
+        for (Endpoint e : asked) {
+            raws.add(e.equals(self) ? storage.readRawPartition(c.table(), c.token(), c.key())
+                    : remote.readRaw(e, c.table(), c.token(), c.key(), readTimeoutMillis));
+        }
+        return CompletableFuture.allOf(raws.toArray(CompletableFuture[]::new)).handle((v, t) -> {
+            if (t != null) {
+                int answered = (int) raws.stream().filter(f -> !f.isCompletedExceptionally()).count();
+                throw new java.util.concurrent.CompletionException(new ReadTimeoutException(cl, answered,
+                        plan.blockFor(), false));
+            }
+            return raws.stream().map(CompletableFuture::join).toList();
+        }).thenCompose(parts -> {
+            List<Mutation> present = parts.stream().filter(Objects::nonNull).toList();
+            boolean same = present.isEmpty() || (present.size() == parts.size() && present.stream().allMatch(m ->
+                    m.asByteBuffer().equals(present.get(0).asByteBuffer())));
+            Endpoint target = asked.get(0);
+            if (same) {
+                return readFrom(target, c, cl);
+            }
+            Mutation merged = Mutation.merge(present);
+            List<CompletableFuture<Void>> repairs = new java.util.ArrayList<>();
+            for (int i = 0; i < asked.size(); i++) {
+                Mutation had = parts.get(i);
+                if (had != null && had.asByteBuffer().equals(merged.asByteBuffer())) {
+                    continue;
+                }
+                Endpoint e = asked.get(i);
+                repairs.add(e.equals(self) ? storage.apply(merged) : remote.apply(e, merged, writeTimeoutMillis));
+            }
+            return CompletableFuture.allOf(repairs.toArray(CompletableFuture[]::new))
+                    .exceptionallyCompose(x -> CompletableFuture.failedFuture(
+                            new ReadTimeoutException(cl, plan.blockFor() - 1, plan.blockFor(), true)))
+                    .thenCompose(x -> readFrom(target, c, cl));
+        });
+    }
+
+    private CompletableFuture<ReadResult> readFrom(Endpoint replica, ReadCommand c, ConsistencyLevel cl) {
+        if (replica.equals(metadata.self())) {
+            return storage.read(c);
+        }
+        return remote.read(replica, c, readTimeoutMillis).exceptionallyCompose(t ->
+                CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
     }
 
     // ------------------------------------------------------------------ lightweight transactions

@@ -334,6 +334,15 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
+     * The whole partition as this node holds it — reconciled from memtables and SSTables, tombstones and expiring
+     * cells kept — as a mutation that recreates it, or null when this node holds nothing of it: what a coordinator
+     * compares replicas by and repairs them with.
+     */
+    public CompletableFuture<Mutation> readRawPartition(TableId table, long token, byte[] key) {
+        return shards[shardOf(token)].requestRawPartition(table, token, key);
+    }
+
+    /**
      * Reads {@code current} (a single-partition read of (token, key)) and applies what {@code decide} returns
      * (null = nothing), with no other write to that partition in between. {@code decide} runs on the shard thread.
      */

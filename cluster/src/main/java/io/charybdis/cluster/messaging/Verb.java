@@ -13,7 +13,9 @@ public enum Verb {
     /** Reads on the replica (cluster.replica.Replicas). */
     READ(3),
     /** Answers with the address of this node's cluster metadata member (how a joining node finds its seeds'). */
-    METADATA_ADDRESS(4);
+    METADATA_ADDRESS(4),
+    /** Answers with the whole partition as the replica holds it, unfiltered (read reconciliation and repair). */
+    READ_RAW(5);
 
     private static final Verb[] BY_CODE = new Verb[64];
 

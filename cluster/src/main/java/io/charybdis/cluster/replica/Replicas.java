@@ -48,7 +48,35 @@ public final class Replicas {
                 return out;
             });
         });
+        messaging.handle(Verb.READ_RAW, (payload, shard, epoch, sender) -> {
+            io.charybdis.storage.TableId table = io.charybdis.storage.TableId.of(payload.readLong(), payload.readLong());
+            long token = payload.readLong();
+            byte[] key = new byte[payload.readInt()];
+            payload.readBytes(key);
+            return storage.readRawPartition(table, token, key).thenApply(m -> m == null ? Unpooled.EMPTY_BUFFER
+                    : Unpooled.wrappedBuffer(m.asByteBuffer()));
+        });
         return new Replicas(messaging);
+    }
+
+    /** The whole partition as a remote replica holds it (null: nothing), to reconcile and repair replicas. */
+    public CompletableFuture<Mutation> readRaw(Endpoint replica, io.charybdis.storage.TableId table, long token, byte[] key,
+                                               long timeoutMillis) {
+        ByteBuf payload = Unpooled.buffer(28 + key.length);
+        payload.writeLong(table.msb()).writeLong(table.lsb()).writeLong(token).writeInt(key.length).writeBytes(key);
+        return messaging.send(replica.storageAddress(), ShardRouting.shardOf(token, replica.shards()), Verb.READ_RAW,
+                payload, timeoutMillis).thenApply(answer -> {
+                    try {
+                        if (answer.readableBytes() == 0) {
+                            return null;
+                        }
+                        byte[] bytes = new byte[answer.readableBytes()];
+                        answer.readBytes(bytes);
+                        return Mutation.copyOf(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
+                    } finally {
+                        answer.release();
+                    }
+                });
     }
 
     /** Applies a mutation on a remote replica; completes when it has acknowledged. */

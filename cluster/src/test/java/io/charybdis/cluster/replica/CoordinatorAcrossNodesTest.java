@@ -238,4 +238,36 @@ class CoordinatorAcrossNodesTest {
         }
         assertThat(copies).isEqualTo(6); // three partitions, two replicas each
     }
+
+    @Test
+    void quorumReadsReconcileReplicasAndRepairTheOnesBehind() {
+        start(3, 3);
+        TestNode a = nodes.get(0);
+        TestNode c = nodes.get(2);
+        // connections between all nodes first, so that a fault applies when a message is sent
+        for (TestNode n : nodes) {
+            n.coordinator.write(row(500, "warm", "up"), ConsistencyLevel.ALL, null).join();
+        }
+        // a QUORUM write node 2 missed (cut off): nodes 0 and 1 hold it
+        cut.add(c.address);
+        a.coordinator.write(row(500, "k1", "quorum"), ConsistencyLevel.QUORUM, null).join();
+        cut.clear();
+        assertThat(value(c.storage.read(read(500, "k1")).join())).isNull();
+        // a QUORUM read coordinated by node 2 asks itself and another replica, finds them different, repairs itself
+        assertThat(value(c.coordinator.read(read(500, "k1"), ConsistencyLevel.QUORUM, null).join())).isEqualTo("quorum");
+        assertThat(value(c.storage.read(read(500, "k1")).join())).isEqualTo("quorum");
+
+        // a deletion node 2 missed must not come back: the tombstone wins the reconciliation
+        a.coordinator.write(row(500, "k2", "old"), ConsistencyLevel.ALL, null).join();
+        cut.add(c.address);
+        b.start(TABLE, 500, "k2".getBytes(StandardCharsets.UTF_8)).partitionDeletion(20, NOW);
+        a.coordinator.write(b.build(), ConsistencyLevel.QUORUM, null).join();
+        cut.clear();
+        assertThat(value(c.storage.read(read(500, "k2")).join())).isEqualTo("old");
+        assertThat(c.coordinator.read(read(500, "k2"), ConsistencyLevel.QUORUM, null).join().isEmpty()).isTrue();
+        assertThat(c.storage.read(read(500, "k2")).join().isEmpty()).isTrue(); // repaired
+
+        // replicas that agree are read without any repair write
+        assertThat(value(c.coordinator.read(read(500, "k1"), ConsistencyLevel.ALL, null).join())).isEqualTo("quorum");
+    }
 }

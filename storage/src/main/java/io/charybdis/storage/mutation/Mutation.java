@@ -21,6 +21,17 @@ public final class Mutation {
         this.table = TableId.of(buffer.getLong(M_TABLE_MSB), buffer.getLong(M_TABLE_LSB));
     }
 
+    /** A mutation recreating a partition record ({@link MutationLayout}'s partition layout) of a table. */
+    public static Mutation ofPartition(TableId table, DirectBuffer src, int offset, int length) {
+        byte[] bytes = new byte[M_PARTITION + length];
+        UnsafeBuffer b = new UnsafeBuffer(bytes);
+        b.putInt(M_TOTAL_LENGTH, bytes.length);
+        b.putLong(M_TABLE_MSB, table.msb());
+        b.putLong(M_TABLE_LSB, table.lsb());
+        src.getBytes(offset, bytes, M_PARTITION, length);
+        return copyOf(b, 0, bytes.length);
+    }
+
     /** Copies a serialized mutation (e.g. read back from the commit log); validates its framing. */
     public static Mutation copyOf(DirectBuffer src, int offset, int length) {
         if (length < M_PARTITION + P_KEY || src.getInt(offset + M_TOTAL_LENGTH) != length

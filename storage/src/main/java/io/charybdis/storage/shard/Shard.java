@@ -160,6 +160,12 @@ public final class Shard {
         return inbox.request(() -> read(c));
     }
 
+    /** The whole partition, reconciled and unfiltered, as a mutation (null: none here); see ShardReads#readRaw. */
+    public CompletableFuture<io.charybdis.storage.mutation.Mutation> requestRawPartition(TableId table, long token,
+                                                                                        byte[] key) {
+        return inbox.request(() -> reads.readRaw(table, token, key));
+    }
+
     /** Request path: read-decide-apply (inline on this shard's thread, else through the bounded queue). */
     public CompletableFuture<CasResult> requestAtomically(TableId tid, long token, byte[] key, ReadCommand current,
                                                           Function<ReadResult, Mutation> decide) {

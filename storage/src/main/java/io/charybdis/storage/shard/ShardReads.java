@@ -133,6 +133,64 @@ final class ShardReads {
         return f;
     }
 
+    /**
+     * The whole partition as this shard holds it, reconciled but unfiltered (tombstones, expiring and expired
+     * cells kept, nothing purged), as a mutation that would recreate it; null when the shard holds nothing of it.
+     * What a coordinator compares and repairs replicas with. Reads memtables and SSTables (not the row cache).
+     */
+    CompletableFuture<io.charybdis.storage.mutation.Mutation> readRaw(io.charybdis.storage.TableId table, long token,
+                                                                     byte[] key) {
+        TableShard ts = shard.tables.get(table);
+        CompletableFuture<io.charybdis.storage.mutation.Mutation> f = new CompletableFuture<>();
+        ReadSources src = ReadSources.capture(ts, r -> r.mayContain(token, key));
+        shard.io(() -> {
+            List<byte[]> parts = new ArrayList<>();
+            Throwable error = null;
+            try {
+                for (SSTableReader r : src.sstables()) {
+                    byte[] p = r.readPartition(token, key);
+                    if (p != null) {
+                        parts.add(p);
+                    }
+                }
+            } catch (Throwable t) {
+                error = t;
+            }
+            Throwable err = error;
+            shard.post(() -> {
+                try {
+                    if (err != null) {
+                        f.completeExceptionally(err);
+                        return;
+                    }
+                    DecoratedKey dk = new DecoratedKey(token, key);
+                    List<PartitionView> views = new ArrayList<>();
+                    for (Memtable m : src.memtables()) {
+                        PartitionView v = m.get(dk);
+                        if (v != null) {
+                            views.add(v);
+                        }
+                    }
+                    for (byte[] p : parts) {
+                        views.add(new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false));
+                    }
+                    if (views.isEmpty()) {
+                        f.complete(null);
+                        return;
+                    }
+                    int len = merger.merge(views.toArray(PartitionView[]::new), views.size(), null, null,
+                            PurgePolicy.NONE, mergeOut, 0);
+                    f.complete(len == 0 ? null : io.charybdis.storage.mutation.Mutation.ofPartition(table, mergeOut, 0, len));
+                } catch (Throwable t) {
+                    f.completeExceptionally(t);
+                } finally {
+                    src.release();
+                }
+            });
+        }, f);
+        return f;
+    }
+
     /** Caches the reconciled SSTable content of a partition just read (all SSTables that may hold it). */
     private void populate(ReadCommand c, List<byte[]> parts) {
         RowCache cache = shard.memory.cache;
