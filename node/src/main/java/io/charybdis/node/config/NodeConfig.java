@@ -89,7 +89,7 @@ public final class NodeConfig {
         broadcastAddress = b.broadcastAddress != null ? b.broadcastAddress : b.listenAddress;
         rpcAddress = b.rpcAddress;
         broadcastRpcAddress = b.broadcastRpcAddress != null ? b.broadcastRpcAddress : b.rpcAddress;
-        seeds = List.copyOf(b.seeds != null ? b.seeds : List.of(listenAddress + ":" + b.storagePort));
+        seeds = List.copyOf(b.seeds != null ? b.seeds : List.of(listenAddress)); // at this node's storage_port
         startNativeTransport = b.startNativeTransport;
         nativeTransportPort = b.nativeTransportPort;
         nativeShardAwareTransportPort = b.nativeShardAwareTransportPort;

@@ -59,7 +59,7 @@ class NodeConfigLoaderTest {
         assertThat(c.endpointSnitch()).isEqualTo("SimpleSnitch");
         assertThat(c.smp()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(c.ignoreCommitlogCorruption()).isFalse();
-        assertThat(c.seeds()).containsExactly("127.0.0.1:7000");
+        assertThat(c.seeds()).containsExactly("127.0.0.1"); // this node, at its own storage_port
         assertThat(c.baseDirectory()).isEqualTo(home.toAbsolutePath().normalize());
     }
 
