@@ -106,17 +106,7 @@ final class ShardReads {
         }
         shard.io(() -> {
             List<byte[]> parts = new ArrayList<>();
-            Throwable error = null;
-            try {
-                for (SSTableReader r : src.sstables()) {
-                    byte[] p = r.readPartition(c.token(), c.key());
-                    if (p != null) {
-                        parts.add(p);
-                    }
-                }
-            } catch (Throwable t) {
-                error = t;
-            }
+            Throwable error = readParts(src, c.token(), c.key(), parts);
             Throwable err = error;
             shard.post(() -> {
                 if (err != null) {
@@ -145,17 +135,7 @@ final class ShardReads {
         ReadSources src = ReadSources.capture(ts, r -> r.mayContain(token, key));
         shard.io(() -> {
             List<byte[]> parts = new ArrayList<>();
-            Throwable error = null;
-            try {
-                for (SSTableReader r : src.sstables()) {
-                    byte[] p = r.readPartition(token, key);
-                    if (p != null) {
-                        parts.add(p);
-                    }
-                }
-            } catch (Throwable t) {
-                error = t;
-            }
+            Throwable error = readParts(src, token, key, parts);
             Throwable err = error;
             shard.post(() -> {
                 try {
@@ -163,17 +143,7 @@ final class ShardReads {
                         f.completeExceptionally(err);
                         return;
                     }
-                    DecoratedKey dk = new DecoratedKey(token, key);
-                    List<PartitionView> views = new ArrayList<>();
-                    for (Memtable m : src.memtables()) {
-                        PartitionView v = m.get(dk);
-                        if (v != null) {
-                            views.add(v);
-                        }
-                    }
-                    for (byte[] p : parts) {
-                        views.add(new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false));
-                    }
+                    List<PartitionView> views = views(src, parts, new DecoratedKey(token, key));
                     if (views.isEmpty()) {
                         f.complete(null);
                         return;
@@ -211,6 +181,36 @@ final class ShardReads {
         }
     }
 
+    /** Reads the partition from each SSTable of {@code src} into {@code parts} (I/O thread); the failure, or null. */
+    private static Throwable readParts(ReadSources src, long token, byte[] key, List<byte[]> parts) {
+        try {
+            for (SSTableReader r : src.sstables()) {
+                byte[] p = r.readPartition(token, key);
+                if (p != null) {
+                    parts.add(p);
+                }
+            }
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /** The partition's views: the captured memtables' then the SSTable parts read. */
+    private static List<PartitionView> views(ReadSources src, List<byte[]> parts, DecoratedKey dk) {
+        List<PartitionView> views = new ArrayList<>();
+        for (Memtable m : src.memtables()) {
+            PartitionView v = m.get(dk);
+            if (v != null) {
+                views.add(v);
+            }
+        }
+        for (byte[] p : parts) {
+            views.add(new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false));
+        }
+        return views;
+    }
+
     private static List<PartitionView> memtableViews(Memtable memtable, List<Memtable> flushing, DecoratedKey dk) {
         List<PartitionView> views = new ArrayList<>(2 + flushing.size());
         PartitionView v = memtable.get(dk);
@@ -228,17 +228,7 @@ final class ShardReads {
 
     private void finishPartitionRead(ReadCommand c, ReadSources src, List<byte[]> parts, CompletableFuture<ReadResult> f) {
         try {
-            DecoratedKey dk = new DecoratedKey(c.token(), c.key());
-            List<PartitionView> views = new ArrayList<>();
-            for (Memtable m : src.memtables()) {
-                PartitionView v = m.get(dk);
-                if (v != null) {
-                    views.add(v);
-                }
-            }
-            for (byte[] p : parts) {
-                views.add(new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false));
-            }
+            List<PartitionView> views = views(src, parts, new DecoratedKey(c.token(), c.key()));
             ResultWriter w = new ResultWriter(c);
             emit(c, views, w);
             f.complete(w.build());
