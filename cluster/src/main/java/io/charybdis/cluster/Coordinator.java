@@ -42,6 +42,7 @@ public final class Coordinator {
     private final io.charybdis.cluster.replica.Replicas remote;
     private final long writeTimeoutMillis;
     private final long readTimeoutMillis;
+    private final Paxos paxos;
     private volatile ClusterMetadata metadata;
 
     /** Cassandra's defaults: write_request_timeout and read_request_timeout. */
@@ -72,6 +73,8 @@ public final class Coordinator {
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         this.replicationOfTable = replicationOfTable;
         this.liveness = liveness;
+        this.paxos = remote == null ? null : new Paxos(remote.paxosReplica(), remote.paxos(), writeTimeoutMillis,
+                Paxos.DEFAULT_CONTENTION_TIMEOUT_MILLIS);
     }
 
     public ClusterMetadata metadata() {
@@ -174,6 +177,10 @@ public final class Coordinator {
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
+        if ((cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL) && c.isSinglePartition()
+                && paxos != null) {
+            return Home.resume(serialRead(plan, c, cl), home);
+        }
         if (plan.blockFor() > 1) {
             if (!c.isSinglePartition()) {
                 throw new NotYetSupportedException("Charybdis cannot yet read a token range at consistency level "
@@ -265,11 +272,13 @@ public final class Coordinator {
     /**
      * Compare-and-set on one partition: reads {@code current}, applies what {@code decide} returns (null: nothing)
      * with no other write to the partition in between. {@code serial} must be SERIAL or LOCAL_SERIAL; the write is
-     * committed at {@code commit}.
+     * committed at {@code commit}. {@code decide} is given the write timestamp of the update (as Cassandra, a
+     * transaction's writes carry its ballot's time, whatever timestamp the client sent). With replicas on other
+     * nodes this is Paxos ({@link Paxos}); with this node the only replica, one atomic step on the owning shard.
      */
     public CompletableFuture<CasResult> cas(TableId table, long token, byte[] key, ReadCommand current,
-                                            Function<ReadResult, Mutation> decide, ConsistencyLevel serial,
-                                            ConsistencyLevel commit, EventExecutor home) {
+                                            java.util.function.BiFunction<ReadResult, Long, Mutation> decide,
+                                            ConsistencyLevel serial, ConsistencyLevel commit, EventExecutor home) {
         ReplicaPlan plan;
         try {
             plan = plan(table, token, paxosLevel(serial), false);
@@ -279,10 +288,29 @@ public final class Coordinator {
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (!plan.isLocalOnly(metadata.self())) {
+        if (plan.isLocalOnly(metadata.self())) {
+            return Home.resume(storage.atomically(table, token, key, current,
+                    r -> decide.apply(r, io.charybdis.cluster.paxos.Ballot.next(Long.MIN_VALUE).micros())), home);
+        }
+        if (paxos == null) {
             throw remoteNotSupported(plan);
         }
-        return Home.resume(storage.atomically(table, token, key, current, decide), home);
+        return Home.resume(paxos.run(paxosRound(table, token, key, plan, serial, commit), current, decide), home);
+    }
+
+    /** A read at SERIAL or LOCAL_SERIAL over several nodes: finishes in-progress transactions, then reads. */
+    private CompletableFuture<ReadResult> serialRead(ReplicaPlan plan, ReadCommand c, ConsistencyLevel serial) {
+        // proposals found in progress are committed at the quorum the serial level stands for, as Cassandra does
+        Paxos.Round round = paxosRound(c.table(), c.token(), c.key(), plan, serial, paxosLevel(serial));
+        return paxos.run(round, c, null).thenApply(CasResult::current);
+    }
+
+    private Paxos.Round paxosRound(TableId table, long token, byte[] key, ReplicaPlan plan, ConsistencyLevel serial,
+                                   ConsistencyLevel commit) {
+        ReplicaPlan readPlan = plan;
+        return new Paxos.Round(metadata.self(), table, token, key, plan, () -> plan(table, token, commit, true), serial,
+                read -> readPlan.blockFor() > 1 ? readRepaired(readPlan, read, serial) : readFrom(readPlan.live().get(0),
+                        read, serial));
     }
 
     /**

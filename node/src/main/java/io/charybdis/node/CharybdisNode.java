@@ -99,6 +99,9 @@ public final class CharybdisNode implements AutoCloseable {
                     }
                 }
             }
+            // the local Paxos state table (lightweight transactions across nodes) is registered before the replay
+            // so that promises and acceptances in the commit log are not lost
+            st.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor());
             storage.replayCommitLog().get();
             schemas.setLifecycle(new TableLifecycle() {
                 @Override

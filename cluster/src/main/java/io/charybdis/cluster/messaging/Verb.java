@@ -15,7 +15,13 @@ public enum Verb {
     /** Answers with the address of this node's cluster metadata member (how a joining node finds its seeds'). */
     METADATA_ADDRESS(4),
     /** Answers with the whole partition as the replica holds it, unfiltered (read reconciliation and repair). */
-    READ_RAW(5);
+    READ_RAW(5),
+    /** Paxos phase 1: promise a ballot, answer the replica's accepted and committed proposals (cluster.paxos). */
+    PAXOS_PREPARE(20),
+    /** Paxos phase 2: accept a proposal unless a later ballot was promised. */
+    PAXOS_PROPOSE(21),
+    /** Paxos commit: apply the accepted update to the data and record it as committed. */
+    PAXOS_COMMIT(22);
 
     private static final Verb[] BY_CODE = new Verb[64];
 

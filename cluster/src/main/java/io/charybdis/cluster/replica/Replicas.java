@@ -25,12 +25,27 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Replicas {
     private final MessagingService messaging;
+    private final io.charybdis.cluster.paxos.PaxosReplica paxosReplica;
+    private final io.charybdis.cluster.paxos.PaxosMessages paxos;
 
-    private Replicas(MessagingService messaging) {
+    private Replicas(MessagingService messaging, io.charybdis.cluster.paxos.PaxosReplica paxosReplica,
+                     io.charybdis.cluster.paxos.PaxosMessages paxos) {
         this.messaging = messaging;
+        this.paxosReplica = paxosReplica;
+        this.paxos = paxos;
     }
 
-    /** Serves MUTATION and READ on this node's storage, and sends them to other nodes. */
+    /** This node's Paxos acceptor (its state is in the local table system.paxos). */
+    public io.charybdis.cluster.paxos.PaxosReplica paxosReplica() {
+        return paxosReplica;
+    }
+
+    /** Paxos messages to other nodes' acceptors. */
+    public io.charybdis.cluster.paxos.PaxosMessages paxos() {
+        return paxos;
+    }
+
+    /** Serves MUTATION, READ, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
     public static Replicas serve(MessagingService messaging, Storage storage) {
         messaging.handle(Verb.ECHO, (payload, shard, epoch, sender) ->
                 CompletableFuture.completedFuture(Unpooled.EMPTY_BUFFER)); // liveness probes
@@ -56,7 +71,9 @@ public final class Replicas {
             return storage.readRawPartition(table, token, key).thenApply(m -> m == null ? Unpooled.EMPTY_BUFFER
                     : Unpooled.wrappedBuffer(m.asByteBuffer()));
         });
-        return new Replicas(messaging);
+        storage.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor()); // idempotent
+        var paxosReplica = new io.charybdis.cluster.paxos.PaxosReplica(storage);
+        return new Replicas(messaging, paxosReplica, io.charybdis.cluster.paxos.PaxosMessages.serve(messaging, paxosReplica));
     }
 
     /** The whole partition as a remote replica holds it (null: nothing), to reconcile and repair replicas. */
