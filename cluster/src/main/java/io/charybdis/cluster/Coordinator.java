@@ -152,10 +152,12 @@ public final class Coordinator {
             // ANY with every replica down is answered by a hint on the coordinator: hinted handoff is not built yet
             return CompletableFuture.failedFuture(new UnavailableException(plan.consistency(), 1, 0));
         }
-        WriteTracker tracker = new WriteTracker(plan.live().size(), Math.min(plan.blockFor(), plan.live().size()),
+        int counted = plan.counted(self).size();
+        WriteTracker tracker = new WriteTracker(counted, Math.min(plan.blockFor(), counted),
                 plan.consistency(), type);
         for (Endpoint e : plan.live()) {
-            tracker.track(e.equals(self) ? storage.apply(m) : remote.apply(e, m, writeTimeoutMillis));
+            tracker.track(e.equals(self) ? storage.apply(m) : remote.apply(e, m, writeTimeoutMillis),
+                    plan.counts(e, self));
         }
         return tracker.future();
     }
@@ -195,7 +197,7 @@ public final class Coordinator {
         if (plan.live().contains(self)) {
             return Home.resume(storage.read(c), home);
         }
-        Endpoint target = plan.live().get(0);
+        Endpoint target = plan.counted(self).get(0);
         CompletableFuture<ReadResult> r = remote.read(target, c, readTimeoutMillis).exceptionallyCompose(t ->
                 CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
         return Home.resume(r, home);
@@ -210,18 +212,8 @@ public final class Coordinator {
      */
     private CompletableFuture<ReadResult> readRepaired(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl) {
         Endpoint self = metadata.self();
-        List<Endpoint> asked = new java.util.ArrayList<>(plan.blockFor());
-        if (plan.live().contains(self)) {
-            asked.add(self);
-        }
-        for (Endpoint e : plan.live()) {
-            if (asked.size() == plan.blockFor()) {
-                break;
-            }
-            if (!e.equals(self)) {
-                asked.add(e);
-            }
-        }
+        List<Endpoint> counted = plan.counted(self);
+        List<Endpoint> asked = new java.util.ArrayList<>(counted.subList(0, Math.min(plan.blockFor(), counted.size())));
         List<CompletableFuture<Mutation>> raws = new java.util.ArrayList<>(asked.size());
         for (Endpoint e : asked) {
             raws.add(e.equals(self) ? storage.readRawPartition(c.table(), c.token(), c.key())

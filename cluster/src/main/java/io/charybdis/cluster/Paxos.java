@@ -189,7 +189,7 @@ final class Paxos {
      * replicas that did not promise.
      */
     private CompletableFuture<Promises> prepare(Round r, Ballot ballot) {
-        List<Endpoint> live = r.plan.live();
+        List<Endpoint> live = r.plan.counted(r.self); // LOCAL_SERIAL: this data centre's replicas
         CompletableFuture<Promises> done = new CompletableFuture<>();
         Promises promises = new Promises();
         int[] failed = {0};
@@ -230,7 +230,7 @@ final class Paxos {
 
     /** Completes with the replicas' votes once {@code blockFor} accepted, or once every live replica answered. */
     private CompletableFuture<Votes> propose(Round r, Ballot ballot, Mutation update) {
-        List<Endpoint> live = r.plan.live();
+        List<Endpoint> live = r.plan.counted(r.self);
         CompletableFuture<Votes> done = new CompletableFuture<>();
         Votes votes = new Votes();
         for (Endpoint e : live) {
@@ -269,10 +269,11 @@ final class Paxos {
             }
             return CompletableFuture.completedFuture(null);
         }
-        WriteTracker tracker = new WriteTracker(plan.live().size(), Math.min(plan.blockFor(), plan.live().size()),
-                plan.consistency(), WriteTimeoutException.WriteType.SIMPLE);
+        int counted = plan.counted(r.self).size();
+        WriteTracker tracker = new WriteTracker(counted, Math.min(plan.blockFor(), counted), plan.consistency(),
+                WriteTimeoutException.WriteType.SIMPLE);
         for (Endpoint e : plan.live()) {
-            tracker.track(commitOn(e, r, ballot, update));
+            tracker.track(commitOn(e, r, ballot, update), plan.counts(e, r.self));
         }
         return tracker.future();
     }

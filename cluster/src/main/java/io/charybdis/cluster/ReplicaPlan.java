@@ -53,6 +53,28 @@ public record ReplicaPlan(List<Endpoint> replicas, List<Endpoint> live, int bloc
         return new ReplicaPlan(replicas, live, blockFor, cl);
     }
 
+    /**
+     * The live replicas whose answers count towards the level: those of this node's data centre for LOCAL_ONE,
+     * LOCAL_QUORUM and LOCAL_SERIAL, all live ones otherwise; this node first when it is one of them.
+     */
+    public List<Endpoint> counted(Endpoint self) {
+        List<Endpoint> out = new java.util.ArrayList<>(live.size());
+        if (live.contains(self)) {
+            out.add(self);
+        }
+        for (Endpoint e : live) {
+            if (!e.equals(self) && counts(e, self)) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** Whether an answer of {@code e} counts towards the level. */
+    public boolean counts(Endpoint e, Endpoint self) {
+        return !consistency.isDatacenterLocal() || e.datacenter().equals(self.datacenter());
+    }
+
     /** True when the only replica to ask is this node. */
     boolean isLocalOnly(Endpoint self) {
         return live.size() == 1 && live.get(0).equals(self);

@@ -79,6 +79,7 @@ public final class CharybdisNode implements AutoCloseable {
     /** Starts storage and the CQL ports; returns once clients can connect. */
     public static CharybdisNode start(NodeConfig config) throws Exception {
         Path data = config.dataFileDirectories().get(0);
+        io.charybdis.node.config.Snitch snitch = io.charybdis.node.config.Snitch.of(config); // refuses bad settings first
         Files.createDirectories(data);
         Shards shards = new Shards(config.smp(), "charybdis");
         Storage storage = null;
@@ -132,11 +133,11 @@ public final class CharybdisNode implements AutoCloseable {
             NodeInfo[] infoHolder = new NodeInfo[1];
             List<Long> tokens = identity.tokens.stream().map(Long::parseLong).toList();
             io.charybdis.cluster.locator.Endpoint self = new io.charybdis.cluster.locator.Endpoint(identity.hostId,
-                    InetAddress.getByName(config.listenAddress()), config.storagePort(), "datacenter1", "rack1", shards.count());
+                    InetAddress.getByName(config.listenAddress()), config.storagePort(), snitch.datacenter(), snitch.rack(), shards.count());
             ClusterMember member = null;
             if (!ClusterMember.otherSeeds(config).isEmpty()) {
-                member = ClusterMember.start(config, shards, storage, schemas, identity.hostId, tokens, "datacenter1",
-                        "rack1", data);
+                member = ClusterMember.start(config, shards, storage, schemas, identity.hostId, tokens,
+                        snitch.datacenter(), snitch.rack(), data);
                 memberHolder[0] = member;
             }
             io.charybdis.cluster.Coordinator coordinator = member == null
@@ -165,7 +166,7 @@ public final class CharybdisNode implements AutoCloseable {
             server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
             infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,
                     InetAddress.getByName(config.listenAddress()), rpc, server.port(), config.storagePort(),
-                    "datacenter1", "rack1", NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
+                    snitch.datacenter(), snitch.rack(), NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
                     config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
             node.member = member;

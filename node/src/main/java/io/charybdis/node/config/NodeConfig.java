@@ -82,8 +82,11 @@ public final class NodeConfig {
     private final int tombstoneWarnThreshold;
     private final int tombstoneFailureThreshold;
 
+    private final Path configDirectory;
+
     private NodeConfig(Builder b, Machine machine) {
         baseDirectory = b.baseDirectory.toAbsolutePath().normalize();
+        configDirectory = b.configDirectory;
         clusterName = b.clusterName;
         listenAddress = b.listenAddress;
         broadcastAddress = b.broadcastAddress != null ? b.broadcastAddress : b.listenAddress;
@@ -267,6 +270,9 @@ public final class NodeConfig {
 
     /** Where relative directories were resolved ({@code charybdis.home} or the working directory). */
     public Path baseDirectory() { return baseDirectory; }
+
+    /** The directory of the YAML file this configuration was read from; null when none was. */
+    public Path configDirectory() { return configDirectory; }
     public String clusterName() { return clusterName; }
     /** The address internode messaging binds to. */
     public String listenAddress() { return listenAddress; }
@@ -423,6 +429,7 @@ public final class NodeConfig {
      */
     public static final class Builder {
         private Path baseDirectory = defaultBaseDirectory(System.getProperties());
+        private Path configDirectory;
         private Machine machine;
         private String clusterName = "Test Cluster";
         private String listenAddress = "127.0.0.1";
@@ -529,6 +536,11 @@ public final class NodeConfig {
             this.partitioner = name.contains(".") ? name : ConfigNames.CASSANDRA_DHT_PACKAGE + name;
             return this;
         }
+        public Builder configDirectory(Path v) {
+            this.configDirectory = v == null ? null : v.toAbsolutePath().normalize();
+            return this;
+        }
+
         public Builder endpointSnitch(String v) {
             this.endpointSnitch = ConfigNames.stripPackage(Objects.requireNonNull(v).trim(), ConfigNames.CASSANDRA_LOCATOR_PACKAGE);
             return this;

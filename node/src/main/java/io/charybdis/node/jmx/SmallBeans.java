@@ -21,7 +21,7 @@ final class SmallBeans {
     private SmallBeans() {
     }
 
-    /** {@code org.apache.cassandra.db:type=EndpointSnitchInfo}: one data center and rack, as SimpleSnitch reports. */
+    /** {@code org.apache.cassandra.db:type=EndpointSnitchInfo}: this node's data center and rack, from its snitch. */
     static final class EndpointSnitchInfo implements EndpointSnitchInfoMBean {
         private final NodeView node;
 
@@ -51,7 +51,7 @@ final class SmallBeans {
 
         @Override
         public String getSnitchName() {
-            return "org.apache.cassandra.locator.SimpleSnitch";
+            return io.charybdis.node.config.Snitch.of(node.config).className();
         }
     }
 
