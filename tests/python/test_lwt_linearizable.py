@@ -68,4 +68,5 @@ def test_lwt_histories_under_kills_and_pauses_are_linearizable(node_factory, che
     reader.join(timeout=10)
     text = "".join(output)
     assert code == 0, f"lwt-linearizability exited with {code}:\n{text[-20000:]}"
+    print(text)
     assert "linearizable: yes" in text, text

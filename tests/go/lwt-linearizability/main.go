@@ -6,12 +6,14 @@
 //   - read:  SELECT v ... at SERIAL;
 //   - write: UPDATE ... SET v = ? IF EXISTS;
 //   - cas:   UPDATE ... SET v = ? IF v = ?.
+//
 // An operation that failed before reaching any replica (Unavailable) is left out; one whose outcome is unknown
 // (a timeout, a broken connection) may have taken effect at any time after it started, so it is recorded as
 // returning at the end of the history with an unknown result, which the model accepts either way.
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -71,7 +73,7 @@ func main() {
 	if err := session.Query("CREATE TABLE IF NOT EXISTS " + table + " (k int PRIMARY KEY, v int)").Exec(); err != nil {
 		fail("create table: %v", err)
 	}
-	if err := session.AwaitSchemaAgreement(nil); err != nil {
+	if err := session.AwaitSchemaAgreement(context.Background()); err != nil {
 		fail("schema agreement: %v", err)
 	}
 	for k := 0; k < *keys; k++ {
