@@ -57,6 +57,7 @@ final class ClusterMember implements AutoCloseable {
     private final AtomicReference<Coordinator> coordinator = new AtomicReference<>();
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
+    private volatile io.charybdis.cluster.hints.HintsService hints;
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> statusListener = (up, a) -> {
     };
     private volatile UUID installedSchema = NO_SCHEMA;
@@ -136,6 +137,7 @@ final class ClusterMember implements AutoCloseable {
             member.failureDetector = new io.charybdis.cluster.FailureDetector(messaging,
                     () -> md.state().members().values().stream().map(NodeRecord::endpoint).toList(), hostId,
                     member::statusChanged).start();
+            member.hints = startHints(config, member, replicas, md, hostId, schemas);
             schemas.setCommitter(new SchemaManager.Committer() {
                 @Override
                 public boolean commit(Schema before, Schema after, List<SchemaChange> events) {
@@ -152,6 +154,33 @@ final class ClusterMember implements AutoCloseable {
             member.close();
             throw e;
         }
+    }
+
+    /** Hinted handoff on this member: hints kept in {@code hints_directory}, delivered to members that are up. */
+    private static io.charybdis.cluster.hints.HintsService startHints(NodeConfig config, ClusterMember member,
+                                                                    Replicas replicas, MetadataService md, UUID hostId,
+                                                                    SchemaManager schemas) throws java.io.IOException {
+        io.charybdis.cluster.hints.HintsConfig hc = new io.charybdis.cluster.hints.HintsConfig(
+                config.hintedHandoffEnabled(), config.hintsDirectory(), config.maxHintWindow().toMillis(),
+                java.util.Set.copyOf(config.hintedHandoffDisabledDatacenters()), config.maxHintsFileSize().bytes(),
+                config.maxHintsSizePerHost().bytes(), config.hintsFlushPeriod().toMillis(),
+                config.hintedHandoffThrottle().bytes(), config.maxHintsDeliveryThreads(),
+                config.hintWindowPersistentEnabled(), config.autoHintsCleanupEnabled());
+        io.charybdis.cluster.FailureDetector fd = member.failureDetector;
+        return new io.charybdis.cluster.hints.HintsService(hc, replicas::apply, id -> {
+            NodeRecord r = md.state().members().get(id);
+            return r == null ? null : r.endpoint();
+        }, fd, fd::downSinceMillis, table -> {
+            io.charybdis.node.schema.KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
+            io.charybdis.node.schema.TableMetadata t = ks == null ? null : ks.tables().values().stream()
+                    .filter(x -> x.id().equals(table.uuid())).findFirst().orElse(null);
+            return t == null ? 864000 : t.params().gcGraceSeconds();
+        }, () -> Math.max(1, md.state().members().size() - 1), config.writeRequestTimeout().toMillis()).start();
+    }
+
+    /** Hinted handoff of this member. */
+    io.charybdis.cluster.hints.HintsService hints() {
+        return hints;
     }
 
     /** The seeds' metadata addresses, asked over messaging; this node's own when it is the first seed. */
@@ -215,6 +244,10 @@ final class ClusterMember implements AutoCloseable {
     private void statusChanged(io.charybdis.cluster.locator.Endpoint e, boolean up) {
         NodeRecord r = metadata.state().members().get(e.hostId());
         LOG.info("node {} is now {}", e, up ? "UP" : "DOWN");
+        io.charybdis.cluster.hints.HintsService h = hints;
+        if (up && h != null) {
+            h.onUp(e);
+        }
         if (r != null) {
             statusListener.accept(up, new InetSocketAddress(r.rpcAddress(), r.nativePort()));
         }
@@ -334,6 +367,9 @@ final class ClusterMember implements AutoCloseable {
 
     @Override
     public void close() {
+        if (hints != null) {
+            hints.close();
+        }
         if (failureDetector != null) {
             failureDetector.close();
         }

@@ -113,6 +113,7 @@ public final class NodeConfigLoader {
 
         reportUnknown(yaml, yamlSource);
         ConfigKeys.refuseUnsupportedTransportSettings(yaml, yamlSource);
+        ConfigKeys.refuseUnsupportedHintSettings(yaml, yamlSource);
         NodeConfig.Builder builder = NodeConfig.builder().baseDirectory(NodeConfig.defaultBaseDirectory(systemProperties));
         for (ConfigKeys.Key<?> key : ConfigKeys.ALL) {
             apply(key, layers, builder);
