@@ -61,6 +61,13 @@ final class ClusterMember implements AutoCloseable {
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> statusListener = (up, a) -> {
     };
     private volatile UUID installedSchema = NO_SCHEMA;
+    /**
+     * The metadata epoch whose schema this node installed last, kept in the data directory: when a restarted node's
+     * metadata log is replayed, the schemas of older epochs are not installed again (each would drop the tables
+     * created after it, and their data with them, until a later epoch created them afresh and empty).
+     */
+    private Path installedEpochFile;
+    private long installedEpoch = -1;
     private volatile List<NodeInfo.Peer> peers = List.of();
     private volatile java.util.Set<UUID> members = java.util.Set.of();
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> topologyListener = (joined, a) -> {
@@ -122,6 +129,8 @@ final class ClusterMember implements AutoCloseable {
         Replicas replicas = Replicas.serve(messaging, storage);
         messaging.start(new InetSocketAddress(listen, config.storagePort()));
         ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
+        member.installedEpochFile = dataDirectory.resolve("cluster-schema-epoch");
+        member.installedEpoch = readEpoch(member.installedEpochFile);
         try {
             List<InetSocketAddress> seedMetadata = member.seedMetadataAddresses(seeds(config),
                     new InetSocketAddress(listen, config.storagePort()), metadataAddress);
@@ -312,7 +321,9 @@ final class ClusterMember implements AutoCloseable {
         }
         previousPeers = now;
         MetadataState.Schema s = state.schema();
-        if (!s.version().equals(installedSchema) && s.document().length > 0) {
+        if (state.epoch() <= installedEpoch) {
+            installedSchema = s.version(); // installed before this node restarted: its schema is the local one already
+        } else if (!s.version().equals(installedSchema) && s.document().length > 0) {
             @SuppressWarnings("unchecked")
             Map<String, Object> doc = (Map<String, Object>) new Yaml().load(new String(s.document(), StandardCharsets.UTF_8));
             List<SchemaChange> events = new ArrayList<>();
@@ -321,10 +332,32 @@ final class ClusterMember implements AutoCloseable {
             }
             schemas.install(SchemaCodec.fromDocument(doc), events);
             installedSchema = s.version();
+            installedEpoch = state.epoch();
+            writeEpoch(installedEpochFile, installedEpoch);
         }
     }
 
     private List<NodeInfo.Peer> previousPeers = List.of();
+
+    private static long readEpoch(Path file) {
+        try {
+            return java.nio.file.Files.exists(file) ? Long.parseLong(java.nio.file.Files.readString(file).trim()) : -1;
+        } catch (java.io.IOException | NumberFormatException e) {
+            LOG.warn("cannot read {} ({}): every schema of the metadata log is installed again", file, e.toString());
+            return -1;
+        }
+    }
+
+    private static void writeEpoch(Path file, long epoch) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            java.nio.file.Files.writeString(tmp, Long.toString(epoch));
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot record the installed schema epoch in " + file, e);
+        }
+    }
 
     private NodeInfo.Peer peersBefore(UUID hostId) {
         for (NodeInfo.Peer p : previousPeers) {
