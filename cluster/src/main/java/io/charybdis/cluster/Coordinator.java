@@ -1,5 +1,6 @@
 package io.charybdis.cluster;
 
+import io.charybdis.cluster.hints.HintsService;
 import io.charybdis.cluster.locator.Endpoint;
 import io.charybdis.cluster.locator.ReplicationStrategy;
 import io.charybdis.storage.CasResult;
@@ -43,6 +44,7 @@ public final class Coordinator {
     private final long writeTimeoutMillis;
     private final long readTimeoutMillis;
     private final Paxos paxos;
+    private final HintsService hints;
     private volatile ClusterMetadata metadata;
 
     /** Cassandra's defaults: write_request_timeout and read_request_timeout. */
@@ -66,6 +68,14 @@ public final class Coordinator {
     public Coordinator(Storage storage, ClusterMetadata metadata, Function<TableId, Map<String, String>> replicationOfTable,
                        Liveness liveness, io.charybdis.cluster.replica.Replicas remote, long writeTimeoutMillis,
                        long readTimeoutMillis) {
+        this(storage, metadata, replicationOfTable, liveness, remote, writeTimeoutMillis, readTimeoutMillis, null);
+    }
+
+    /** @param hints where writes that replicas missed are kept and replayed from; null: no hinted handoff */
+    public Coordinator(Storage storage, ClusterMetadata metadata, Function<TableId, Map<String, String>> replicationOfTable,
+                       Liveness liveness, io.charybdis.cluster.replica.Replicas remote, long writeTimeoutMillis,
+                       long readTimeoutMillis, HintsService hints) {
+        this.hints = hints;
         this.remote = remote;
         this.writeTimeoutMillis = writeTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
@@ -142,24 +152,56 @@ public final class Coordinator {
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
         }
-        if (plan.isLocalOnly(self)) {
+        if (plan.isLocalOnly(self) && (hints == null || plan.replicas().size() == 1)) {
             return storage.apply(m);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
-        if (plan.live().isEmpty()) {
-            // ANY with every replica down is answered by a hint on the coordinator: hinted handoff is not built yet
+        boolean any = plan.consistency() == ConsistencyLevel.ANY;
+        List<Endpoint> hinted = hints == null || plan.live().size() == plan.replicas().size() ? List.of()
+                : plan.replicas().stream().filter(e -> !plan.live().contains(e) && hints.shouldHint(e)).toList();
+        int contacted = plan.live().size() + (any ? hinted.size() : 0);
+        if (contacted == 0) {
+            // ANY with every replica down and no hint to hold the write (hinted handoff disabled or past its window)
             return CompletableFuture.failedFuture(new UnavailableException(plan.consistency(), 1, 0));
         }
-        int counted = plan.counted(self).size();
-        WriteTracker tracker = new WriteTracker(counted, Math.min(plan.blockFor(), counted),
-                plan.consistency(), type);
+        int counted = plan.counted(self).size() + (any ? hinted.size() : 0);
+        WriteTracker tracker = new WriteTracker(counted, Math.min(plan.blockFor(), counted), plan.consistency(), type);
         for (Endpoint e : plan.live()) {
-            tracker.track(e.equals(self) ? storage.apply(m) : remote.apply(e, m, writeTimeoutMillis),
-                    plan.counts(e, self));
+            boolean counts = plan.counts(e, self);
+            if (e.equals(self)) {
+                tracker.track(storage.apply(m), counts);
+            } else {
+                CompletableFuture<Void> sent = remote.apply(e, m, writeTimeoutMillis);
+                tracker.track(hints == null ? sent : sent.exceptionallyCompose(t -> hintMissed(e, m, t, any)), counts);
+            }
+        }
+        for (Endpoint e : hinted) {
+            CompletableFuture<Void> kept = hints.hint(e, m).thenCompose(ok -> ok ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.failedFuture(new WriteTimeoutException(plan.consistency(), 0, 1, type)));
+            if (any) {
+                tracker.track(kept); // Cassandra counts a hint as the acknowledgement CL ANY waits for
+            }
         }
         return tracker.future();
+    }
+
+    /**
+     * A live replica did not acknowledge: unless it answered with a failure of its own, the write is kept as a hint
+     * for it (as Cassandra hints a write whose callback expired). The replica's failure still counts as one (the
+     * hint is not an acknowledgement), except at CL ANY, where a written hint is.
+     */
+    private CompletableFuture<Void> hintMissed(Endpoint e, Mutation m, Throwable t, boolean any) {
+        Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        boolean replicaFailed = cause instanceof io.charybdis.cluster.messaging.MessagingException me
+                && me.reason() == io.charybdis.cluster.messaging.MessagingException.Reason.REMOTE_FAILURE;
+        if (replicaFailed || !hints.shouldHint(e)) {
+            return CompletableFuture.failedFuture(cause);
+        }
+        CompletableFuture<Boolean> kept = hints.hint(e, m);
+        return !any ? CompletableFuture.failedFuture(cause)
+                : kept.thenCompose(ok -> ok ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(cause));
     }
 
     // ------------------------------------------------------------------ reads

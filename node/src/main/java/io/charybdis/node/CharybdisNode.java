@@ -143,7 +143,7 @@ public final class CharybdisNode implements AutoCloseable {
             io.charybdis.cluster.Coordinator coordinator = member == null
                     ? NodeCoordinator.singleNode(storage, schemas, self, tokens)
                     : NodeCoordinator.clustered(storage, schemas, member.clusterMetadata(), member.replicas(),
-                            member.liveness());
+                            member.liveness(), member.hints());
             if (member != null) {
                 member.attach(coordinator);
             }

@@ -57,9 +57,17 @@ final class ClusterMember implements AutoCloseable {
     private final AtomicReference<Coordinator> coordinator = new AtomicReference<>();
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
+    private volatile io.charybdis.cluster.hints.HintsService hints;
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> statusListener = (up, a) -> {
     };
     private volatile UUID installedSchema = NO_SCHEMA;
+    /**
+     * The metadata epoch whose schema this node installed last, kept in the data directory: when a restarted node's
+     * metadata log is replayed, the schemas of older epochs are not installed again (each would drop the tables
+     * created after it, and their data with them, until a later epoch created them afresh and empty).
+     */
+    private Path installedEpochFile;
+    private long installedEpoch = -1;
     private volatile List<NodeInfo.Peer> peers = List.of();
     private volatile java.util.Set<UUID> members = java.util.Set.of();
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> topologyListener = (joined, a) -> {
@@ -121,6 +129,8 @@ final class ClusterMember implements AutoCloseable {
         Replicas replicas = Replicas.serve(messaging, storage);
         messaging.start(new InetSocketAddress(listen, config.storagePort()));
         ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
+        member.installedEpochFile = dataDirectory.resolve("cluster-schema-epoch");
+        member.installedEpoch = readEpoch(member.installedEpochFile);
         try {
             List<InetSocketAddress> seedMetadata = member.seedMetadataAddresses(seeds(config),
                     new InetSocketAddress(listen, config.storagePort()), metadataAddress);
@@ -136,6 +146,7 @@ final class ClusterMember implements AutoCloseable {
             member.failureDetector = new io.charybdis.cluster.FailureDetector(messaging,
                     () -> md.state().members().values().stream().map(NodeRecord::endpoint).toList(), hostId,
                     member::statusChanged).start();
+            member.hints = startHints(config, member, replicas, md, hostId, schemas);
             schemas.setCommitter(new SchemaManager.Committer() {
                 @Override
                 public boolean commit(Schema before, Schema after, List<SchemaChange> events) {
@@ -152,6 +163,33 @@ final class ClusterMember implements AutoCloseable {
             member.close();
             throw e;
         }
+    }
+
+    /** Hinted handoff on this member: hints kept in {@code hints_directory}, delivered to members that are up. */
+    private static io.charybdis.cluster.hints.HintsService startHints(NodeConfig config, ClusterMember member,
+                                                                    Replicas replicas, MetadataService md, UUID hostId,
+                                                                    SchemaManager schemas) throws java.io.IOException {
+        io.charybdis.cluster.hints.HintsConfig hc = new io.charybdis.cluster.hints.HintsConfig(
+                config.hintedHandoffEnabled(), config.hintsDirectory(), config.maxHintWindow().toMillis(),
+                java.util.Set.copyOf(config.hintedHandoffDisabledDatacenters()), config.maxHintsFileSize().bytes(),
+                config.maxHintsSizePerHost().bytes(), config.hintsFlushPeriod().toMillis(),
+                config.hintedHandoffThrottle().bytes(), config.maxHintsDeliveryThreads(),
+                config.hintWindowPersistentEnabled(), config.autoHintsCleanupEnabled());
+        io.charybdis.cluster.FailureDetector fd = member.failureDetector;
+        return new io.charybdis.cluster.hints.HintsService(hc, replicas::apply, id -> {
+            NodeRecord r = md.state().members().get(id);
+            return r == null ? null : r.endpoint();
+        }, fd, fd::downSinceMillis, table -> {
+            io.charybdis.node.schema.KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
+            io.charybdis.node.schema.TableMetadata t = ks == null ? null : ks.tables().values().stream()
+                    .filter(x -> x.id().equals(table.uuid())).findFirst().orElse(null);
+            return t == null ? 864000 : t.params().gcGraceSeconds();
+        }, () -> Math.max(1, md.state().members().size() - 1), config.writeRequestTimeout().toMillis()).start();
+    }
+
+    /** Hinted handoff of this member. */
+    io.charybdis.cluster.hints.HintsService hints() {
+        return hints;
     }
 
     /** The seeds' metadata addresses, asked over messaging; this node's own when it is the first seed. */
@@ -215,6 +253,10 @@ final class ClusterMember implements AutoCloseable {
     private void statusChanged(io.charybdis.cluster.locator.Endpoint e, boolean up) {
         NodeRecord r = metadata.state().members().get(e.hostId());
         LOG.info("node {} is now {}", e, up ? "UP" : "DOWN");
+        io.charybdis.cluster.hints.HintsService h = hints;
+        if (up && h != null) {
+            h.onUp(e);
+        }
         if (r != null) {
             statusListener.accept(up, new InetSocketAddress(r.rpcAddress(), r.nativePort()));
         }
@@ -279,7 +321,9 @@ final class ClusterMember implements AutoCloseable {
         }
         previousPeers = now;
         MetadataState.Schema s = state.schema();
-        if (!s.version().equals(installedSchema) && s.document().length > 0) {
+        if (state.epoch() <= installedEpoch) {
+            installedSchema = s.version(); // installed before this node restarted: its schema is the local one already
+        } else if (!s.version().equals(installedSchema) && s.document().length > 0) {
             @SuppressWarnings("unchecked")
             Map<String, Object> doc = (Map<String, Object>) new Yaml().load(new String(s.document(), StandardCharsets.UTF_8));
             List<SchemaChange> events = new ArrayList<>();
@@ -288,10 +332,32 @@ final class ClusterMember implements AutoCloseable {
             }
             schemas.install(SchemaCodec.fromDocument(doc), events);
             installedSchema = s.version();
+            installedEpoch = state.epoch();
+            writeEpoch(installedEpochFile, installedEpoch);
         }
     }
 
     private List<NodeInfo.Peer> previousPeers = List.of();
+
+    private static long readEpoch(Path file) {
+        try {
+            return java.nio.file.Files.exists(file) ? Long.parseLong(java.nio.file.Files.readString(file).trim()) : -1;
+        } catch (java.io.IOException | NumberFormatException e) {
+            LOG.warn("cannot read {} ({}): every schema of the metadata log is installed again", file, e.toString());
+            return -1;
+        }
+    }
+
+    private static void writeEpoch(Path file, long epoch) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            java.nio.file.Files.writeString(tmp, Long.toString(epoch));
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot record the installed schema epoch in " + file, e);
+        }
+    }
 
     private NodeInfo.Peer peersBefore(UUID hostId) {
         for (NodeInfo.Peer p : previousPeers) {
@@ -334,6 +400,9 @@ final class ClusterMember implements AutoCloseable {
 
     @Override
     public void close() {
+        if (hints != null) {
+            hints.close();
+        }
         if (failureDetector != null) {
             failureDetector.close();
         }

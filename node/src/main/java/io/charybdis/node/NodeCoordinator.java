@@ -26,11 +26,12 @@ public final class NodeCoordinator {
 
     /** The coordinator of a cluster member: the ring of the metadata log, replicas on other nodes over messaging. */
     public static Coordinator clustered(Storage storage, SchemaManager schemas, io.charybdis.cluster.ClusterMetadata metadata,
-                                        io.charybdis.cluster.replica.Replicas replicas, Liveness liveness) {
+                                        io.charybdis.cluster.replica.Replicas replicas, Liveness liveness,
+                                        io.charybdis.cluster.hints.HintsService hints) {
         return new Coordinator(storage, metadata, table -> {
             KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
             return ks == null ? null : ks.replication();
-        }, liveness, replicas, Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS, Coordinator.DEFAULT_READ_TIMEOUT_MILLIS);
+        }, liveness, replicas, Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS, Coordinator.DEFAULT_READ_TIMEOUT_MILLIS, hints);
     }
 
     /** A single-node coordinator with a made-up identity (one token), for tests and benchmarks of one process. */

@@ -55,6 +55,16 @@ public final class NodeConfig {
     private final Path commitlogDirectory;
     private final Path savedCachesDirectory;
     private final Path hintsDirectory;
+    private final boolean hintedHandoffEnabled;
+    private final List<String> hintedHandoffDisabledDatacenters;
+    private final Duration maxHintWindow;
+    private final DataSize hintedHandoffThrottle;
+    private final int maxHintsDeliveryThreads;
+    private final Duration hintsFlushPeriod;
+    private final DataSize maxHintsFileSize;
+    private final DataSize maxHintsSizePerHost;
+    private final boolean hintWindowPersistentEnabled;
+    private final boolean autoHintsCleanupEnabled;
     private final CommitLogSync commitlogSync;
     private final Duration commitlogSyncPeriod;
     private final Duration commitlogSyncGroupWindow;
@@ -117,6 +127,16 @@ public final class NodeConfig {
         commitlogDirectory = resolve(Objects.requireNonNullElse(b.commitlogDirectory, Path.of("commitlog")));
         savedCachesDirectory = resolve(Objects.requireNonNullElse(b.savedCachesDirectory, Path.of("saved_caches")));
         hintsDirectory = resolve(Objects.requireNonNullElse(b.hintsDirectory, Path.of("hints")));
+        hintedHandoffEnabled = b.hintedHandoffEnabled;
+        hintedHandoffDisabledDatacenters = b.hintedHandoffDisabledDatacenters;
+        maxHintWindow = b.maxHintWindow;
+        hintedHandoffThrottle = b.hintedHandoffThrottle;
+        maxHintsDeliveryThreads = b.maxHintsDeliveryThreads;
+        hintsFlushPeriod = b.hintsFlushPeriod;
+        maxHintsFileSize = b.maxHintsFileSize;
+        maxHintsSizePerHost = b.maxHintsSizePerHost;
+        hintWindowPersistentEnabled = b.hintWindowPersistentEnabled;
+        autoHintsCleanupEnabled = b.autoHintsCleanupEnabled;
         commitlogSync = b.commitlogSync;
         commitlogSyncPeriod = b.commitlogSyncPeriod;
         commitlogSyncGroupWindow = b.commitlogSyncGroupWindow;
@@ -224,6 +244,15 @@ public final class NodeConfig {
             throw new ConfigurationException("batch_size_fail_threshold=" + batchSizeFailThreshold
                     + " must not be below batch_size_warn_threshold=" + batchSizeWarnThreshold);
         }
+        if (maxHintsDeliveryThreads < 1) {
+            throw new ConfigurationException("max_hints_delivery_threads=" + maxHintsDeliveryThreads + " must be at least 1");
+        }
+        if (maxHintWindow.isNegative() || !hintsFlushPeriod.isPositive()) {
+            throw new ConfigurationException("max_hint_window must not be negative and hints_flush_period must be positive");
+        }
+        if (maxHintsFileSize.bytes() <= 0) {
+            throw new ConfigurationException("max_hints_file_size=" + maxHintsFileSize + " must be positive");
+        }
         if (tombstoneWarnThreshold < 0 || tombstoneFailureThreshold < 0) {
             throw new ConfigurationException("tombstone_warn_threshold and tombstone_failure_threshold must not be negative");
         }
@@ -321,6 +350,16 @@ public final class NodeConfig {
     public Path commitlogDirectory() { return commitlogDirectory; }
     public Path savedCachesDirectory() { return savedCachesDirectory; }
     public Path hintsDirectory() { return hintsDirectory; }
+    public boolean hintedHandoffEnabled() { return hintedHandoffEnabled; }
+    public List<String> hintedHandoffDisabledDatacenters() { return hintedHandoffDisabledDatacenters; }
+    public Duration maxHintWindow() { return maxHintWindow; }
+    public DataSize hintedHandoffThrottle() { return hintedHandoffThrottle; }
+    public int maxHintsDeliveryThreads() { return maxHintsDeliveryThreads; }
+    public Duration hintsFlushPeriod() { return hintsFlushPeriod; }
+    public DataSize maxHintsFileSize() { return maxHintsFileSize; }
+    public DataSize maxHintsSizePerHost() { return maxHintsSizePerHost; }
+    public boolean hintWindowPersistentEnabled() { return hintWindowPersistentEnabled; }
+    public boolean autoHintsCleanupEnabled() { return autoHintsCleanupEnabled; }
     public CommitLogSync commitlogSync() { return commitlogSync; }
     public Duration commitlogSyncPeriod() { return commitlogSyncPeriod; }
     public Duration commitlogSyncGroupWindow() { return commitlogSyncGroupWindow; }
@@ -386,6 +425,16 @@ public final class NodeConfig {
         m.put("commitlog_directory", commitlogDirectory.toString());
         m.put("saved_caches_directory", savedCachesDirectory.toString());
         m.put("hints_directory", hintsDirectory.toString());
+        m.put("hinted_handoff_enabled", Boolean.toString(hintedHandoffEnabled));
+        m.put("hinted_handoff_disabled_datacenters", String.join(",", hintedHandoffDisabledDatacenters));
+        m.put("max_hint_window", Durations.format(maxHintWindow));
+        m.put("hinted_handoff_throttle", hintedHandoffThrottle.toString());
+        m.put("max_hints_delivery_threads", Integer.toString(maxHintsDeliveryThreads));
+        m.put("hints_flush_period", Durations.format(hintsFlushPeriod));
+        m.put("max_hints_file_size", maxHintsFileSize.toString());
+        m.put("max_hints_size_per_host", maxHintsSizePerHost.toString());
+        m.put("hint_window_persistent_enabled", Boolean.toString(hintWindowPersistentEnabled));
+        m.put("auto_hints_cleanup_enabled", Boolean.toString(autoHintsCleanupEnabled));
         m.put("commitlog_sync", commitlogSync.configName());
         m.put("commitlog_sync_period", Durations.format(commitlogSyncPeriod));
         m.put("commitlog_sync_group_window", Durations.format(commitlogSyncGroupWindow));
@@ -457,6 +506,16 @@ public final class NodeConfig {
         private Path commitlogDirectory;
         private Path savedCachesDirectory;
         private Path hintsDirectory;
+        private boolean hintedHandoffEnabled = true;
+        private List<String> hintedHandoffDisabledDatacenters = List.of();
+        private Duration maxHintWindow = Duration.ofHours(3);
+        private DataSize hintedHandoffThrottle = DataSize.ofKibibytes(1024);
+        private int maxHintsDeliveryThreads = 2;
+        private Duration hintsFlushPeriod = Duration.ofSeconds(10);
+        private DataSize maxHintsFileSize = DataSize.ofMebibytes(128);
+        private DataSize maxHintsSizePerHost = DataSize.ofBytes(0);
+        private boolean hintWindowPersistentEnabled = true;
+        private boolean autoHintsCleanupEnabled = false;
         private CommitLogSync commitlogSync = CommitLogSync.PERIODIC;
         private Duration commitlogSyncPeriod = Duration.ofSeconds(10);
         private Duration commitlogSyncGroupWindow = Duration.ofMillis(15);
@@ -521,6 +580,16 @@ public final class NodeConfig {
         public Builder commitlogDirectory(Path v) { this.commitlogDirectory = v; return this; }
         public Builder savedCachesDirectory(Path v) { this.savedCachesDirectory = v; return this; }
         public Builder hintsDirectory(Path v) { this.hintsDirectory = v; return this; }
+        public Builder hintedHandoffEnabled(boolean v) { this.hintedHandoffEnabled = v; return this; }
+        public Builder hintedHandoffDisabledDatacenters(List<String> v) { this.hintedHandoffDisabledDatacenters = Objects.requireNonNull(v); return this; }
+        public Builder maxHintWindow(Duration v) { this.maxHintWindow = Objects.requireNonNull(v); return this; }
+        public Builder hintedHandoffThrottle(DataSize v) { this.hintedHandoffThrottle = Objects.requireNonNull(v); return this; }
+        public Builder maxHintsDeliveryThreads(int v) { this.maxHintsDeliveryThreads = v; return this; }
+        public Builder hintsFlushPeriod(Duration v) { this.hintsFlushPeriod = Objects.requireNonNull(v); return this; }
+        public Builder maxHintsFileSize(DataSize v) { this.maxHintsFileSize = Objects.requireNonNull(v); return this; }
+        public Builder maxHintsSizePerHost(DataSize v) { this.maxHintsSizePerHost = Objects.requireNonNull(v); return this; }
+        public Builder hintWindowPersistentEnabled(boolean v) { this.hintWindowPersistentEnabled = v; return this; }
+        public Builder autoHintsCleanupEnabled(boolean v) { this.autoHintsCleanupEnabled = v; return this; }
         public Builder commitlogSync(CommitLogSync v) { this.commitlogSync = Objects.requireNonNull(v); return this; }
         public Builder commitlogSyncPeriod(Duration v) { this.commitlogSyncPeriod = Objects.requireNonNull(v); return this; }
         public Builder commitlogSyncGroupWindow(Duration v) { this.commitlogSyncGroupWindow = Objects.requireNonNull(v); return this; }
