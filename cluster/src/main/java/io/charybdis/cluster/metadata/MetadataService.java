@@ -257,6 +257,15 @@ public final class MetadataService implements AutoCloseable {
         }
     }
 
+    /** Changes a member's status (a bootstrap's JOINING to NORMAL, a decommission's NORMAL to LEAVING). */
+    public void setStatus(UUID hostId, NodeRecord.Status status) {
+        try {
+            submit(MetadataState.setStatus(hostId, status));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Removes a member (decommission, removenode). */
     public void leave(UUID hostId) {
         try {
