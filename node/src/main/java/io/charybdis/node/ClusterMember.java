@@ -108,11 +108,12 @@ final class ClusterMember implements AutoCloseable {
      * committed and the log's schema is installed here.
      */
     static ClusterMember start(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, UUID hostId,
-                               List<Long> tokens, String datacenter, String rack, Path dataDirectory) throws Exception {
+                               List<Long> tokens, String datacenter, String rack, Path dataDirectory,
+                               FaultInjector faults) throws Exception {
         InetAddress listen = InetAddress.getByName(config.listenAddress());
         InetSocketAddress metadataAddress = new InetSocketAddress(listen, config.metadataPort());
         MessagingService messaging = new MessagingService(shards.loops(), shards.acceptor(), shards.serverChannelClass(),
-                shards.clientChannelClass(), () -> 0, FaultInjector.NONE);
+                shards.clientChannelClass(), () -> 0, faults);
         messaging.handle(Verb.METADATA_ADDRESS, (payload, shard, epoch, sender) -> {
             ByteBuf out = Unpooled.buffer();
             out.writeCharSequence(metadataAddress.getAddress().getHostAddress() + ":" + metadataAddress.getPort(),

@@ -525,6 +525,14 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
+     * Drops the table's partitions whose token {@code keep} rejects (nodetool cleanup: ranges this node no longer
+     * replicates): flushes, then rewrites every SSTable of every shard without them.
+     */
+    public CompletableFuture<Void> cleanup(TableId id, java.util.function.LongPredicate keep) {
+        return flush(id).thenCompose(v -> onAllShards(s -> s.cleanup(id, keep)));
+    }
+
+    /**
      * Compacts all of the table's SSTables on every shard into one run (size-tiered: one SSTable; leveled: SSTables
      * of sstable_size_in_mb in the lowest level that holds them all), once the compactions running are done.
      * Purges what gc_grace_seconds allows. Completes when every shard is done.

@@ -195,6 +195,41 @@ public final class TopologyChanges {
         }
     }
 
+    // ------------------------------------------------------------------ cleanup
+
+    /**
+     * Drops, from this node's storage, the partitions of ranges it does not replicate (nor is about to: pending
+     * ranges are kept) — what a bootstrap left behind on the nodes that lost ranges.
+     */
+    public void cleanup(List<Table> toClean, io.charybdis.storage.Storage storage) {
+        MetadataState state = metadata.state();
+        NodeRecord me = state.members().get(self);
+        TokenRing ring = state.ring();
+        if (ring == null || me == null) {
+            throw new IllegalStateException("this node is not in the ring");
+        }
+        TokenRing pending = state.pendingRing();
+        for (Table t : toClean) {
+            ReplicationStrategy strategy = ReplicationStrategy.of(t.replication());
+            if (strategy instanceof ReplicationStrategy.Local) {
+                continue;
+            }
+            List<TokenRange> owned = new ArrayList<>(RangePlanner.rangesOf(me.endpoint(), ring, strategy).keySet());
+            if (pending != null && pending.endpoints().contains(me.endpoint())) {
+                owned.addAll(RangePlanner.rangesOf(me.endpoint(), pending, strategy).keySet());
+            }
+            java.util.function.LongPredicate keep = token -> {
+                for (TokenRange r : owned) {
+                    if (r.contains(token)) {
+                        return true;
+                    }
+                }
+                return false;
+            };
+            join(storage.cleanup(t.id(), keep), STREAM_TIMEOUT_MILLIS);
+        }
+    }
+
     // ------------------------------------------------------------------ repair
 
     /**

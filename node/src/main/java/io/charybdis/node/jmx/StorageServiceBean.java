@@ -21,9 +21,22 @@ import java.util.concurrent.ExecutionException;
  */
 final class StorageServiceBean implements StorageServiceMBean {
     private final NodeView node;
+    /** Repair progress goes to nodetool as notifications of this bean. */
+    private final javax.management.NotificationBroadcasterSupport emitter =
+            new javax.management.NotificationBroadcasterSupport();
+    private final RepairJobs repairs = new RepairJobs(emitter);
+    private volatile String removalStatus = "No removals in process.";
 
     StorageServiceBean(NodeView node) {
         this.node = node;
+    }
+
+    javax.management.NotificationEmitter emitter() {
+        return emitter;
+    }
+
+    void close() {
+        repairs.close();
     }
 
     @Override
@@ -431,5 +444,77 @@ final class StorageServiceBean implements StorageServiceMBean {
     @Override
     public Map<String, long[]> getOutOfRangeOperationCounts() {
         return Map.of();
+    }
+
+    // ------------------------------------------------------------------ cluster operations (topology, repair)
+
+    @Override
+    public int repairAsync(String keyspace, Map<String, String> options) {
+        KeyspaceMetadata ks = node.keyspace(keyspace);
+        io.charybdis.cluster.locator.ReplicationStrategy strategy =
+                io.charybdis.cluster.locator.ReplicationStrategy.of(ks.replication());
+        boolean replicated = !(strategy instanceof io.charybdis.cluster.locator.ReplicationStrategy.Local)
+                && strategy.replicationFactor() > 1;
+        return repairs.start(node.cluster, keyspace, options == null ? Map.of() : options, replicated);
+    }
+
+    @Override
+    public List<String> getParentRepairStatus(int cmd) {
+        return repairs.status(cmd);
+    }
+
+    @Override
+    public void decommission(boolean force) throws InterruptedException {
+        ClusterOps c = node.cluster;
+        if (c == null) {
+            throw new UnsupportedOperationException("no other node in the cluster to decommission to");
+        }
+        c.decommission();
+    }
+
+    @Override
+    public void removeNode(String hostIdString) {
+        ClusterOps c = node.cluster;
+        if (c == null) {
+            throw new UnsupportedOperationException("Host ID not found.");
+        }
+        java.util.UUID id = java.util.UUID.fromString(hostIdString);
+        removalStatus = "Removing token (" + id + "). Waiting for replication confirmation from the new replicas.";
+        try {
+            c.removeNode(id);
+        } finally {
+            removalStatus = "No removals in process.";
+        }
+    }
+
+    @Override
+    public String getRemovalStatus() {
+        return removalStatus;
+    }
+
+    @Override
+    public String getRemovalStatusWithPort() {
+        return removalStatus;
+    }
+
+    @Override
+    public int forceKeyspaceCleanup(String keyspaceName, String... tables)
+            throws IOException, ExecutionException, InterruptedException {
+        return forceKeyspaceCleanup(0, keyspaceName, tables);
+    }
+
+    /** 0 = SUCCESSFUL, as CompactionManager.AllSSTableOpStatus; a node on its own owns everything: nothing to drop. */
+    @Override
+    public int forceKeyspaceCleanup(int jobs, String keyspaceName, String... tables)
+            throws IOException, ExecutionException, InterruptedException {
+        KeyspaceMetadata ks = node.keyspace(keyspaceName);
+        if (ks.isSystem()) {
+            throw new RuntimeException("Cleanup of system keyspace " + keyspaceName + " is not allowed");
+        }
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            c.cleanup(keyspaceName, tables == null ? List.of() : List.of(tables));
+        }
+        return 0;
     }
 }

@@ -244,6 +244,10 @@ public final class Shard {
         return flusher.flushAll();
     }
 
+    public CompletableFuture<Void> cleanup(TableId tid, java.util.function.LongPredicate keep) {
+        return compactor.cleanup(tid, keep);
+    }
+
     public CompletableFuture<Void> forceMajorCompaction(TableId tid) {
         return compactor.forceMajorCompaction(tid);
     }
