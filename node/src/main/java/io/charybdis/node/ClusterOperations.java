@@ -27,7 +27,8 @@ final class ClusterOperations implements ClusterOps {
     private Member view(NodeRecord r) {
         var fd = member.liveness();
         return new Member(r.hostId(), r.address().getHostAddress(), r.storagePort(), r.datacenter(), r.rack(),
-                r.status().name(), fd == null || fd.isAlive(r.endpoint()), r.tokens());
+                r.status().name(), fd == null || fd.isAlive(r.endpoint()), r.tokens(), r.rpcAddress().getHostAddress(),
+                r.nativePort(), r.releaseVersion());
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 public interface ClusterOps {
     /** One member of the ring: status JOINING, NORMAL or LEAVING; alive as the failure detector says. */
     record Member(UUID hostId, String address, int storagePort, String datacenter, String rack, String status,
-                  boolean alive, List<Long> tokens) {
+                  boolean alive, List<Long> tokens, String rpcAddress, int nativePort, String releaseVersion) {
         public String endpointWithPort() {
             return address + ":" + storagePort;
         }

@@ -41,41 +41,73 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public List<String> getLiveNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.live(c, false);
+        }
         return List.of(node.endpoint());
     }
 
     @Override
     public List<String> getLiveNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.live(c, true);
+        }
         return List.of(node.endpointWithPort());
     }
 
     @Override
     public List<String> getUnreachableNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.unreachable(c, false);
+        }
         return List.of();
     }
 
     @Override
     public List<String> getUnreachableNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.unreachable(c, true);
+        }
         return List.of();
     }
 
     @Override
     public List<String> getJoiningNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, false, "JOINING");
+        }
         return List.of();
     }
 
     @Override
     public List<String> getJoiningNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, true, "JOINING");
+        }
         return List.of();
     }
 
     @Override
     public List<String> getLeavingNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, false, "LEAVING");
+        }
         return List.of();
     }
 
     @Override
     public List<String> getLeavingNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, true, "LEAVING");
+        }
         return List.of();
     }
 
@@ -103,6 +135,11 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public List<String> getTokens(String endpoint) throws UnknownHostException {
+        ClusterOps c = node.cluster;
+        ClusterOps.Member member = c == null ? null : ClusterViews.find(c, endpoint);
+        if (member != null) {
+            return member.tokens().stream().sorted().map(String::valueOf).toList();
+        }
         if (!node.isLocal(endpoint)) {
             InetAddress.getByName(endpoint); // an unknown host name fails as in Cassandra
             return List.of();
@@ -140,11 +177,19 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<String, String> getTokenToEndpointMap() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.tokenToEndpoint(c, false);
+        }
         return tokenMap(node.endpoint());
     }
 
     @Override
     public Map<String, String> getTokenToEndpointWithPortMap() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.tokenToEndpoint(c, true);
+        }
         return tokenMap(node.endpointWithPort());
     }
 
@@ -155,21 +200,37 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<String, String> getEndpointToHostId() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, true, false);
+        }
         return Map.of(node.endpoint(), getLocalHostId());
     }
 
     @Override
     public Map<String, String> getEndpointWithPortToHostId() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, true, true);
+        }
         return Map.of(node.endpointWithPort(), getLocalHostId());
     }
 
     @Override
     public Map<String, String> getHostIdToEndpoint() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, false, false);
+        }
         return Map.of(getLocalHostId(), node.endpoint());
     }
 
     @Override
     public Map<String, String> getHostIdToEndpointWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, false, true);
+        }
         return Map.of(getLocalHostId(), node.endpointWithPort());
     }
 
@@ -224,6 +285,10 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public String getOperationMode() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return node.running ? c.mode() : "DRAINED";
+        }
         return node.running ? "NORMAL" : "DRAINED";
     }
 
@@ -244,6 +309,10 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isDecommissioning() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return c.mode().equals("LEAVING");
+        }
         return false;
     }
 
@@ -264,17 +333,33 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<InetAddress, Float> getOwnership() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return byAddress(ClusterViews.ownership(c, false));
+        }
         return Map.of(node.info.listenAddress(), 1.0f);
     }
 
     @Override
     public Map<String, Float> getOwnershipWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.ownership(c, true);
+        }
         return Map.of(node.endpointWithPort(), 1.0f);
     }
 
     @Override
     public Map<InetAddress, Float> effectiveOwnership(String keyspace) throws IllegalStateException {
         checkKeyspace(keyspace);
+        ClusterOps c = node.cluster;
+        if (c != null && keyspace != null && !keyspace.isEmpty()) {
+            return byAddress(ClusterViews.effectiveOwnership(c, keyspace, false));
+        }
+        if (c != null) {
+            throw new IllegalStateException("Non-system keyspaces don't have the same replication settings, effective "
+                    + "ownership information is meaningless");
+        }
         return getOwnership();
     }
 
@@ -282,6 +367,14 @@ final class StorageServiceBean implements StorageServiceMBean {
     @Override
     public Map<String, Float> effectiveOwnershipWithPort(String keyspace) throws IllegalStateException {
         checkKeyspace(keyspace);
+        ClusterOps c = node.cluster;
+        if (c != null && keyspace != null && !keyspace.isEmpty()) {
+            return ClusterViews.effectiveOwnership(c, keyspace, true);
+        }
+        if (c != null) {
+            throw new IllegalStateException("Non-system keyspaces don't have the same replication settings, effective "
+                    + "ownership information is meaningless");
+        }
         return getOwnershipWithPort();
     }
 
@@ -516,5 +609,53 @@ final class StorageServiceBean implements StorageServiceMBean {
             c.cleanup(keyspaceName, tables == null ? List.of() : List.of(tables));
         }
         return 0;
+    }
+
+    private static Map<InetAddress, Float> byAddress(Map<String, Float> byName) {
+        Map<InetAddress, Float> out = new LinkedHashMap<>();
+        byName.forEach((k, v) -> {
+            try {
+                out.put(InetAddress.getByName(k), v);
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return out;
+    }
+
+    @Override
+    public List<InetAddress> getNaturalEndpoints(String keyspaceName, String cf, String key) {
+        List<InetAddress> out = new ArrayList<>();
+        for (String e : naturalEndpoints(keyspaceName, cf, key, false)) {
+            try {
+                out.add(InetAddress.getByName(e));
+            } catch (UnknownHostException x) {
+                throw new IllegalStateException(x);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<String> getNaturalEndpointsWithPort(String keyspaceName, String cf, String key) {
+        return naturalEndpoints(keyspaceName, cf, key, true);
+    }
+
+    private List<String> naturalEndpoints(String keyspaceName, String cf, String key, boolean withPort) {
+        KeyspaceMetadata ks = node.keyspace(keyspaceName);
+        TableMetadata t = ks.tables().get(cf);
+        if (t == null) {
+            throw new IllegalArgumentException("Unknown table '" + cf + "' in keyspace '" + keyspaceName + "'");
+        }
+        long token = KeyStrings.token(t, key);
+        ClusterOps c = node.cluster;
+        if (c == null) {
+            return List.of(withPort ? node.endpointWithPort() : node.endpoint());
+        }
+        List<String> out = new ArrayList<>();
+        for (ClusterOps.Member m : c.replicas(keyspaceName, token)) {
+            out.add(ClusterViews.name(m, withPort));
+        }
+        return out;
     }
 }

@@ -171,4 +171,9 @@ public interface StorageServiceMBean {
 
     int forceKeyspaceCleanup(int jobs, String keyspaceName, String... tables)
             throws IOException, ExecutionException, InterruptedException;
+
+    /** nodetool getendpoints: the replicas of a partition key given as text. */
+    List<InetAddress> getNaturalEndpoints(String keyspaceName, String cf, String key);
+
+    List<String> getNaturalEndpointsWithPort(String keyspaceName, String cf, String key);
 }
