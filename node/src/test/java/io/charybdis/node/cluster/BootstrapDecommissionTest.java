@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A fourth node bootstraps into a three-node cluster (RF=2) under a QUORUM write load, the old owners clean up what
  * they no longer replicate, and the fourth node is decommissioned again over JMX, the load still running: every
- * acknowledged row is still readable at ALL, and every partition is on exactly the replicas the ring names.
+ * acknowledged row is still readable at ALL, and every partition is on exactly the replicas the ring names. Then a
+ * third node dies and is removed (removenode): the two left re-replicate its ranges, each holding every row.
  */
 @Timeout(300)
 class BootstrapDecommissionTest {
@@ -138,5 +139,25 @@ class BootstrapDecommissionTest {
         }
         assertThat(wrong).as("partitions not on exactly their replicas").isEmpty();
         assertThat(holders.keySet().stream().map(DecoratedKey::token).toList()).containsAll(tokens.keySet());
+
+        // removenode: the third node dies; the other two re-replicate its ranges from each other
+        CharybdisNode n3 = cluster.nodes.get(2);
+        UUID dead = n3.cluster().self();
+        n3.close();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (n1.cluster().members().stream().anyMatch(m -> m.hostId().equals(dead) && m.alive())
+                && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        n1.jmx().mbeanServer().invoke(new ObjectName("org.apache.cassandra.db:type=StorageService"), "removeNode",
+                new Object[] {dead.toString()}, new String[] {String.class.getName()});
+        assertThat(n1.cluster().members()).hasSize(2).noneMatch(m -> m.hostId().equals(dead));
+        CharybdisNode n2 = cluster.nodes.get(1);
+        Set<Long> on1 = new HashSet<>();
+        ClusterNodes.contents(n1, table).keySet().forEach(k -> on1.add(k.token()));
+        Set<Long> on2 = new HashSet<>();
+        ClusterNodes.contents(n2, table).keySet().forEach(k -> on2.add(k.token()));
+        assertThat(on1).as("RF=2 on two nodes: each holds every acknowledged row").containsAll(tokens.keySet());
+        assertThat(on2).containsAll(tokens.keySet());
     }
 }

@@ -134,6 +134,20 @@ class RepairWithNodetoolTest {
         System.out.println("nodetool repair --full ks:\n" + output);
         assertThat(output).contains("Repair completed successfully").contains("out of sync");
 
+        // the cluster as nodetool shows it
+        String status = nodetool(jdk, n1, "status", "ks");
+        assertThat(status.lines().filter(l -> l.startsWith("UN ")).count()).as(status).isEqualTo(3);
+        assertThat(status).contains("100.0%").contains(n3.info().hostId().toString());
+        String endpoints = nodetool(jdk, n1, "getendpoints", "ks", "t", "7");
+        assertThat(endpoints.lines().filter(l -> l.startsWith("127.0.0.")).count()).as(endpoints).isEqualTo(3);
+        String ring = nodetool(jdk, n1, "ring", "ks");
+        assertThat(ring.lines().filter(l -> l.contains(" Up ") && l.contains(" Normal ")).count()).as(ring)
+                .isEqualTo(3 * 8);
+        String describe = nodetool(jdk, n1, "describecluster");
+        assertThat(describe).contains("Live: 3").contains("Unreachable: 0");
+        String gossip = nodetool(jdk, n1, "gossipinfo");
+        assertThat(gossip.lines().filter(l -> l.startsWith("/127.0.0.")).count()).as(gossip).isEqualTo(3);
+
         Map<DecoratedKey, String> after1 = digest(ClusterNodes.contents(n1, table));
         assertThat(after1).hasSize(400);
         assertThat(digest(ClusterNodes.contents(n2, table))).isEqualTo(after1);
@@ -150,5 +164,22 @@ class RepairWithNodetoolTest {
             out.put(e.getKey(), java.util.HexFormat.of().formatHex(bytes));
         }
         return out;
+    }
+
+    String nodetool(Path jdk, CharybdisNode n, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(NODETOOL.toString(), "-h", n.jmx().host(), "-p",
+                String.valueOf(n.jmx().port())));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", jdk.toString());
+        pb.environment().put("PATH", jdk.resolve("bin") + ":" + System.getenv("PATH"));
+        Path log = Files.createTempFile(dir, "nodetool", ".log");
+        pb.redirectOutput(log.toFile());
+        Process p = pb.start();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        System.out.println("nodetool " + String.join(" ", args) + ":\n" + output);
+        assertThat(p.exitValue()).as("nodetool %s: %s", String.join(" ", args), output).isZero();
+        return output;
     }
 }
