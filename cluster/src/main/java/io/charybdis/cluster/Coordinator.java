@@ -394,6 +394,14 @@ public final class Coordinator {
         ClusterMetadata md = metadata;
         ReplicationStrategy strategy = strategy(table);
         List<Endpoint> replicas = strategy.replicas(token, md.ring(), md.self());
+        if (write && md.pendingRing() != null) {
+            // pending ranges: a joining node, or a leaving node's successor, gets the writes of what it will own
+            List<Endpoint> pending = strategy.replicas(token, md.pendingRing(), md.self()).stream()
+                    .filter(e -> !replicas.contains(e)).toList();
+            if (!pending.isEmpty()) {
+                return ReplicaPlan.withPending(replicas, pending, strategy, cl, md.self(), liveness);
+            }
+        }
         return ReplicaPlan.of(replicas, strategy, cl, md.self(), liveness, write);
     }
 

@@ -75,6 +75,29 @@ public record ReplicaPlan(List<Endpoint> replicas, List<Endpoint> live, int bloc
         return !consistency.isDatacenterLocal() || e.datacenter().equals(self.datacenter());
     }
 
+    /**
+     * A write to the natural replicas and to pending ones (nodes that join or take over a range): as in Cassandra,
+     * each pending replica adds one to the acknowledgements needed, so the write meets its consistency level on the
+     * replicas of the old ring and of the new one alike.
+     */
+    static ReplicaPlan withPending(List<Endpoint> natural, List<Endpoint> pending, ReplicationStrategy strategy,
+                                   ConsistencyLevel cl, Endpoint self, Liveness liveness) {
+        ReplicaPlan p = of(natural, strategy, cl, self, liveness, true);
+        List<Endpoint> all = new java.util.ArrayList<>(natural);
+        all.addAll(pending);
+        List<Endpoint> live = new java.util.ArrayList<>(p.live());
+        for (Endpoint e : pending) {
+            if (liveness.isAlive(e)) {
+                live.add(e);
+            }
+        }
+        int blockFor = cl == ConsistencyLevel.ANY ? 1 : p.blockFor() + pending.size();
+        if (live.size() < blockFor) {
+            throw new UnavailableException(cl, blockFor, live.size());
+        }
+        return new ReplicaPlan(List.copyOf(all), List.copyOf(live), blockFor, cl);
+    }
+
     /** True when the only replica to ask is this node. */
     boolean isLocalOnly(Endpoint self) {
         return live.size() == 1 && live.get(0).equals(self);

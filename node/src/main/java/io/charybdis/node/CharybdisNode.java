@@ -78,6 +78,15 @@ public final class CharybdisNode implements AutoCloseable {
 
     /** Starts storage and the CQL ports; returns once clients can connect. */
     public static CharybdisNode start(NodeConfig config) throws Exception {
+        return start(config, io.charybdis.cluster.messaging.FaultInjector.NONE);
+    }
+
+    /**
+     * Starts a node whose internode traffic goes through {@code faults} (tests: drop or delay messages between
+     * chosen nodes).
+     */
+    public static CharybdisNode start(NodeConfig config, io.charybdis.cluster.messaging.FaultInjector faults)
+            throws Exception {
         Path data = config.dataFileDirectories().get(0);
         io.charybdis.node.config.Snitch snitch = io.charybdis.node.config.Snitch.of(config); // refuses bad settings first
         Files.createDirectories(data);
@@ -137,7 +146,7 @@ public final class CharybdisNode implements AutoCloseable {
             ClusterMember member = null;
             if (!ClusterMember.otherSeeds(config).isEmpty()) {
                 member = ClusterMember.start(config, shards, storage, schemas, identity.hostId, tokens,
-                        snitch.datacenter(), snitch.rack(), data);
+                        snitch.datacenter(), snitch.rack(), data, faults);
                 memberHolder[0] = member;
             }
             io.charybdis.cluster.Coordinator coordinator = member == null
@@ -288,6 +297,12 @@ public final class CharybdisNode implements AutoCloseable {
 
     public NodeInfo info() {
         return info;
+    }
+
+    /** This node's part in a cluster (topology changes, repair, the ring): null for a node on its own. */
+    public io.charybdis.node.jmx.ClusterOps cluster() {
+        ClusterMember m = member;
+        return m == null ? null : new ClusterOperations(m, this);
     }
 
     /** The JMX server nodetool talks to, or null if JMX could not listen. */
