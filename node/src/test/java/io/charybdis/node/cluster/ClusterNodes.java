@@ -30,6 +30,9 @@ final class ClusterNodes implements AutoCloseable {
     final int[] nativePorts = new int[8];
     String seeds;
 
+    /** Hinted handoff on the nodes started from now on (a test of divergence turns it off). */
+    boolean hintedHandoff = true;
+
     ClusterNodes(Path dir, FaultInjector faults) throws Exception {
         this.dir = dir;
         this.faults = faults;
@@ -57,7 +60,7 @@ final class ClusterNodes implements AutoCloseable {
         NodeConfig config = NodeConfig.builder().baseDirectory(base).listenAddress(host(i)).rpcAddress(host(i))
                 .nativeTransportPort(nativePorts[i]).nativeShardAwareTransportPort(0).jmxPort(0).smp(2)
                 .numTokens(8).storagePort(storagePorts[i]).metadataPort(metadataPorts[i])
-                .seeds(List.of(seeds.split(","))).build();
+                .seeds(List.of(seeds.split(","))).hintedHandoffEnabled(hintedHandoff).build();
         CharybdisNode n = CharybdisNode.start(config, faults);
         nodes.add(n);
         return n;

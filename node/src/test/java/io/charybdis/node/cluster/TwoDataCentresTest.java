@@ -95,8 +95,15 @@ class TwoDataCentresTest {
                     n.getDatacenter() + "/" + n.getRack()));
             assertThat(placement).containsExactlyInAnyOrderEntriesOf(Map.of("127.0.0.1", "dc1/r1",
                     "127.0.0.2", "dc1/r2", "127.0.0.3", "dc2/r1", "127.0.0.4", "dc2/r2"));
-            Row local = s.execute("SELECT data_center, rack FROM system.local").one();
-            assertThat(local.getString("data_center") + "/" + local.getString("rack")).isEqualTo("dc1/r1");
+            for (var node : s.getMetadata().getNodes().values()) { // each local node says where it is
+                if (!"dc1".equals(node.getDatacenter())) {
+                    continue; // the driver keeps no connections to a remote data centre
+                }
+                Row local = s.execute(SimpleStatement.newInstance("SELECT data_center, rack FROM system.local")
+                        .setNode(node)).one();
+                assertThat(local.getString("data_center") + "/" + local.getString("rack"))
+                        .isEqualTo(node.getDatacenter() + "/" + node.getRack());
+            }
 
             // a data centre no node is in is refused, as Cassandra refuses it
             assertThatThrownBy(() -> s.execute("CREATE KEYSPACE bad WITH replication = "
