@@ -46,6 +46,8 @@ public final class Coordinator {
     private final Paxos paxos;
     private final HintsService hints;
     private volatile ClusterMetadata metadata;
+    /** The epoch at which token placement (the ring, or the ring being moved to) last changed. */
+    private volatile long placementEpoch;
 
     /** Cassandra's defaults: write_request_timeout and read_request_timeout. */
     public static final long DEFAULT_WRITE_TIMEOUT_MILLIS = 2000;
@@ -91,9 +93,21 @@ public final class Coordinator {
         return metadata;
     }
 
+    /**
+     * The metadata epoch at which this node last saw token placement change: a request from a coordinator routing
+     * by an older epoch may have chosen the wrong replicas, and replicas refuse it ({@code Replicas}).
+     */
+    public long placementEpoch() {
+        return placementEpoch;
+    }
+
     /** Installs a newer metadata snapshot; an older or equal epoch is ignored. Returns the one now in force. */
     public synchronized ClusterMetadata update(ClusterMetadata next) {
         if (next.epoch() > metadata.epoch()) {
+            if (!io.charybdis.cluster.locator.TokenRing.samePlacement(metadata.ring(), next.ring())
+                    || !io.charybdis.cluster.locator.TokenRing.samePlacement(metadata.pendingRing(), next.pendingRing())) {
+                placementEpoch = next.epoch();
+            }
             metadata = next;
         }
         return metadata;

@@ -56,6 +56,7 @@ final class ClusterMember implements AutoCloseable {
     private final UUID hostId;
     private final SchemaManager schemas;
     private final AtomicReference<Coordinator> coordinator = new AtomicReference<>();
+    private AtomicReference<Coordinator> routing;
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
     private volatile io.charybdis.cluster.hints.HintsService hints;
@@ -119,9 +120,14 @@ final class ClusterMember implements AutoCloseable {
                                List<Long> tokens, String datacenter, String rack, Path dataDirectory,
                                FaultInjector faults) throws Exception {
         InetAddress listen = InetAddress.getByName(config.listenAddress());
+        // every request carries the epoch its coordinator routed by; replicas refuse a stale one (Replicas)
+        AtomicReference<Coordinator> routing = new AtomicReference<>();
         InetSocketAddress metadataAddress = new InetSocketAddress(listen, config.metadataPort());
         MessagingService messaging = new MessagingService(shards.loops(), shards.acceptor(), shards.serverChannelClass(),
-                shards.clientChannelClass(), () -> 0, faults);
+                shards.clientChannelClass(), () -> {
+                    Coordinator c = routing.get();
+                    return c == null ? 0 : c.metadata().epoch();
+                }, faults);
         messaging.handle(Verb.METADATA_ADDRESS, (payload, shard, epoch, sender) -> {
             ByteBuf out = Unpooled.buffer();
             out.writeCharSequence(metadataAddress.getAddress().getHostAddress() + ":" + metadataAddress.getPort(),
@@ -137,6 +143,7 @@ final class ClusterMember implements AutoCloseable {
                 io.charybdis.cluster.Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS);
         messaging.start(new InetSocketAddress(listen, config.storagePort()));
         ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
+        member.routing = routing;
         member.installedEpochFile = dataDirectory.resolve("cluster-schema-epoch");
         member.installedEpoch = readEpoch(member.installedEpochFile);
         member.topology = topology;
@@ -288,6 +295,8 @@ final class ClusterMember implements AutoCloseable {
     void attach(Coordinator c) {
         coordinator.set(c);
         onMetadata(metadata.state());
+        replicas.refuseStaleCoordinators(c::placementEpoch);
+        routing.set(c);
     }
 
     /** What the coordinator asks before it counts a replica as live. */

@@ -27,8 +27,13 @@ public final class PaxosMessages {
     }
 
     /** Serves the three verbs from {@code replica} and sends them to other nodes. */
-    public static PaxosMessages serve(MessagingService messaging, PaxosReplica replica) {
+    public static PaxosMessages serve(MessagingService messaging, PaxosReplica replica,
+                                      io.charybdis.cluster.replica.EpochGate gate) {
         messaging.handle(Verb.PAXOS_PREPARE, (in, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             Head h = Head.read(in);
             return replica.prepare(h.table, h.token, h.key, h.ballot).thenApply(p -> {
                 ByteBuf out = Unpooled.buffer(64);
@@ -43,12 +48,20 @@ public final class PaxosMessages {
             });
         });
         messaging.handle(Verb.PAXOS_PROPOSE, (in, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             Head h = Head.read(in);
             Mutation update = readMutation(in);
             return replica.propose(h.table, h.token, h.key, h.ballot, update)
                     .thenApply(ok -> Unpooled.buffer(1).writeBoolean(ok));
         });
         messaging.handle(Verb.PAXOS_COMMIT, (in, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             Head h = Head.read(in);
             Mutation update = readMutation(in);
             return replica.commit(h.table, h.token, h.key, h.ballot, update).thenApply(v -> Unpooled.EMPTY_BUFFER);

@@ -27,10 +27,17 @@ public final class Replicas {
     private final MessagingService messaging;
     private final io.charybdis.cluster.paxos.PaxosReplica paxosReplica;
     private final io.charybdis.cluster.paxos.PaxosMessages paxos;
+    private final EpochGate gate;
+
+    /** Data requests (MUTATION, READ, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
+    public void refuseStaleCoordinators(java.util.function.LongSupplier placementEpoch) {
+        gate.placementEpoch(placementEpoch);
+    }
 
     private Replicas(MessagingService messaging, io.charybdis.cluster.paxos.PaxosReplica paxosReplica,
-                     io.charybdis.cluster.paxos.PaxosMessages paxos) {
+                     io.charybdis.cluster.paxos.PaxosMessages paxos, EpochGate gate) {
         this.messaging = messaging;
+        this.gate = gate;
         this.paxosReplica = paxosReplica;
         this.paxos = paxos;
     }
@@ -47,15 +54,24 @@ public final class Replicas {
 
     /** Serves MUTATION, READ, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
     public static Replicas serve(MessagingService messaging, Storage storage) {
+        EpochGate gate = new EpochGate();
         messaging.handle(Verb.ECHO, (payload, shard, epoch, sender) ->
                 CompletableFuture.completedFuture(Unpooled.EMPTY_BUFFER)); // liveness probes
         messaging.handle(Verb.MUTATION, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             byte[] bytes = new byte[payload.readableBytes()];
             payload.readBytes(bytes);
             Mutation m = Mutation.copyOf(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
             return storage.apply(m).thenApply(v -> Unpooled.EMPTY_BUFFER);
         });
         messaging.handle(Verb.READ, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             ReadCommand c = ReadCommandWire.read(payload);
             return storage.read(c).thenApply(r -> {
                 ByteBuf out = Unpooled.wrappedBuffer(ReadResultWire.encode(r));
@@ -64,6 +80,10 @@ public final class Replicas {
             });
         });
         messaging.handle(Verb.READ_RAW, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             io.charybdis.storage.TableId table = io.charybdis.storage.TableId.of(payload.readLong(), payload.readLong());
             long token = payload.readLong();
             byte[] key = new byte[payload.readInt()];
@@ -73,7 +93,8 @@ public final class Replicas {
         });
         storage.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor()); // idempotent
         var paxosReplica = new io.charybdis.cluster.paxos.PaxosReplica(storage);
-        return new Replicas(messaging, paxosReplica, io.charybdis.cluster.paxos.PaxosMessages.serve(messaging, paxosReplica));
+        return new Replicas(messaging, paxosReplica, io.charybdis.cluster.paxos.PaxosMessages.serve(messaging,
+                paxosReplica, gate), gate);
     }
 
     /** The whole partition as a remote replica holds it (null: nothing), to reconcile and repair replicas. */

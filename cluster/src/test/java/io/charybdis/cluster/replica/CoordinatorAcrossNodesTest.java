@@ -353,4 +353,19 @@ class CoordinatorAcrossNodesTest {
                     assertThat(e.blockFor()).isEqualTo(2);
                 });
     }
+
+    @Test
+    void aReplicaRefusesACoordinatorThatRoutesByAnOlderPlacementEpoch() {
+        start(3, 1); // requests carry epoch 1 (the harness's messaging)
+        // token 1500 belongs to node 2 alone; node 0 coordinates
+        nodes.get(0).coordinator.write(row(1500, "e", "one"), ConsistencyLevel.ONE, null).join();
+        nodes.get(2).replicas.refuseStaleCoordinators(() -> 2); // node 2 saw placement change at epoch 2
+        assertThatThrownBy(() -> nodes.get(0).coordinator.write(row(1500, "e", "two"), ConsistencyLevel.ONE, null)
+                .join()).cause().isInstanceOf(WriteTimeoutException.class);
+        assertThatThrownBy(() -> nodes.get(0).coordinator.read(read(1500, "e"), ConsistencyLevel.ONE, null).join())
+                .cause().isInstanceOf(ReadTimeoutException.class);
+        assertThat(value(nodes.get(2).storage.read(read(1500, "e")).join())).isEqualTo("one"); // not applied
+        nodes.get(2).replicas.refuseStaleCoordinators(() -> 1); // a coordinator as recent as the replica is served
+        nodes.get(0).coordinator.write(row(1500, "e", "three"), ConsistencyLevel.ONE, null).join();
+    }
 }
