@@ -34,7 +34,7 @@ public final class TestCertificates {
         TestCertificates c = new TestCertificates(dir);
         c.keyPair("ca", "CN=Charybdis Test CA", "bc:c");
         c.keyPair("rogue-ca", "CN=Rogue CA", "bc:c");
-        c.signed("node", "CN=charybdis-node", "ca", "san=ip:127.0.0.1,dns:localhost");
+        c.signed("node", "CN=charybdis-node", "ca", "san=ip:127.0.0.1,ip:127.0.0.2,ip:127.0.0.3,dns:localhost");
         c.signed("client", "CN=charybdis-client", "ca", null);
         c.signed("rogue-client", "CN=rogue-client", "rogue-ca", null);
         c.keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", c.p12("ca"), "-storepass", PASSWORD,
