@@ -162,7 +162,10 @@ public final class JmxServer implements AutoCloseable {
                 env.put("jmx.remote.x.access.file", config.jmxAccessFile().toString());
             }
             RMIJRMPServerImpl rmiServer = new RMIJRMPServerImpl(port, csf, ssf, env);
-            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi://" + host + ":" + port + "/jndi/rmi://" + host
+            // with TLS the connector must not bind itself through JNDI (that client would need to trust this node's
+            // certificate); the stub goes into the registry below either way
+            JMXServiceURL url = tls != null ? new JMXServiceURL("service:jmx:rmi://" + host + ":" + port)
+                    : new JMXServiceURL("service:jmx:rmi://" + host + ":" + port + "/jndi/rmi://" + host
                     + ":" + port + "/jmxrmi");
             RMIConnectorServer connector = new RMIConnectorServer(url, env, rmiServer, mbs);
             connector.start();
