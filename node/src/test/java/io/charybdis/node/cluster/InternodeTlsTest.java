@@ -50,7 +50,7 @@ class InternodeTlsTest {
 
     @Test
     void twoNodesTalkOverTlsOnly() throws Exception {
-        TestCertificates certs = TestCertificates.create(dir.resolve("certs"));
+        TestCertificates certs = TestCertificates.shared();
         Map<String, Object> tls = new LinkedHashMap<>();
         tls.put("internode_encryption", "all");
         tls.put("keystore", certs.path("node.p12").toString());

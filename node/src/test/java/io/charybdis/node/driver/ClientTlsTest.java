@@ -46,7 +46,7 @@ class ClientTlsTest {
     @BeforeAll
     static void makeCertificates() throws Exception {
         dir = Files.createTempDirectory("charybdis-tls");
-        certs = TestCertificates.create(dir.resolve("certs"));
+        certs = TestCertificates.shared();
     }
 
     @AfterAll

@@ -51,7 +51,7 @@ class JmxSecurityTest {
 
     @Test
     void passwordsAndTlsAreRequired() throws Exception {
-        TestCertificates certs = TestCertificates.create(dir.resolve("certs"));
+        TestCertificates certs = TestCertificates.shared();
         Path passwords = dir.resolve("jmxremote.password");
         Files.writeString(passwords, "operator s3cret-pw\n");
         Path access = dir.resolve("jmxremote.access");

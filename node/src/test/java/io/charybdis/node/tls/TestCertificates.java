@@ -28,6 +28,27 @@ public final class TestCertificates {
         this.dir = dir;
     }
 
+    private static TestCertificates shared;
+
+    /**
+     * One set per test JVM (keytool takes seconds per step), in a temporary directory removed when the JVM exits;
+     * tests must not modify its files.
+     */
+    public static synchronized TestCertificates shared() throws Exception {
+        if (shared == null) {
+            Path dir = Files.createTempDirectory("charybdis-test-certs");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (var files = Files.walk(dir)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                } catch (IOException e) {
+                    // a temporary directory left behind
+                }
+            }));
+            shared = create(dir);
+        }
+        return shared;
+    }
+
     /** Creates every file under {@code dir} (a few seconds: one keytool run per step). */
     public static TestCertificates create(Path dir) throws Exception {
         Files.createDirectories(dir);
@@ -55,6 +76,37 @@ public final class TestCertificates {
     /** {@code name}.p12, .jks, .pem (key and chain); ca.pem; truststore.p12/.jks. */
     public Path path(String fileName) {
         return dir.resolve(fileName);
+    }
+
+    /** A client SSL context trusting the test CA, presenting {@code clientKey}'s certificate unless it is null. */
+    public javax.net.ssl.SSLContext clientContext(String clientKey) throws Exception {
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(load("truststore.p12"));
+        javax.net.ssl.KeyManagerFactory kmf = null;
+        if (clientKey != null) {
+            kmf = javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(load(clientKey + ".p12"), PASSWORD.toCharArray());
+        }
+        javax.net.ssl.SSLContext ctx = javax.net.ssl.SSLContext.getInstance("TLS");
+        ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return ctx;
+    }
+
+    /** {@code client_encryption_options} requiring TLS and client certificates, with the node's PKCS12 stores. */
+    public io.charybdis.node.config.EncryptionOptions requiredClientTls() {
+        return io.charybdis.node.config.EncryptionOptions.parse("client_encryption_options", java.util.Map.of(
+                "enabled", true, "require_client_auth", true, "store_type", "PKCS12",
+                "keystore", path("node.p12").toString(), "keystore_password", PASSWORD,
+                "truststore", path("truststore.p12").toString(), "truststore_password", PASSWORD), false);
+    }
+
+    private KeyStore load(String name) throws IOException, GeneralSecurityException {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(path(name))) {
+            ks.load(in, PASSWORD.toCharArray());
+        }
+        return ks;
     }
 
     private String file(String name) {
