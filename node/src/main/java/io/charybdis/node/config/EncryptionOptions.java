@@ -241,21 +241,49 @@ public final class EncryptionOptions {
         return List.of(protocol);
     }
 
-    /** For the startup log: the settings without passwords or key material. */
+    /**
+     * The settings as a YAML flow mapping ({@code {}} when nothing is set), for the startup log and
+     * {@link NodeConfig#asMap()}: passwords and inline PEM keys are left out.
+     */
     public String describe() {
         List<String> parts = new ArrayList<>();
-        parts.add("policy=" + policy());
+        if (enabled != null) {
+            parts.add("enabled: " + enabled);
+        }
+        if (optional != null) {
+            parts.add("optional: " + optional);
+        }
         if (internodeEncryption != InternodeEncryption.NONE) {
-            parts.add("internode_encryption=" + internodeEncryption.name().toLowerCase(Locale.ROOT));
+            parts.add("internode_encryption: " + internodeEncryption.name().toLowerCase(Locale.ROOT));
         }
-        if (keystore != null) {
-            parts.add("keystore=" + keystore);
+        quoted(parts, "keystore", keystore);
+        quoted(parts, "outbound_keystore", outboundKeystore);
+        quoted(parts, "truststore", truststore);
+        quoted(parts, "store_type", storeType);
+        quoted(parts, "protocol", protocol);
+        if (!acceptedProtocols.isEmpty()) {
+            parts.add("accepted_protocols: [" + String.join(", ", acceptedProtocols) + "]");
         }
-        if (truststore != null) {
-            parts.add("truststore=" + truststore);
+        if (!cipherSuites.isEmpty()) {
+            parts.add("cipher_suites: [" + String.join(", ", cipherSuites) + "]");
         }
-        parts.add("require_client_auth=" + requireClientAuth);
-        return String.join(" ", parts);
+        quoted(parts, "algorithm", algorithm);
+        if (requireClientAuth) {
+            parts.add("require_client_auth: true");
+        }
+        if (requireEndpointVerification) {
+            parts.add("require_endpoint_verification: true");
+        }
+        if (pem()) {
+            parts.add("ssl_context_factory: {class_name: " + PEM_FACTORY + "}");
+        }
+        return "{" + String.join(", ", parts) + "}";
+    }
+
+    private static void quoted(List<String> parts, String key, String value) {
+        if (value != null) {
+            parts.add(key + ": '" + value.replace("'", "''") + "'");
+        }
     }
 
     @Override

@@ -117,7 +117,7 @@ public final class CqlServer implements AutoCloseable {
         EncryptionOptions tls = config.clientEncryptionOptions();
         if (tls.policy() != EncryptionOptions.Policy.UNENCRYPTED) {
             server.useTls(TlsContexts.server(tls), tls.policy() == EncryptionOptions.Policy.OPTIONAL);
-            log.info("Client TLS on the CQL ports: {}", tls.describe());
+            log.info("Client TLS on the CQL ports ({}): {}", tls.policy(), tls.describe());
         }
         return server;
     }
