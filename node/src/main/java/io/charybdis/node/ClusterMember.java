@@ -123,7 +123,8 @@ final class ClusterMember implements AutoCloseable {
             messaging.useTls(new InternodeTls(TlsContexts.server(internode), TlsContexts.client(internode),
                     internode.policy() == EncryptionOptions.Policy.OPTIONAL
                             || internode.internodeEncryption() != EncryptionOptions.InternodeEncryption.ALL,
-                    peer -> encrypt(internode.internodeEncryption(), metadataHolder[0], peer, datacenter, rack)));
+                    peer -> encrypt(internode.internodeEncryption(), metadataHolder[0] == null ? List.of()
+                            : metadataHolder[0].state().members().values(), peer, datacenter, rack)));
             var trust = TlsContexts.trustManagers(internode);
             if (trust == null) {
                 trust = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
@@ -180,8 +181,8 @@ final class ClusterMember implements AutoCloseable {
      * Cassandra's {@code internode_encryption} rule for an outbound connection: always with {@code all}; with
      * {@code dc}/{@code rack} when the peer is in another datacenter/rack, or not known yet (then encrypted).
      */
-    static boolean encrypt(EncryptionOptions.InternodeEncryption mode, MetadataService metadata, InetSocketAddress peer,
-                           String datacenter, String rack) {
+    static boolean encrypt(EncryptionOptions.InternodeEncryption mode, java.util.Collection<NodeRecord> members,
+                           InetSocketAddress peer, String datacenter, String rack) {
         if (mode == EncryptionOptions.InternodeEncryption.ALL) {
             return true;
         }
@@ -189,11 +190,9 @@ final class ClusterMember implements AutoCloseable {
             return false;
         }
         NodeRecord record = null;
-        if (metadata != null) {
-            for (NodeRecord r : metadata.state().members().values()) {
-                if (r.address().equals(peer.getAddress()) && r.storagePort() == peer.getPort()) {
-                    record = r;
-                }
+        for (NodeRecord r : members) {
+            if (r.address().equals(peer.getAddress()) && r.storagePort() == peer.getPort()) {
+                record = r;
             }
         }
         if (record == null) {
