@@ -83,8 +83,11 @@ def test_required_tls_with_client_certificates(node_factory, tmp_path, certs):
 
 
 def test_optional_tls_serves_both_with_password_authentication(node_factory, tmp_path, certs):
-    node = node_factory("optional", extra_args=[encryption_options(certs, optional=True),
-                                                "-Dcharybdis.authenticator=PasswordAuthenticator"])
+    # the node's key as an encrypted PKCS#8 PEM (PBES2/AES-256, as openssl writes it), opened with keystore_password
+    node = node_factory("optional", extra_args=[
+        encryption_options(certs, optional=True, keystore=f"'{certs.path('node-encrypted.pem')}'",
+                           keystore_password=Certificates.KEY_PASSWORD),
+        "-Dcharybdis.authenticator=PasswordAuthenticator"])
     node.start()
     tls_cluster, tls = connect(node, client_context(certs), auth=True)
     plain_cluster, plain = connect(node, auth=True)

@@ -37,8 +37,10 @@ def _pem_cert(cert):
 
 
 class Certificates:
-    """Files under `directory`: ca.pem; node.pem, client.pem, rogue-client.pem (key + chain); and for Python's ssl
-    module <name>.key.pem / <name>.crt.pem."""
+    """Files under `directory`: ca.pem; node.pem, client.pem, rogue-client.pem (key + chain); the same with the key
+    encrypted by KEY_PASSWORD as <name>-encrypted.pem; and for Python's ssl module <name>.key.pem / <name>.crt.pem."""
+
+    KEY_PASSWORD = "pem-key-secret"
 
     def __init__(self, directory):
         self.dir = Path(directory)
@@ -59,6 +61,9 @@ class Certificates:
         (self.dir / f"{name}.pem").write_bytes(_pem_key(key) + chain)
         (self.dir / f"{name}.key.pem").write_bytes(_pem_key(key))
         (self.dir / f"{name}.crt.pem").write_bytes(chain)
+        encrypted = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                      serialization.BestAvailableEncryption(self.KEY_PASSWORD.encode()))
+        (self.dir / f"{name}-encrypted.pem").write_bytes(encrypted + chain)  # PBES2, as openssl pkcs8 -topk8 writes
 
     def path(self, name):
         return str(self.dir / name)

@@ -123,8 +123,13 @@ final class PemFiles {
         }
         try {
             EncryptedPrivateKeyInfo info = new EncryptedPrivateKeyInfo(der);
-            SecretKeyFactory f = SecretKeyFactory.getInstance(info.getAlgName());
-            Cipher cipher = Cipher.getInstance(info.getAlgName());
+            String algorithm = info.getAlgName();
+            if (algorithm.equals("PBES2") || algorithm.equals("1.2.840.113549.1.5.13")) {
+                // PBES2 (openssl's default): the JDK names the key derivation and cipher in the parameters
+                algorithm = info.getAlgParameters().toString();
+            }
+            SecretKeyFactory f = SecretKeyFactory.getInstance(algorithm);
+            Cipher cipher = Cipher.getInstance(algorithm);
             cipher.init(Cipher.DECRYPT_MODE, f.generateSecret(new PBEKeySpec(password.toCharArray())),
                     info.getAlgParameters());
             return privateKey(info.getKeySpec(cipher), what);
