@@ -73,6 +73,7 @@ public final class CqlServer implements AutoCloseable {
     private final Map<Channel, CqlConnection> statusListeners = new ConcurrentHashMap<>();
     private SslContext tls;
     private boolean tlsOptional;
+    private java.util.concurrent.ThreadPoolExecutor tlsTasks;
     private Channel regular;
     private Channel shardAware;
     private int shardAwarePort;
@@ -129,6 +130,25 @@ public final class CqlServer implements AutoCloseable {
     public void useTls(SslContext context, boolean optional) {
         this.tls = context;
         this.tlsOptional = optional;
+        this.tlsTasks = handshakeExecutor();
+    }
+
+    /**
+     * Runs the SSLEngine's delegated tasks (key exchange, certificate checks: the expensive part of a handshake) off
+     * the shard threads, so that a burst of handshakes does not stall the requests a shard serves. Bounded: when its
+     * queue is full, the shard runs the task itself.
+     */
+    private static java.util.concurrent.ThreadPoolExecutor handshakeExecutor() {
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ThreadPoolExecutor e = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 30,
+                TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(4096), r -> {
+                    Thread t = new Thread(r, "tls-handshake-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+        e.allowCoreThreadTimeOut(true);
+        return e;
     }
 
     /** Cassandra's outbound water marks for client connections. */
@@ -207,7 +227,12 @@ public final class CqlServer implements AutoCloseable {
                 int shard = Math.max(0, shards.shardOf(ch.eventLoop()));
                 ch.config().setWriteBufferWaterMark(WATER_MARK);
                 if (tls != null) {
-                    ch.pipeline().addLast("tls", tlsOptional ? new OptionalSslHandler(tls) : tls.newHandler(ch.alloc()));
+                    ch.pipeline().addLast("tls", tlsOptional ? new OptionalSslHandler(tls) {
+                        @Override
+                        protected io.netty.handler.ssl.SslHandler newSslHandler(ChannelHandlerContext ctx, SslContext c) {
+                            return c.newHandler(ctx.alloc(), tlsTasks);
+                        }
+                    } : tls.newHandler(ch.alloc(), tlsTasks));
                 }
                 if (idleTimeoutMillis > 0) {
                     ch.pipeline().addLast("idleState", new IdleStateHandler(false, 0, 0, idleTimeoutMillis,
@@ -362,6 +387,9 @@ public final class CqlServer implements AutoCloseable {
             }
             for (Channel ch : connections) {
                 ch.close();
+            }
+            if (tlsTasks != null) {
+                tlsTasks.shutdown();
             }
         } catch (RuntimeException e) {
             log.warn("Error while closing the CQL server", e);
