@@ -111,6 +111,13 @@ public final class EncryptionOptions {
         }
         requireClientAuth = bool(raw, "require_client_auth", false);
         requireEndpointVerification = bool(raw, "require_endpoint_verification", false);
+        if (requireEndpointVerification && !server) {
+            throw new ConfigurationException(name + ".require_endpoint_verification=true has no effect here: a node checks"
+                    + " the host names of the peers it connects to (server_encryption_options), not of its clients");
+        }
+        if (name.equals("jmx_encryption_options") && Boolean.TRUE.equals(optional)) {
+            throw new ConfigurationException(name + ".optional=true is not supported: JMX is either TLS or plain text");
+        }
         Map<String, String> params = new LinkedHashMap<>();
         Object f = raw.get("ssl_context_factory");
         if (f == null) {

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -112,12 +111,12 @@ class InternodeTlsTest {
             s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             s.setSoTimeout(5000);
             s.startHandshake();
+            // with TLS 1.3 a refused client certificate shows on the first read, as an SSLException
             s.getOutputStream().write(new byte[1]);
             s.getOutputStream().flush();
-            int read = s.getInputStream().read(); // a byte is no frame: the peer closes, or answers nothing
-            assertThat(read).isLessThanOrEqualTo(255);
+            s.getInputStream().read(); // one byte is no frame: the peer waits (timeout) or closes (-1)
         } catch (java.net.SocketTimeoutException e) {
-            // the handshake held; the peer waits for a whole frame
+            // the handshake held and the peer waits for a whole frame
         }
     }
 
@@ -141,7 +140,4 @@ class InternodeTlsTest {
         ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
         return ctx;
     }
-
-    @SuppressWarnings("unused")
-    private static final Class<?> HANDSHAKE_FAILURE = SSLHandshakeException.class;
 }
