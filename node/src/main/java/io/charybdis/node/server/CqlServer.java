@@ -291,6 +291,10 @@ public final class CqlServer implements AutoCloseable {
         m.put("SCYLLA_SHARDING_IGNORE_MSB", List.of("12"));
         if (shardAware != null) {
             m.put("SCYLLA_SHARD_AWARE_PORT", List.of(Integer.toString(shardAwarePort)));
+            if (tls != null) {
+                // the shard-aware port serves TLS like the regular one; ScyllaDB's drivers look here when using TLS
+                m.put("SCYLLA_SHARD_AWARE_PORT_SSL", List.of(Integer.toString(shardAwarePort)));
+            }
         }
         return m;
     }

@@ -130,6 +130,19 @@ class ClientTlsTest {
         }
     }
 
+    /** The body of the SUPPORTED answer to an OPTIONS request over TLS, as ISO-8859-1 text. */
+    static String supportedOverTls(SSLContext ssl, int port) throws Exception {
+        try (Socket s = ssl.getSocketFactory().createSocket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.setSoTimeout(5000);
+            s.getOutputStream().write(new byte[] {0x04, 0, 0, 1, 0x05, 0, 0, 0, 0});
+            byte[] header = s.getInputStream().readNBytes(9);
+            assertThat(header[4]).as("SUPPORTED").isEqualTo((byte) 0x06);
+            int length = java.nio.ByteBuffer.wrap(header, 5, 4).getInt();
+            return new String(s.getInputStream().readNBytes(length), java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+    }
+
     @Test
     void requiredTlsServesTlsClientsCheckingTheServerCertificateAndRefusesPlainText() throws Exception {
         try (TestNode node = new TestNode(b -> b.clientEncryptionOptions(client(required("PKCS12"))))) {
@@ -144,6 +157,9 @@ class ClientTlsTest {
             try (CqlSession s = session(node, sslContext(null, "truststore.p12"), null, node.node.cqlServer().shardAwarePort())) {
                 assertThat(releaseVersion(s)).isNotEmpty();
             }
+            String supported = supportedOverTls(sslContext(null, "truststore.p12"), node.node.nativePort());
+            assertThat(supported).contains("SCYLLA_SHARD_AWARE_PORT_SSL")
+                    .contains(Integer.toString(node.node.cqlServer().shardAwarePort()));
             assertThat(plainTextAnswered(node.node.nativePort())).isFalse();
             assertThat(plainTextAnswered(node.node.cqlServer().shardAwarePort())).isFalse();
             assertThatThrownBy(() -> session(node, null, null, node.node.nativePort()).close())
