@@ -90,6 +90,9 @@ public final class CharybdisNode implements AutoCloseable {
         Path data = config.dataFileDirectories().get(0);
         io.charybdis.node.config.Snitch snitch = io.charybdis.node.config.Snitch.of(config); // refuses bad settings first
         Files.createDirectories(data);
+        // TLS settings are checked before anything starts: a bad keystore stops startup naming the option
+        javax.net.ssl.SSLContext jmxTls = config.jmxPort() != -1 && config.jmxEncryptionOptions().enabled()
+                ? io.charybdis.node.tls.TlsContexts.jdk(config.jmxEncryptionOptions()) : null;
         Shards shards = new Shards(config.smp(), "charybdis");
         Storage storage = null;
         ClusterMember[] memberHolder = new ClusterMember[1];
@@ -179,7 +182,7 @@ public final class CharybdisNode implements AutoCloseable {
                     config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
             node.member = member;
-            node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node); // never throws
+            node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node, jmxTls); // never throws
             return node;
         } catch (Exception | Error e) {
             if (memberHolder[0] != null) {

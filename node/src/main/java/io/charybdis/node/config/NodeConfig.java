@@ -50,6 +50,12 @@ public final class NodeConfig {
     private final int storagePort;
     private final int metadataPort;
     private final int jmxPort;
+    private final String jmxAddress;
+    private final Path jmxPasswordFile;
+    private final Path jmxAccessFile;
+    private final EncryptionOptions jmxEncryptionOptions;
+    private final EncryptionOptions clientEncryptionOptions;
+    private final EncryptionOptions serverEncryptionOptions;
     private final int prometheusPort;
     private final List<Path> dataFileDirectories;
     private final Path commitlogDirectory;
@@ -121,6 +127,12 @@ public final class NodeConfig {
         storagePort = b.storagePort;
         metadataPort = b.metadataPort;
         jmxPort = b.jmxPort;
+        jmxAddress = b.jmxAddress;
+        jmxPasswordFile = b.jmxPasswordFile == null ? null : resolve(b.jmxPasswordFile);
+        jmxAccessFile = b.jmxAccessFile == null ? null : resolve(b.jmxAccessFile);
+        jmxEncryptionOptions = b.jmxEncryptionOptions;
+        clientEncryptionOptions = b.clientEncryptionOptions;
+        serverEncryptionOptions = b.serverEncryptionOptions;
         prometheusPort = b.prometheusPort;
         List<Path> dirs = b.dataFileDirectories != null && !b.dataFileDirectories.isEmpty()
                 ? b.dataFileDirectories : List.of(Path.of("data"));
@@ -192,6 +204,7 @@ public final class NodeConfig {
             requirePort("jmx_port", jmxPort);
         }
         requirePort("prometheus_port", prometheusPort);
+        validateJmx();
         if (nativeTransportPort != 0 && nativeTransportPort == nativeShardAwareTransportPort) {
             throw new ConfigurationException("native_shard_aware_transport_port=" + nativeShardAwareTransportPort
                     + " must differ from native_transport_port");
@@ -257,6 +270,38 @@ public final class NodeConfig {
         }
         if (tombstoneWarnThreshold < 0 || tombstoneFailureThreshold < 0) {
             throw new ConfigurationException("tombstone_warn_threshold and tombstone_failure_threshold must not be negative");
+        }
+    }
+
+    /** JMX reachable from other hosts must ask for a password: an open remote JMX is remote code execution. */
+    private void validateJmx() {
+        requireNonBlank("jmx_address", jmxAddress);
+        boolean loopback;
+        try {
+            loopback = java.net.InetAddress.getByName(jmxAddress).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            throw new ConfigurationException("jmx_address=" + jmxAddress + " cannot be resolved");
+        }
+        if (jmxPort != -1 && !loopback && jmxPasswordFile == null) {
+            throw new ConfigurationException("jmx_address=" + jmxAddress + " is not a loopback address: set"
+                    + " jmx_password_file (and jmx_encryption_options) so that JMX asks for credentials, or bind it to"
+                    + " 127.0.0.1");
+        }
+        if (jmxPasswordFile != null && !java.nio.file.Files.isReadable(jmxPasswordFile)) {
+            throw new ConfigurationException("jmx_password_file=" + jmxPasswordFile + " does not exist or cannot be read");
+        }
+        if (jmxAccessFile != null && !java.nio.file.Files.isReadable(jmxAccessFile)) {
+            throw new ConfigurationException("jmx_access_file=" + jmxAccessFile + " does not exist or cannot be read");
+        }
+        if (jmxAccessFile != null && jmxPasswordFile == null) {
+            throw new ConfigurationException("jmx_access_file needs jmx_password_file (access rules name authenticated users)");
+        }
+        if (serverEncryptionOptions.internodeEncryption() != EncryptionOptions.InternodeEncryption.NONE
+                && serverEncryptionOptions.keystore() == null
+                && !serverEncryptionOptions.pemParameters().containsKey("private_key")) {
+            throw new ConfigurationException("server_encryption_options.internode_encryption="
+                    + serverEncryptionOptions.internodeEncryption().name().toLowerCase(java.util.Locale.ROOT)
+                    + " needs a keystore");
         }
     }
 
@@ -345,6 +390,17 @@ public final class NodeConfig {
     /** Charybdis only: the cluster metadata (Raft) member's port, used when the node is part of a cluster. */
     public int metadataPort() { return metadataPort; }
     public int jmxPort() { return jmxPort; }
+    /** The address JMX binds to (127.0.0.1 unless configured). */
+    public String jmxAddress() { return jmxAddress; }
+    /** Null: JMX asks for no credentials (then it is bound to a loopback address). */
+    public Path jmxPasswordFile() { return jmxPasswordFile; }
+    public Path jmxAccessFile() { return jmxAccessFile; }
+    /** TLS of JMX's RMI registry and connector ({@code enabled: true} turns it on). */
+    public EncryptionOptions jmxEncryptionOptions() { return jmxEncryptionOptions; }
+    /** TLS on the CQL ports. */
+    public EncryptionOptions clientEncryptionOptions() { return clientEncryptionOptions; }
+    /** TLS between nodes (messaging on storage_port and the metadata log on metadata_port). */
+    public EncryptionOptions serverEncryptionOptions() { return serverEncryptionOptions; }
     public int prometheusPort() { return prometheusPort; }
     /** Absolute. */
     public List<Path> dataFileDirectories() { return dataFileDirectories; }
@@ -424,6 +480,12 @@ public final class NodeConfig {
         m.put("storage_port", Integer.toString(storagePort));
         m.put("metadata_port", Integer.toString(metadataPort));
         m.put("jmx_port", Integer.toString(jmxPort));
+        m.put("jmx_address", jmxAddress);
+        m.put("jmx_password_file", jmxPasswordFile == null ? "" : jmxPasswordFile.toString());
+        m.put("jmx_access_file", jmxAccessFile == null ? "" : jmxAccessFile.toString());
+        m.put("jmx_encryption_options", jmxEncryptionOptions.describe());
+        m.put("client_encryption_options", clientEncryptionOptions.describe());
+        m.put("server_encryption_options", serverEncryptionOptions.describe());
         m.put("prometheus_port", Integer.toString(prometheusPort));
         m.put("data_file_directories", String.join(",", dataFileDirectories.stream().map(Path::toString).toList()));
         m.put("commitlog_directory", commitlogDirectory.toString());
@@ -506,6 +568,12 @@ public final class NodeConfig {
         private int storagePort = 7000;
         private int metadataPort = 7010;
         private int jmxPort = 7199;
+        private String jmxAddress = "127.0.0.1";
+        private Path jmxPasswordFile;
+        private Path jmxAccessFile;
+        private EncryptionOptions jmxEncryptionOptions = EncryptionOptions.parse("jmx_encryption_options", null, false);
+        private EncryptionOptions clientEncryptionOptions = EncryptionOptions.disabledClient();
+        private EncryptionOptions serverEncryptionOptions = EncryptionOptions.disabledServer();
         private int prometheusPort = 9180;
         private List<Path> dataFileDirectories;
         private Path commitlogDirectory;
@@ -581,6 +649,15 @@ public final class NodeConfig {
         public Builder storagePort(int v) { this.storagePort = v; return this; }
         public Builder metadataPort(int v) { this.metadataPort = v; return this; }
         public Builder jmxPort(int v) { this.jmxPort = v; return this; }
+        /** Where JMX listens; a non-loopback address needs {@link #jmxPasswordFile(Path)}. */
+        public Builder jmxAddress(String v) { this.jmxAddress = v; return this; }
+        /** Users and passwords as the JDK's {@code jmxremote.password} file writes them. */
+        public Builder jmxPasswordFile(Path v) { this.jmxPasswordFile = v; return this; }
+        /** Access levels as the JDK's {@code jmxremote.access} file writes them. */
+        public Builder jmxAccessFile(Path v) { this.jmxAccessFile = v; return this; }
+        public Builder jmxEncryptionOptions(EncryptionOptions v) { this.jmxEncryptionOptions = Objects.requireNonNull(v); return this; }
+        public Builder clientEncryptionOptions(EncryptionOptions v) { this.clientEncryptionOptions = Objects.requireNonNull(v); return this; }
+        public Builder serverEncryptionOptions(EncryptionOptions v) { this.serverEncryptionOptions = Objects.requireNonNull(v); return this; }
         public Builder prometheusPort(int v) { this.prometheusPort = v; return this; }
         public Builder dataFileDirectories(List<Path> v) { this.dataFileDirectories = v == null ? null : List.copyOf(v); return this; }
         public Builder commitlogDirectory(Path v) { this.commitlogDirectory = v; return this; }

@@ -414,7 +414,9 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             }
             return;
         }
-        if (cause instanceof java.io.IOException) {
+        if (cause instanceof java.io.IOException || cause instanceof javax.net.ssl.SSLException
+                || cause.getCause() instanceof javax.net.ssl.SSLException) {
+            // includes TLS handshakes that failed (no or an untrusted client certificate, plain text on a TLS port)
             log.debug("Connection {} failed: {}", ctx.channel(), cause.toString());
         } else {
             log.warn("Closing connection {} after an unexpected error", ctx.channel(), cause);
