@@ -109,6 +109,10 @@ public final class QueryProcessor {
     private final Cache<ByteBuffer, Prepared> prepared;
     private volatile Describer describer;
     private final Guardrails guardrails = new Guardrails();
+    /** CassandraAuthorizer's per-statement checks; null with AllowAllAuthorizer (no per-request work then). */
+    private volatile io.charybdis.node.auth.StatementAuthorizer authorizer;
+    /** Roles and permissions statements; null until the node plugs in its auth service. */
+    private volatile io.charybdis.node.auth.AuthStatements authStatements;
 
     public QueryProcessor(SchemaManager schemas, Coordinator coordinator,
                           BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
@@ -133,6 +137,13 @@ public final class QueryProcessor {
         this.describer = describer;
     }
 
+    /** Plugs in roles and permissions: the statements, and the authorizer (null for AllowAllAuthorizer). */
+    public void setAuth(io.charybdis.node.auth.AuthStatements statements,
+                        io.charybdis.node.auth.StatementAuthorizer authorizer) {
+        this.authStatements = statements;
+        this.authorizer = authorizer;
+    }
+
     public SchemaManager schemas() {
         return schemas;
     }
@@ -149,7 +160,15 @@ public final class QueryProcessor {
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
         CqlStatement stmt = analyze(ps, ks, client);
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
-        return run(stmt, options, client, alloc, version, values);
+        return authorized(ps.statement(), ks, client, () -> run(stmt, options, client, alloc, version, values));
+    }
+
+    /** Runs {@code then} once the client's role may run {@code s} (at once when no check applies or it is cached). */
+    private CompletableFuture<ResultMessage> authorized(Statement s, String keyspace, ClientState client,
+                                                        Supplier<CompletableFuture<ResultMessage>> then) {
+        io.charybdis.node.auth.StatementAuthorizer a = authorizer;
+        CompletableFuture<Void> check = a == null ? null : a.check(s, keyspace, client, schemas.schema());
+        return check == null ? then.get() : check.thenCompose(v -> then.get());
     }
 
     public Prepared prepare(String cql, String keyspace, ClientState client) {
@@ -182,7 +201,8 @@ public final class QueryProcessor {
         refresh(p, client);
         CqlStatement stmt = p.statement;
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, p.parsed.bindMarkerCount());
-        return run(stmt, options, client, alloc, version, values);
+        return authorized(p.parsed.statement(), p.keyspace, client,
+                () -> run(stmt, options, client, alloc, version, values));
     }
 
     /** One statement of a BATCH request: a query string or a prepared statement, with its values. */
@@ -194,14 +214,28 @@ public final class QueryProcessor {
                                                   ProtocolVersion version) {
         List<BatchExecution.Child> children = new ArrayList<>();
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
+        List<CompletableFuture<Void>> checks = null;
         for (BatchItem item : items) {
             CqlStatement stmt;
+            Statement syntax;
+            String itemKeyspace = ks;
             if (item.prepared() != null) {
                 refresh(item.prepared(), client);
                 stmt = item.prepared().statement;
+                syntax = item.prepared().parsed.statement();
+                itemKeyspace = item.prepared().keyspace;
             } else {
                 ParsedStatement ps = parse(item.query());
                 stmt = analyze(ps, ks, client);
+                syntax = ps.statement();
+            }
+            io.charybdis.node.auth.StatementAuthorizer a = authorizer;
+            CompletableFuture<Void> check = a == null ? null : a.check(syntax, itemKeyspace, client, schemas.schema());
+            if (check != null) {
+                if (checks == null) {
+                    checks = new ArrayList<>();
+                }
+                checks.add(check);
             }
             if (!(stmt instanceof ModificationExecution m)) {
                 throw new InvalidRequestException("Invalid statement in batch: only UPDATE, INSERT and DELETE "
@@ -215,9 +249,14 @@ public final class QueryProcessor {
             children.add(new BatchExecution.Child(m, values));
         }
         BatchExecution batch = new BatchExecution(coordinator, logged, List.of(), guardrails);
-        long now = timestamps.next();
-        QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now, nowSeconds(options, now));
-        return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
+        Supplier<CompletableFuture<ResultMessage>> go = () -> {
+            long now = timestamps.next();
+            QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now,
+                    nowSeconds(options, now));
+            return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
+        };
+        return checks == null ? go.get()
+                : CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).thenCompose(v -> go.get());
     }
 
     private static int nowSeconds(QueryOptions options, long nowMicros) {
@@ -341,6 +380,7 @@ public final class QueryProcessor {
                 }));
             }
             case SchemaStatement ddlStmt -> {
+                io.charybdis.node.auth.StatementAuthorizer.preventSystemSchemaChange(ddlStmt, keyspace);
                 return simple(ctx -> {
                     io.charybdis.node.schema.KeyspaceMetadata before =
                             ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.AlterKeyspace ak
@@ -355,8 +395,12 @@ public final class QueryProcessor {
                                     + "distribute the data.");
                         }
                     }
-                    return CompletableFuture.completedFuture(change == null ? ResultMessage.VOID
-                            : new ResultMessage.SchemaChanged(change));
+                    ResultMessage done = change == null ? ResultMessage.VOID : new ResultMessage.SchemaChanged(change);
+                    io.charybdis.node.auth.AuthStatements as = authStatements;
+                    if (as == null || change == null) {
+                        return CompletableFuture.completedFuture(done);
+                    }
+                    return as.schemaChanged(change, ctx.client()).thenApply(v -> done);
                 });
             }
             case DescribeStatement d -> {
@@ -366,8 +410,14 @@ public final class QueryProcessor {
                 }
                 return ds.describe(d, keyspace);
             }
-            case AuthStatement a -> throw new InvalidRequestException("Role and permission management is not "
-                    + "supported by Charybdis yet");
+            case AuthStatement a -> {
+                io.charybdis.node.auth.AuthStatements as = authStatements;
+                if (as == null) {
+                    throw new InvalidRequestException("Role and permission management is not available on this "
+                            + "node");
+                }
+                return as.statement(a, keyspace);
+            }
         }
     }
 

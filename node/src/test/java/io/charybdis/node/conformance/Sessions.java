@@ -13,6 +13,11 @@ final class Sessions {
     }
 
     static CqlSession open(String host, int port) {
+        return open(host, port, null, null);
+    }
+
+    /** A session logged in as {@code user} (PlainTextAuthProvider); no credentials when {@code user} is null. */
+    static CqlSession open(String host, int port, String user, String password) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
@@ -22,10 +27,13 @@ final class Sessions {
                 .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, false)
                 .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, 5000)
                 .build();
-        return CqlSession.builder()
+        var builder = CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(host, port))
                 .withLocalDatacenter("datacenter1")
-                .withConfigLoader(config)
-                .build();
+                .withConfigLoader(config);
+        if (user != null) {
+            builder = builder.withAuthCredentials(user, password);
+        }
+        return builder.build();
     }
 }
