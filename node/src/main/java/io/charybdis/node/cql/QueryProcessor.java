@@ -160,14 +160,20 @@ public final class QueryProcessor {
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
         CqlStatement stmt = analyze(ps, ks, client);
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
+        if (authorizer == null) {
+            return run(stmt, options, client, alloc, version, values); // AllowAllAuthorizer: nothing to check
+        }
         return authorized(ps.statement(), ks, client, () -> run(stmt, options, client, alloc, version, values));
     }
 
-    /** Runs {@code then} once the client's role may run {@code s} (at once when no check applies or it is cached). */
+    /**
+     * Runs {@code then} once the client's role may run {@code s} (at once when no check applies or the role's
+     * permissions are cached). Only called with CassandraAuthorizer.
+     */
     private CompletableFuture<ResultMessage> authorized(Statement s, String keyspace, ClientState client,
                                                         Supplier<CompletableFuture<ResultMessage>> then) {
         io.charybdis.node.auth.StatementAuthorizer a = authorizer;
-        CompletableFuture<Void> check = a == null ? null : a.check(s, keyspace, client, schemas.schema());
+        CompletableFuture<Void> check = a.check(s, keyspace, client, schemas.schema());
         return check == null ? then.get() : check.thenCompose(v -> then.get());
     }
 
@@ -201,6 +207,9 @@ public final class QueryProcessor {
         refresh(p, client);
         CqlStatement stmt = p.statement;
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, p.parsed.bindMarkerCount());
+        if (authorizer == null) {
+            return run(stmt, options, client, alloc, version, values); // AllowAllAuthorizer: nothing to check
+        }
         return authorized(p.parsed.statement(), p.keyspace, client,
                 () -> run(stmt, options, client, alloc, version, values));
     }

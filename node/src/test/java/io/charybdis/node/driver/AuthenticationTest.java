@@ -100,6 +100,9 @@ class AuthenticationTest {
             admin.execute("CREATE ROLE IF NOT EXISTS reader WITH PASSWORD = 'reader_pw' AND LOGIN = true");
             admin.execute("CREATE ROLE IF NOT EXISTS locked WITH PASSWORD = 'locked_pw' AND LOGIN = false");
             admin.execute("GRANT SELECT ON authdrv.t TO reader");
+            // Cassandra's advice before replacing the default superuser: replicate system_auth as the cluster needs
+            admin.execute("ALTER KEYSPACE system_auth WITH replication = "
+                    + "{'class': 'NetworkTopologyStrategy', 'datacenter1': 1}");
         }
         try (CqlSession reader = login("reader", "reader_pw")) {
             assertThat(reader.execute("SELECT v FROM authdrv.t WHERE k = 1").one().getString(0)).isEqualTo("one");
@@ -120,6 +123,9 @@ class AuthenticationTest {
                     .isInstanceOf(UnauthorizedException.class);
         }
         try (CqlSession admin = login("cassandra", "cassandra")) {
+            assertThat(admin.execute("SELECT replication FROM system_schema.keyspaces WHERE keyspace_name = "
+                    + "'system_auth'").one().getMap(0, String.class, String.class)).containsEntry("class",
+                    "org.apache.cassandra.locator.NetworkTopologyStrategy").containsEntry("datacenter1", "1");
             List<Row> roles = admin.execute("LIST ROLES").all();
             assertThat(roles).extracting(r -> r.getString("role")).contains("cassandra", "locked", "reader");
             assertThat(admin.execute("LIST ALL PERMISSIONS OF reader").all())
