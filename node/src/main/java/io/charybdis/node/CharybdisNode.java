@@ -214,7 +214,7 @@ public final class CharybdisNode implements AutoCloseable {
         } catch (Exception e) {
             log.warn("Could not set up the default superuser yet ({}); retrying in the background", e.toString());
             Thread retry = new Thread(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
+                while (!Thread.currentThread().isInterrupted() && !auth.isClosed()) {
                     try {
                         Thread.sleep(10_000);
                         auth.setupDefaultSuperuser().get(30, TimeUnit.SECONDS);

@@ -242,6 +242,10 @@ public final class AuthService implements AutoCloseable {
         });
     }
 
+    public boolean isClosed() {
+        return hashing.isShutdown();
+    }
+
     @Override
     public void close() {
         hashing.shutdownNow();
