@@ -2,6 +2,7 @@ package io.charybdis.node.auth;
 
 import io.charybdis.node.cql.exceptions.UnauthorizedException;
 import io.charybdis.node.cql.syntax.AuthStatement.Permission;
+import io.charybdis.node.schema.SchemaConstants;
 
 import java.util.Map;
 import java.util.Set;
@@ -14,12 +15,22 @@ import java.util.Set;
 public record UserPermissions(String name, boolean superuser, boolean canLogin, String saltedHash, Set<String> roles,
                               Map<AuthResource, Set<Permission>> permissions) {
 
-    /** Whether the role holds {@code p} on {@code resource} or on a resource above it; superusers hold everything. */
+    /**
+     * Whether the role holds {@code p} on {@code resource} or on a resource above it; superusers hold everything.
+     * What is granted on {@code <all keyspaces>} does not reach the system keyspaces (as in Cassandra 5.0: MODIFY
+     * on ALL KEYSPACES must not let a role rewrite system_auth and make itself a superuser).
+     */
     public boolean has(Permission p, AuthResource resource) {
         if (superuser) {
             return true;
         }
+        boolean system = resource.keyspace() != null && SchemaConstants.isSystemKeyspace(resource.keyspace())
+                && resource.kind() != AuthResource.Kind.KEYSPACE_FUNCTIONS
+                && resource.kind() != AuthResource.Kind.FUNCTION;
         for (AuthResource r = resource; r != null; r = r.parent()) {
+            if (system && r.kind() == AuthResource.Kind.ALL_KEYSPACES) {
+                break;
+            }
             Set<Permission> held = permissions.get(r);
             if (held != null && held.contains(p)) {
                 return true;

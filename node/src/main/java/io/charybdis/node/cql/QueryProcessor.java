@@ -30,7 +30,6 @@ import io.charybdis.node.cql.values.Functions;
 import io.charybdis.node.schema.KeyspaceMetadata;
 import io.charybdis.node.schema.Schema;
 import io.charybdis.node.schema.SchemaChange;
-import io.charybdis.node.schema.SchemaConstants;
 import io.charybdis.node.schema.SchemaManager;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.node.system.NodeInfo;
@@ -359,6 +358,14 @@ public final class QueryProcessor {
             }
             case ModificationStatement mod -> {
                 TableResolution t = resolve(schema, mod.table(), keyspace);
+                if (t.table.isVirtual() && authorizer != null) {
+                    // Cassandra checks MODIFY before refusing writes to system tables: answer in that order
+                    try {
+                        return new ModificationExecution(mod, t.table, coordinator, markers, functions);
+                    } catch (InvalidRequestException refused) {
+                        return simple(ctx -> CompletableFuture.failedFuture(refused));
+                    }
+                }
                 return new ModificationExecution(mod, t.table, coordinator, markers, functions);
             }
             case BatchStatement batch -> {
@@ -376,10 +383,15 @@ public final class QueryProcessor {
             }
             case TruncateStatement tr -> {
                 TableResolution t = resolve(schema, tr.table(), keyspace);
-                if (t.virtual != null || SchemaConstants.isSystemKeyspace(t.table.keyspace())) {
-                    throw new UnauthorizedException("Cannot TRUNCATE table " + t.table + ": system tables cannot be "
-                            + "truncated");
+                if (t.virtual != null || t.table.isVirtual()) {
+                    UnauthorizedException refused = new UnauthorizedException("Cannot TRUNCATE table " + t.table
+                            + ": system tables cannot be truncated");
+                    if (authorizer == null) {
+                        throw refused;
+                    }
+                    return simple(ctx -> CompletableFuture.failedFuture(refused)); // after the MODIFY check
                 }
+                // system_auth's tables are stored: a superuser may truncate them, as in Cassandra
                 TableId id = new TableId(t.table.id());
                 return simple(ctx -> coordinator.truncate(id, ctx.home()).handle((v, e) -> {
                     if (e != null) {

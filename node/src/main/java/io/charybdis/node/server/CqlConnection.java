@@ -4,7 +4,6 @@ import io.charybdis.node.cql.ClientState;
 import io.charybdis.node.cql.QueryProcessor;
 import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.AlreadyExistsException;
-import io.charybdis.node.cql.exceptions.AuthenticationException;
 import io.charybdis.node.cql.exceptions.CqlException;
 import io.charybdis.node.cql.exceptions.UnpreparedException;
 import io.charybdis.node.schema.SchemaChange;
