@@ -61,6 +61,14 @@ class AuthResourceTest {
     }
 
     @Test
+    void shouldRecognizeBcryptHashesByTheirForm() {
+        assertThat(AuthService.isBcrypt(AuthService.hash("pw"))).isTrue();
+        assertThat(AuthService.isBcrypt("$2a$10$DcakQimCWgrESsgYTdxxDuYa5jvEuRfDdO3OQQQxtu6E0bcAcZCbK")).isTrue();
+        assertThat(AuthService.isBcrypt("notbcrypt")).isFalse();
+        assertThat(AuthService.isBcrypt("$2a$10$short")).isFalse();
+    }
+
+    @Test
     void shouldSplitSaslPlainTokens() {
         assertThat(AuthService.parsePlain("\0bob\0secret".getBytes())).containsExactly("bob", "secret");
         assertThat(AuthService.parsePlain("authz\0bob\0secret".getBytes())).containsExactly("bob", "secret");
