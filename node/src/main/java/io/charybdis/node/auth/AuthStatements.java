@@ -186,9 +186,11 @@ public final class AuthStatements {
 
     /**
      * After a DDL statement: its creator gets every permission on what it created (a keyspace and its functions, a
-     * table), and permissions on what was dropped are revoked from everyone, as Cassandra does.
+     * table), and permissions on what was dropped are revoked from everyone, as Cassandra does (for a keyspace: on
+     * it, its tables ({@code droppedTables}, as they were before the drop) and its functions).
      */
-    public CompletableFuture<Void> schemaChanged(io.charybdis.node.schema.SchemaChange change, ClientState client) {
+    public CompletableFuture<Void> schemaChanged(io.charybdis.node.schema.SchemaChange change, ClientState client,
+                                                 java.util.Collection<String> droppedTables) {
         if (!auth.requiresAuthorization() || change == null) {
             return CompletableFuture.completedFuture(null);
         }
@@ -214,8 +216,15 @@ public final class AuthStatements {
             CompletableFuture<Void> f;
             if (target == io.charybdis.node.schema.SchemaChange.Target.KEYSPACE) {
                 String ks = change.keyspace();
-                f = auth.store().revokeAllUnder(List.of("data/" + ks, "functions/" + ks),
-                        List.of("data/" + ks + "/", "functions/" + ks + "/"));
+                List<AuthResource> gone = new ArrayList<>(List.of(AuthResource.keyspace(ks),
+                        AuthResource.allTables(ks), AuthResource.keyspaceFunctions(ks)));
+                for (String t : droppedTables) {
+                    gone.add(AuthResource.table(ks, t));
+                }
+                f = CompletableFuture.completedFuture(null);
+                for (AuthResource r : gone) {
+                    f = f.thenCompose(x -> auth.store().revokeAllOn(r));
+                }
             } else if (target == io.charybdis.node.schema.SchemaChange.Target.TABLE) {
                 f = auth.store().revokeAllOn(AuthResource.table(change.keyspace(), change.name()));
             } else {
@@ -459,7 +468,7 @@ public final class AuthStatements {
             }
             CompletableFuture<Set<String>> roles = of == null ? CompletableFuture.completedFuture(null)
                     : auth.rolesOf(of, l.recursive());
-            return roles.thenCompose(roleSet -> auth.store().allGrants().thenApply(grants -> {
+            return roles.thenCompose(roleSet -> grantsOf(roleSet).thenApply(grants -> {
                 Set<AuthResource> chain = resource == null ? null
                         : new java.util.HashSet<>(l.recursive() ? resource.chain() : List.of(resource));
                 List<PermissionRow> rows = new ArrayList<>();
@@ -513,7 +522,7 @@ public final class AuthStatements {
         } else {
             names = auth.rolesOf(u.name(), true);
         }
-        return names.thenCompose(only -> auth.store().allRoles().thenApply(all -> {
+        return names.thenCompose(only -> rolesNamed(only).thenApply(all -> {
             List<RoleStore.Role> rows = new ArrayList<>();
             for (RoleStore.Role r : all) {
                 if ((only == null || only.contains(r.name())) && (!users || r.login())) {
@@ -539,6 +548,37 @@ public final class AuthStatements {
             }
             return (ResultMessage) new ResultMessage.Rows(w);
         }));
+    }
+
+    /** The grants of these roles (partition reads), or of every role (a scan of role_permissions) when null. */
+    private CompletableFuture<List<RoleStore.Grant>> grantsOf(Set<String> roles) {
+        if (roles == null) {
+            return auth.store().allGrants();
+        }
+        List<RoleStore.Grant> out = new ArrayList<>();
+        CompletableFuture<Void> f = CompletableFuture.completedFuture(null);
+        for (String role : roles) {
+            f = f.thenCompose(x -> auth.store().permissionsOf(role).thenAccept(p ->
+                    p.forEach((resource, perms) -> out.add(new RoleStore.Grant(role, resource, perms)))));
+        }
+        return f.thenApply(x -> out);
+    }
+
+    /** These roles (partition reads), or every role (a scan of roles) when null. */
+    private CompletableFuture<List<RoleStore.Role>> rolesNamed(Set<String> names) {
+        if (names == null) {
+            return auth.store().allRoles();
+        }
+        List<RoleStore.Role> out = new ArrayList<>();
+        CompletableFuture<Void> f = CompletableFuture.completedFuture(null);
+        for (String name : names) {
+            f = f.thenCompose(x -> auth.store().role(name).thenAccept(r -> {
+                if (r != null) {
+                    out.add(r);
+                }
+            }));
+        }
+        return f.thenApply(x -> out);
     }
 
     private static ColumnSpec col(String name, DataType type) {

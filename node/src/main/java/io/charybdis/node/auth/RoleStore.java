@@ -207,6 +207,7 @@ public final class RoleStore {
         return revokeAllOn(resource.name());
     }
 
+    /** Reads and writes partitions of the index and of role_permissions only: no scan, so it works in clusters. */
     private CompletableFuture<Void> revokeAllOn(String resource) {
         return q.execute("SELECT role FROM system_auth.resource_role_permissons_index WHERE resource = ?", READ,
                 text(resource)).thenCompose(rows -> {
@@ -219,26 +220,6 @@ public final class RoleStore {
                     return f.thenCompose(x -> q.execute("DELETE FROM system_auth.resource_role_permissons_index "
                             + "WHERE resource = ?", WRITE, text(resource)));
                 }).thenApply(r -> null);
-    }
-
-    /** Removes every permission on the resources whose names start with one of {@code prefixes} (a dropped keyspace). */
-    public CompletableFuture<Void> revokeAllUnder(List<String> exact, List<String> prefixes) {
-        return q.execute("SELECT resource FROM system_auth.resource_role_permissons_index", READ).thenCompose(rows -> {
-            Set<String> names = new java.util.LinkedHashSet<>(exact);
-            for (List<ByteBuffer> r : rows) {
-                String n = asText(r.get(0));
-                for (String p : prefixes) {
-                    if (n.startsWith(p)) {
-                        names.add(n);
-                    }
-                }
-            }
-            CompletableFuture<Void> f = CompletableFuture.completedFuture(null);
-            for (String n : names) {
-                f = f.thenCompose(x -> revokeAllOn(n));
-            }
-            return f;
-        });
     }
 
     private static Set<Permission> permissions(Set<String> names) {

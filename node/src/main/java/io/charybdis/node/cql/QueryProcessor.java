@@ -406,6 +406,9 @@ public final class QueryProcessor {
                     io.charybdis.node.schema.KeyspaceMetadata before =
                             ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.AlterKeyspace ak
                                     ? schemas.schema().keyspace(ak.keyspace()) : null;
+                    io.charybdis.node.schema.KeyspaceMetadata dropping =
+                            ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.DropKeyspace dk
+                                    ? schemas.schema().keyspace(dk.keyspace()) : null;
                     SchemaChange change = ddl.execute(ddlStmt, keyspace);
                     if (change != null && change.target() == SchemaChange.Target.KEYSPACE
                             && change.change() != SchemaChange.Change.DROPPED) {
@@ -421,7 +424,8 @@ public final class QueryProcessor {
                     if (as == null || change == null) {
                         return CompletableFuture.completedFuture(done);
                     }
-                    return as.schemaChanged(change, ctx.client()).thenApply(v -> done);
+                    return as.schemaChanged(change, ctx.client(),
+                            dropping == null ? List.of() : dropping.tables().keySet()).thenApply(v -> done);
                 });
             }
             case DescribeStatement d -> {
