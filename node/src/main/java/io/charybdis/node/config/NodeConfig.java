@@ -80,6 +80,11 @@ public final class NodeConfig {
     private final boolean autoBootstrap;
     private final AuthenticatorType authenticator;
     private final AuthorizerType authorizer;
+    private final String roleManager;
+    private final String networkAuthorizer;
+    private final Duration rolesValidity;
+    private final Duration permissionsValidity;
+    private final Duration credentialsValidity;
     private final int numTokens;
     private final String partitioner;
     private final String endpointSnitch;
@@ -159,6 +164,11 @@ public final class NodeConfig {
         autoBootstrap = b.autoBootstrap;
         authenticator = b.authenticator;
         authorizer = b.authorizer;
+        roleManager = b.roleManager;
+        networkAuthorizer = b.networkAuthorizer;
+        rolesValidity = b.rolesValidity;
+        permissionsValidity = b.permissionsValidity;
+        credentialsValidity = b.credentialsValidity;
         numTokens = b.numTokens;
         partitioner = b.partitioner;
         endpointSnitch = b.endpointSnitch;
@@ -267,6 +277,17 @@ public final class NodeConfig {
         }
         if (maxHintsFileSize.bytes() <= 0) {
             throw new ConfigurationException("max_hints_file_size=" + maxHintsFileSize + " must be positive");
+        }
+        if (authenticator == AuthenticatorType.ALLOW_ALL && authorizer != AuthorizerType.ALLOW_ALL) {
+            throw new ConfigurationException("authenticator=AllowAllAuthenticator can't be used with authorizer="
+                    + authorizer.className());
+        }
+        for (var v : java.util.Map.of("roles_validity", rolesValidity, "permissions_validity", permissionsValidity,
+                "credentials_validity", credentialsValidity).entrySet()) {
+            if (v.getValue().isNegative()) {
+                throw new ConfigurationException(v.getKey() + "=" + Durations.format(v.getValue())
+                        + " must not be negative");
+            }
         }
         if (tombstoneWarnThreshold < 0 || tombstoneFailureThreshold < 0) {
             throw new ConfigurationException("tombstone_warn_threshold and tombstone_failure_threshold must not be negative");
@@ -429,6 +450,14 @@ public final class NodeConfig {
     public boolean autoBootstrap() { return autoBootstrap; }
     public AuthenticatorType authenticator() { return authenticator; }
     public AuthorizerType authorizer() { return authorizer; }
+    public String roleManager() { return roleManager; }
+    public String networkAuthorizer() { return networkAuthorizer; }
+    /** How long a role's attributes and granted roles stay cached (Cassandra's roles cache). */
+    public Duration rolesValidity() { return rolesValidity; }
+    /** How long a role's permissions stay cached (Cassandra's permissions cache). */
+    public Duration permissionsValidity() { return permissionsValidity; }
+    /** Kept for Cassandra's key; credentials are read afresh at every login. */
+    public Duration credentialsValidity() { return credentialsValidity; }
     public int numTokens() { return numTokens; }
     /** Always {@link #MURMUR3_PARTITIONER} (others are rejected at load). */
     public String partitioner() { return partitioner; }
@@ -510,6 +539,11 @@ public final class NodeConfig {
         m.put("auto_bootstrap", Boolean.toString(autoBootstrap));
         m.put("authenticator", authenticator.className());
         m.put("authorizer", authorizer.className());
+        m.put("role_manager", roleManager);
+        m.put("network_authorizer", networkAuthorizer);
+        m.put("roles_validity", Durations.format(rolesValidity));
+        m.put("permissions_validity", Durations.format(permissionsValidity));
+        m.put("credentials_validity", Durations.format(credentialsValidity));
         m.put("num_tokens", Integer.toString(numTokens));
         m.put("partitioner", partitioner);
         m.put("endpoint_snitch", endpointSnitch);
@@ -598,6 +632,11 @@ public final class NodeConfig {
         private boolean autoBootstrap = true;
         private AuthenticatorType authenticator = AuthenticatorType.ALLOW_ALL;
         private AuthorizerType authorizer = AuthorizerType.ALLOW_ALL;
+        private String roleManager = "CassandraRoleManager";
+        private String networkAuthorizer = "AllowAllNetworkAuthorizer";
+        private Duration rolesValidity = Duration.ofMillis(2000);
+        private Duration permissionsValidity = Duration.ofMillis(2000);
+        private Duration credentialsValidity = Duration.ofMillis(2000);
         private int numTokens = 16;
         private String partitioner = MURMUR3_PARTITIONER;
         private String endpointSnitch = "SimpleSnitch";
@@ -682,6 +721,11 @@ public final class NodeConfig {
         public Builder autoBootstrap(boolean v) { this.autoBootstrap = v; return this; }
         public Builder authenticator(AuthenticatorType v) { this.authenticator = Objects.requireNonNull(v); return this; }
         public Builder authorizer(AuthorizerType v) { this.authorizer = Objects.requireNonNull(v); return this; }
+        public Builder roleManager(String v) { this.roleManager = Objects.requireNonNull(v); return this; }
+        public Builder networkAuthorizer(String v) { this.networkAuthorizer = Objects.requireNonNull(v); return this; }
+        public Builder rolesValidity(Duration v) { this.rolesValidity = Objects.requireNonNull(v); return this; }
+        public Builder permissionsValidity(Duration v) { this.permissionsValidity = Objects.requireNonNull(v); return this; }
+        public Builder credentialsValidity(Duration v) { this.credentialsValidity = Objects.requireNonNull(v); return this; }
         public Builder numTokens(int v) { this.numTokens = v; return this; }
         /** Short ({@code Murmur3Partitioner}) or qualified name; anything but Murmur3 fails in {@link #build()}. */
         public Builder partitioner(String v) {

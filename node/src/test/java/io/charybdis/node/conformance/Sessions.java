@@ -16,6 +16,11 @@ final class Sessions {
         return open(host, port, b -> b);
     }
 
+    /** A session logged in as {@code user} (PlainTextAuthProvider); no credentials when {@code user} is null. */
+    static CqlSession open(String host, int port, String user, String password) {
+        return open(host, port, b -> user == null ? b : b.withAuthCredentials(user, password));
+    }
+
     /** As {@link #open(String, int)}, with {@code builder} applied last (TLS, credentials). */
     static CqlSession open(String host, int port,
                            java.util.function.UnaryOperator<com.datastax.oss.driver.api.core.CqlSessionBuilder> builder) {
