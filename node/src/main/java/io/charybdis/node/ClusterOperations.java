@@ -91,11 +91,16 @@ final class ClusterOperations implements ClusterOps {
     }
 
     @Override
-    public void decommission() {
-        member.topology().leave(member.hostId());
+    public void decommission(boolean force) {
+        member.topology().leave(member.hostId(), force);
         Thread stop = new Thread(node::close, "decommissioned-node-stop");
         stop.setDaemon(true);
         stop.start();
+    }
+
+    @Override
+    public boolean decommissionFailed() {
+        return member.topology().leaveFailed();
     }
 
     @Override
@@ -112,7 +117,7 @@ final class ClusterOperations implements ClusterOps {
             throw new UnsupportedOperationException("Node " + r.address().getHostAddress() + ":" + r.storagePort()
                     + " is alive and owns this ID. Use decommission command to remove it from the ring");
         }
-        member.topology().leave(hostId);
+        member.topology().leave(hostId, true);
     }
 
     @Override

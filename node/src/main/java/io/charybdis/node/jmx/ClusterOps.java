@@ -33,7 +33,10 @@ public interface ClusterOps {
     void repair(String keyspace, List<String> tables, boolean primaryRange, Consumer<String> log);
 
     /** Streams this node's ranges to their next replicas, leaves the ring and stops the node; blocks until it left. */
-    void decommission();
+    void decommission(boolean force);
+
+    /** Whether the last decommission (or removenode) run from this node failed (the member is NORMAL again). */
+    boolean decommissionFailed();
 
     /** Re-replicates a dead member's ranges from the other replicas and removes it from the ring. */
     void removeNode(UUID hostId);
