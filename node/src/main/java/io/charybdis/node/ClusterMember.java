@@ -211,6 +211,10 @@ final class ClusterMember implements AutoCloseable {
         return metadata;
     }
 
+    MessagingService messaging() {
+        return messaging;
+    }
+
     UUID hostId() {
         return hostId;
     }

@@ -133,7 +133,8 @@ public final class TopologyChanges {
                     }
                 }
                 for (var e : bySources.entrySet()) {
-                    streamed += join(streaming.fetch(t.id(), e.getValue(), e.getKey()), STREAM_TIMEOUT_MILLIS);
+                    streamed += join(streaming.fetch(t.id(), e.getValue(), e.getKey(), "Bootstrap"),
+                            STREAM_TIMEOUT_MILLIS);
                 }
             }
         }
@@ -219,7 +220,7 @@ public final class TopologyChanges {
                 for (var target : plan.entrySet()) {
                     for (var e : target.getValue().entrySet()) {
                         fs.add(streaming.requestFetch(target.getKey(), t.id(), e.getValue(), e.getKey(),
-                                STREAM_TIMEOUT_MILLIS));
+                                STREAM_TIMEOUT_MILLIS, leaving.equals(self) ? "Unbootstrap" : "Restore replica count"));
                     }
                 }
                 for (CompletableFuture<Long> f : fs) {
