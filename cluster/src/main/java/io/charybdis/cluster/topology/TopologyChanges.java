@@ -155,6 +155,12 @@ public final class TopologyChanges {
         if (r == null) {
             throw new IllegalArgumentException("Host ID not found: " + leaving);
         }
+        for (NodeRecord m : state.members().values()) {
+            if (!m.hostId().equals(leaving) && m.status() != NodeRecord.Status.NORMAL) {
+                throw new IllegalStateException("Other bootstrapping/leaving nodes detected, cannot remove "
+                        + r.endpoint() + " while " + m.endpoint() + " is " + m.status());
+            }
+        }
         long remaining = state.members().values().stream()
                 .filter(m -> !m.hostId().equals(leaving) && m.status() == NodeRecord.Status.NORMAL).count();
         if (!force) {
