@@ -213,6 +213,10 @@ public final class JmxServer implements AutoCloseable {
         standard("org.apache.cassandra.net:type=FailureDetector", new SmallBeans.FailureDetector(node),
                 FailureDetectorMBean.class);
         standard("org.apache.cassandra.net:type=Gossiper", new SmallBeans.Gossiper(node), GossiperMBean.class);
+        standard("org.apache.cassandra.net:type=MessagingService", new StreamingBeans.MessagingService(node),
+                MessagingServiceMBean.class);
+        standard("org.apache.cassandra.net:type=StreamManager", new StreamingBeans.StreamManager(node),
+                StreamManagerMBean.class);
         standard("org.apache.cassandra.db:type=Caches", new SmallBeans.CacheService(), CacheServiceMBean.class);
         registerNodeMetrics();
         syncTables();

@@ -318,7 +318,8 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isDecommissionFailed() {
-        return false;
+        ClusterOps c = node.cluster;
+        return c != null && c.decommissionFailed();
     }
 
     @Override
@@ -562,7 +563,7 @@ final class StorageServiceBean implements StorageServiceMBean {
         if (c == null) {
             throw new UnsupportedOperationException("no other node in the cluster to decommission to");
         }
-        c.decommission();
+        c.decommission(force);
     }
 
     @Override
