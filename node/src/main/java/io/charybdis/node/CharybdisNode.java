@@ -63,6 +63,10 @@ public final class CharybdisNode implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** JMX for nodetool (io.charybdis.node.jmx); null if it could not listen. */
     private volatile io.charybdis.node.jmx.JmxServer jmx;
+    /** Prometheus metrics on prometheus_port; null if disabled or it could not listen. */
+    private volatile io.charybdis.node.metrics.MetricsServer metrics;
+    /** ScyllaDB's operation mode number (see ScyllaMetrics): normal once started, then draining and drained. */
+    private volatile int operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_STARTING;
     /** This node's membership of a cluster; null for a node on its own. */
     private volatile ClusterMember member;
 
@@ -167,6 +171,8 @@ public final class CharybdisNode implements AutoCloseable {
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
             node.member = member;
             node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node); // never throws
+            node.metrics = node.startMetrics(rpc); // never throws
+            node.operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_NORMAL;
             return node;
         } catch (Exception | Error e) {
             if (memberHolder[0] != null) {
@@ -182,6 +188,53 @@ public final class CharybdisNode implements AutoCloseable {
             shards.close();
             throw e;
         }
+    }
+
+    private io.charybdis.node.metrics.MetricsServer startMetrics(InetAddress rpc) {
+        if (config.prometheusPort() == -1) {
+            return null;
+        }
+        long[] threadIds = new long[shards.count()];
+        try {
+            for (int i = 0; i < threadIds.length; i++) {
+                threadIds[i] = shards.loop(i).submit(() -> Thread.currentThread().threadId()).get(10, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            log.error("Metrics are disabled: the shard threads did not answer", e);
+            return null;
+        }
+        io.charybdis.node.metrics.ScyllaMetrics collector = new io.charybdis.node.metrics.ScyllaMetrics(
+                rpc.getHostAddress(), storage, server.requestMetrics(), threadIds, () -> operationMode,
+                this::storedTables, config.memoryBudget().bytes(), NodeInfo.RELEASE_VERSION);
+        return io.charybdis.node.metrics.MetricsServer.start(rpc, config.prometheusPort(), collector);
+    }
+
+    /** The tables whose data is in the storage engine, by id: {keyspace, table}. */
+    private Map<TableId, String[]> storedTables() {
+        Map<TableId, String[]> r = new LinkedHashMap<>();
+        for (var ks : schemas.schema().keyspaces().values()) {
+            if (!ks.virtual()) {
+                for (TableMetadata t : ks.tables().values()) {
+                    r.put(new TableId(t.id()), new String[] {t.keyspace(), t.name()});
+                }
+            }
+        }
+        return r;
+    }
+
+    /** The Prometheus endpoint, or null when prometheus_port is -1 or it could not listen. */
+    public io.charybdis.node.metrics.MetricsServer metrics() {
+        return metrics;
+    }
+
+    /** ScyllaDB's number for the node's operation mode (3: normal; 6, 7: draining, drained). */
+    public int operationMode() {
+        return operationMode;
+    }
+
+    /** Records a mode change (drain) for nodetool and the metrics. */
+    public void operationMode(int mode) {
+        this.operationMode = mode;
     }
 
     private static CommitLogSync sync(NodeConfig config) {
@@ -310,6 +363,9 @@ public final class CharybdisNode implements AutoCloseable {
         }
         if (jmx != null) {
             jmx.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         server.close();
         if (member != null) {

@@ -497,6 +497,32 @@ public final class Storage implements AutoCloseable {
 
     // ------------------------------------------------------------------ compaction management
 
+    /** Each shard's memory, cache, commit log and scheduler figures, each taken on its shard; in shard order. */
+    public CompletableFuture<List<ShardSnapshot>> shardSnapshots() {
+        List<CompletableFuture<ShardSnapshot>> fs = new ArrayList<>();
+        for (Shard s : shards) {
+            fs.add(s.submit(s::snapshot));
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new))
+                .thenApply(v -> fs.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** Slots of {@link #sstablesPerRead}: index n counts reads that consulted n SSTables, the last "that many or more". */
+    public static int sstablesPerReadSlots() {
+        return TableEntry.SSTABLES_PER_READ_SLOTS;
+    }
+
+    /** One table's single-partition reads on one shard by SSTables consulted; safe from any thread. */
+    public long[] sstablesPerRead(TableId id, int shard) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        long[] counts = new long[sstablesPerReadSlots()];
+        e.addSSTablesPerRead(shard, counts);
+        return counts;
+    }
+
     /** Running compactions, pending work and backlog per table, and each shard's controller state. */
     public CompletableFuture<CompactionStatus> compactionStatus() {
         List<CompletableFuture<CompactionStatus.ShardStatus>> fs = new ArrayList<>();

@@ -166,7 +166,9 @@ public final class NodeConfig {
         if (jmxPort != -1) { // -1: no JMX server (embedded nodes in tests)
             requirePort("jmx_port", jmxPort);
         }
-        requirePort("prometheus_port", prometheusPort);
+        if (prometheusPort != -1) { // -1: no metrics endpoint (embedded nodes in tests)
+            requirePort("prometheus_port", prometheusPort);
+        }
         if (nativeTransportPort != 0 && nativeTransportPort == nativeShardAwareTransportPort) {
             throw new ConfigurationException("native_shard_aware_transport_port=" + nativeShardAwareTransportPort
                     + " must differ from native_transport_port");

@@ -7,9 +7,20 @@ package io.charybdis.node.cql;
 public final class ClientState {
     private volatile String keyspace;
     private volatile String user;
+    /** The counters of the shard this connection lives on; null for work no client connection started. */
+    private io.charybdis.node.metrics.ShardRequestMetrics metrics;
 
     public ClientState(String user) {
         this.user = user;
+    }
+
+    /** Counts this client's statements on its shard's counters (set once, by the connection). */
+    public void countOn(io.charybdis.node.metrics.ShardRequestMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    public io.charybdis.node.metrics.ShardRequestMetrics metrics() {
+        return metrics;
     }
 
     public String keyspace() {

@@ -149,6 +149,9 @@ public final class QueryProcessor {
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
         CqlStatement stmt = analyze(ps, ks, client);
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
+        if (client.metrics() != null) {
+            client.metrics().increment(io.charybdis.node.metrics.ShardRequestMetrics.STATEMENTS_PARSED);
+        }
         return run(stmt, options, client, alloc, version, values);
     }
 
@@ -214,6 +217,7 @@ public final class QueryProcessor {
             }
             children.add(new BatchExecution.Child(m, values));
         }
+        StatementMetrics.batchStarted(client.metrics(), children, options);
         BatchExecution batch = new BatchExecution(coordinator, logged, List.of(), guardrails);
         long now = timestamps.next();
         QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now, nowSeconds(options, now));
@@ -227,6 +231,7 @@ public final class QueryProcessor {
     private CompletableFuture<ResultMessage> run(CqlStatement stmt, QueryOptions options, ClientState client,
                                                  ByteBufAllocator alloc, ProtocolVersion version,
                                                  List<ByteBuffer> values) {
+        StatementMetrics.started(client.metrics(), stmt, options);
         long now = timestamps.next();
         QueryContext ctx = new QueryContext(alloc, version, options, client, values, now, nowSeconds(options, now));
         java.time.Duration timeout = stmt.timeout(ctx);
