@@ -232,9 +232,43 @@ public final class CharybdisNode implements AutoCloseable {
         return operationMode;
     }
 
-    /** Records a mode change (drain) for nodetool and the metrics. */
-    public void operationMode(int mode) {
-        this.operationMode = mode;
+    /**
+     * nodetool drain: stops serving CQL clients, flushes every memtable and syncs the commit log, so that a restart
+     * replays nothing. JMX and the metrics stay up (Cassandra's node stays up too, DRAINED, until it is stopped).
+     */
+    public synchronized void drain() throws java.util.concurrent.ExecutionException, InterruptedException {
+        if (operationMode == io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINED) {
+            return;
+        }
+        operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINING;
+        log.info("Draining: closing client connections, flushing memtables, syncing the commit log");
+        server.close();
+        storage.drain().get();
+        operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINED;
+        log.info("Drained");
+    }
+
+    /** What nodetool stopdaemon does: by default closes this node; bin/charybdis's process exits instead. */
+    private volatile Runnable stopHandler = this::close;
+
+    /** Replaces what {@link #requestStop} does (Main: exit the process, whose shutdown hook closes the node). */
+    public void onStopRequest(Runnable handler) {
+        this.stopHandler = handler;
+    }
+
+    /** Stops the node shortly, on a thread of its own, so that the caller (a JMX request) gets its answer first. */
+    public void requestStop() {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            log.info("Stopping at the request of nodetool stopdaemon");
+            stopHandler.run();
+        }, "charybdis-stopdaemon");
+        t.setDaemon(false);
+        t.start();
     }
 
     private static CommitLogSync sync(NodeConfig config) {

@@ -375,8 +375,25 @@ public final class Storage implements AutoCloseable {
                 .thenCompose(v -> onAllShards(Shard::syncCommitLog));
     }
 
+    /** The directory of a registered table's SSTables (its snapshots are under {@code snapshots/<tag>} in it). */
+    public Path tableDirectory(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.directory();
+    }
+
     /** Flushes the table, then hard-links its SSTable files under {@code <table dir>/snapshots/<tag>}. */
     public CompletableFuture<List<Path>> snapshot(TableId id, String tag) {
+        return snapshot(id, tag, true);
+    }
+
+    /**
+     * Hard-links the table's SSTable files under {@code <table dir>/snapshots/<tag>}, after a flush unless
+     * {@code flush} is false (then what is only in memtables is not in the snapshot).
+     */
+    public CompletableFuture<List<Path>> snapshot(TableId id, String tag, boolean flush) {
         TableEntry e = tables.get(id);
         if (e == null) {
             return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
@@ -384,7 +401,7 @@ public final class Storage implements AutoCloseable {
         if (tag.isEmpty() || tag.contains("/") || tag.contains("..")) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("bad snapshot tag=" + tag));
         }
-        return flush(id).thenCompose(v -> {
+        return (flush ? flush(id) : CompletableFuture.<Void>completedFuture(null)).thenCompose(v -> {
             List<CompletableFuture<List<SSTableReader>>> fs = new ArrayList<>();
             for (Shard s : shards) {
                 fs.add(s.submit(() -> s.acquireSSTables(id)));

@@ -77,7 +77,7 @@ public final class JmxServer implements AutoCloseable {
         if (config.jmxPort() == -1) {
             return null; // disabled
         }
-        NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info());
+        NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info(), node);
         JmxServer server;
         try {
             server = listen(config, view);

@@ -21,9 +21,11 @@ import java.util.concurrent.ExecutionException;
  */
 final class StorageServiceBean implements StorageServiceMBean {
     private final NodeView node;
+    private final Snapshots snapshots;
 
     StorageServiceBean(NodeView node) {
         this.node = node;
+        this.snapshots = new Snapshots(node);
     }
 
     @Override
@@ -211,7 +213,7 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public String getOperationMode() {
-        return node.running ? "NORMAL" : "DRAINED";
+        return node.operationMode();
     }
 
     @Override
@@ -221,12 +223,12 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isDrained() {
-        return !node.running;
+        return "DRAINED".equals(node.operationMode());
     }
 
     @Override
     public boolean isDraining() {
-        return false;
+        return "DRAINING".equals(node.operationMode());
     }
 
     @Override
@@ -320,7 +322,7 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isNativeTransportRunning() {
-        return node.running;
+        return node.nativeTransportRunning();
     }
 
     @Override
@@ -431,5 +433,69 @@ final class StorageServiceBean implements StorageServiceMBean {
     @Override
     public Map<String, long[]> getOutOfRangeOperationCounts() {
         return Map.of();
+    }
+
+    // ---- snapshots, drain, stopdaemon
+
+    @Override
+    public void takeSnapshot(String tag, Map<String, String> options, String... entities) throws IOException {
+        snapshots.take(tag, options, entities);
+    }
+
+    @Override
+    public void takeSnapshot(String tag, String... keyspaceNames) throws IOException {
+        snapshots.take(tag, Map.of(), keyspaceNames);
+    }
+
+    @Override
+    public void takeTableSnapshot(String keyspaceName, String tableName, String tag) throws IOException {
+        snapshots.take(tag, Map.of(), keyspaceName + "." + tableName);
+    }
+
+    @Override
+    public void takeMultipleTableSnapshot(String tag, String... tableList) throws IOException {
+        snapshots.take(tag, Map.of(), tableList);
+    }
+
+    @Override
+    public void clearSnapshot(String tag, String... keyspaceNames) throws IOException {
+        snapshots.clear(Map.of(), tag, keyspaceNames);
+    }
+
+    @Override
+    public void clearSnapshot(Map<String, Object> options, String tag, String... keyspaceNames) throws IOException {
+        snapshots.clear(options, tag, keyspaceNames);
+    }
+
+    @Override
+    public Map<String, javax.management.openmbean.TabularData> getSnapshotDetails() {
+        return snapshots.details();
+    }
+
+    @Override
+    public Map<String, javax.management.openmbean.TabularData> getSnapshotDetails(Map<String, String> options) {
+        return snapshots.details();
+    }
+
+    @Override
+    public long trueSnapshotsSize() {
+        return snapshots.trueSize();
+    }
+
+    @Override
+    public String getDrainProgress() {
+        return node.drainProgress();
+    }
+
+    /** Stops serving clients, flushes every memtable and syncs the commit log; JMX stays up. */
+    @Override
+    public void drain() throws IOException, InterruptedException, ExecutionException {
+        node.drain();
+    }
+
+    /** Stops the node (and, for a node started by bin/charybdis, its process) once this call has answered. */
+    @Override
+    public void stopDaemon() {
+        node.stopDaemon();
     }
 }
