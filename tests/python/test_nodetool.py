@@ -293,3 +293,63 @@ def test_nodetool_snapshots_compaction_drain_and_stopdaemon(nodetool_env, node_f
     assert node.proc.wait(timeout=60) == 0
     log = (Path(node.workdir) / "logs" / "system.log").read_text()
     assert "Stopping at the request of nodetool stopdaemon" in log and "Charybdis stopped cleanly" in log
+
+
+def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_factory):
+    """bin/nodetool (Charybdis's own, picocli over JMX) against Apache Cassandra 5.0.6's nodetool on the same node:
+    same stdout and exit status for each command."""
+    node = node_factory("nodetool-ours").start()
+    _wait_for_port(node.host, node.jmx_port)
+    apache = Nodetool(nodetool_env, node)
+
+    def run(tool, *args):
+        if tool == "apache":
+            cmd = [str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), *args]
+            env, timeout = apache.env, FIRST_CALL_TIMEOUT_S
+        else:
+            cmd = [str(REPO / "bin" / "nodetool"), "-h", node.host, "-p", str(node.jmx_port), *args]
+            env, timeout = None, CALL_TIMEOUT_S
+        r = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+        return r.returncode, r.stdout
+
+    def same(*args, state_changing=False):
+        a = run("apache", *args)
+        o = run("ours", *args)
+        assert o == a, f"nodetool {' '.join(args)}:\napache (exit {a[0]}):\n{a[1]}\nours (exit {o[0]}):\n{o[1]}"
+        return a
+
+    with connect(node) as session:
+        session.execute("CREATE KEYSPACE cmp WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE cmp.t (k int PRIMARY KEY, v text)")
+        for i in range(100):
+            session.execute("INSERT INTO cmp.t (k, v) VALUES (%s, %s)", (i, f"v{i}"))
+
+    assert same("version")[0] == 0
+    assert same("status")[0] == 0
+    assert same("status", "cmp")[0] == 0
+    assert same("flush", "cmp")[0] == 0
+    assert same("flush")[0] == 0
+    assert same("listsnapshots")[1].endswith("There are no snapshots\n")
+    # each tool takes and clears its own snapshot of the same name: the same messages
+    for tool in ("apache", "ours"):
+        code, out = run(tool, "snapshot", "-t", "s1", "cmp")
+        assert code == 0 and out == ("Requested creating snapshot(s) for [cmp] with snapshot name [s1] and options "
+                                     "{skipFlush=false}\nSnapshot directory: s1\n"), (tool, out)
+        code, out = run(tool, "snapshot", "-t", "s2", "-kt", "cmp.t")
+        assert code == 0 and "for [cmp.t] with snapshot name [s2]" in out, (tool, out)
+        listing = same("listsnapshots")
+        assert "s1 " in listing[1] and "s2 " in listing[1]
+        assert run(tool, "snapshot", "-t", "s1", "cmp")[0] == 2  # exists already
+        code, out = run(tool, "clearsnapshot", "-t", "s1", "cmp")
+        assert code == 0 and out == "Requested clearing snapshot(s) for [cmp] with snapshot name [s1]\n"
+        code, out = run(tool, "clearsnapshot", "--all")
+        assert code == 0 and out == "Requested clearing snapshot(s) for [all keyspaces] with [all snapshots]\n"
+    assert same("clearsnapshot")[0] == 1  # neither a name nor --all: a command-line error
+    assert same("nosuchcommand")[0] == 1
+
+    assert run("ours", "drain") == (0, "")
+    assert same("status")[0] == 0
+    assert run("ours", "stopdaemon") == (0, "")
+    assert node.proc.wait(timeout=60) == 0
+    code, out = run("ours", "version")
+    assert code == 1 and out == ""  # no node: Apache's "nodetool: Failed to connect ..." goes to stderr
