@@ -156,6 +156,15 @@ public final class NodeConfig {
     }
 
     private void validate() {
+        if (dataFileDirectories.size() > 1) {
+            throw new ConfigurationException("data_file_directories lists " + dataFileDirectories.size()
+                    + " directories " + dataFileDirectories + ": spreading SSTables over several directories is not "
+                    + "supported yet; list one directory");
+        }
+        if (authorizer == AuthorizerType.CASSANDRA) {
+            throw new ConfigurationException("authorizer=CassandraAuthorizer is not supported yet: Charybdis checks "
+                    + "no permissions (GRANT and REVOKE are not implemented); use AllowAllAuthorizer");
+        }
         requireNonBlank("cluster_name", clusterName);
         requireNonBlank("listen_address", listenAddress);
         requireNonBlank("rpc_address", rpcAddress);
