@@ -280,6 +280,11 @@ def test_nodetool_snapshots_compaction_drain_and_stopdaemon(nodetool_env, node_f
     nodetool("clearsnapshot", "--all")
     assert "There are no snapshots" in nodetool("listsnapshots")
 
+    # logging levels, on the node's logback
+    nodetool("setlogginglevel", "io.charybdis.node.jmx", "DEBUG")
+    levels = nodetool("getlogginglevels")
+    assert re.search(r"^ROOT\s+INFO$", levels, re.M) and re.search(r"^io\.charybdis\.node\.jmx\s+DEBUG$", levels, re.M)
+
     # drain: no more CQL, everything flushed (nothing left to replay), the node still answers nodetool
     nodetool("drain")
     info = nodetool("info")

@@ -498,4 +498,49 @@ final class StorageServiceBean implements StorageServiceMBean {
     public void stopDaemon() {
         node.stopDaemon();
     }
+
+    // ---- logging levels (logback, the node's logging backend)
+
+    /** The loggers with a level of their own, ROOT first, as Cassandra lists them. */
+    @Override
+    public Map<String, String> getLoggingLevels() {
+        ch.qos.logback.classic.LoggerContext lc = loggerContext();
+        Map<String, String> r = new LinkedHashMap<>();
+        for (ch.qos.logback.classic.Logger l : lc.getLoggerList()) {
+            if (l.getLevel() != null) {
+                r.put(l.getName(), l.getLevel().toString());
+            }
+        }
+        return r;
+    }
+
+    @Override
+    public void setLoggingLevel(String classQualifier, String level) {
+        boolean noLogger = classQualifier == null || classQualifier.isBlank();
+        boolean noLevel = level == null || level.isBlank();
+        if (noLogger && noLevel) {
+            throw new UnsupportedOperationException("resetting the logging configuration is not supported by "
+                    + "Charybdis; name a logger and a level");
+        }
+        ch.qos.logback.classic.Level parsed = ch.qos.logback.classic.Level.toLevel(level, null);
+        if (!noLevel && parsed == null) {
+            throw new IllegalArgumentException("Invalid level " + level + ": use one of TRACE, DEBUG, INFO, WARN, "
+                    + "ERROR, ALL, OFF");
+        }
+        loggerContext().getLogger(noLogger ? org.slf4j.Logger.ROOT_LOGGER_NAME : classQualifier).setLevel(parsed);
+    }
+
+    private static ch.qos.logback.classic.LoggerContext loggerContext() {
+        if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext lc) {
+            return lc;
+        }
+        throw new UnsupportedOperationException("logging levels can only be read and set with logback, not "
+                + org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName());
+    }
+
+    /** Serving: nodetool's tpstats, proxyhistograms and netstats ask this first. */
+    @Override
+    public boolean isInitialized() {
+        return node.running;
+    }
 }

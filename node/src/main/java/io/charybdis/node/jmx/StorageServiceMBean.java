@@ -175,4 +175,12 @@ public interface StorageServiceMBean {
     void drain() throws java.io.IOException, InterruptedException, java.util.concurrent.ExecutionException;
 
     void stopDaemon();
+
+    // ---- nodetool getlogginglevels / setlogginglevel; commands that first ask whether the node is initialized
+
+    Map<String, String> getLoggingLevels();
+
+    void setLoggingLevel(String classQualifier, String level) throws Exception;
+
+    boolean isInitialized();
 }
