@@ -108,6 +108,8 @@ public final class QueryProcessor {
     private final TimestampSource timestamps = new TimestampSource();
     private final Cache<ByteBuffer, Prepared> prepared;
     private volatile Describer describer;
+    /** Which native indexes this node has built (queries through an index not built fail, as on Cassandra). */
+    private volatile io.charybdis.node.index.IndexStatus indexStatus = io.charybdis.node.index.IndexStatus.ALL_BUILT;
     private final Guardrails guardrails = new Guardrails();
 
     public QueryProcessor(SchemaManager schemas, Coordinator coordinator,
@@ -127,6 +129,10 @@ public final class QueryProcessor {
     /** The request limits (batch sizes, tombstones per read) this processor applies; Cassandra's defaults at first. */
     public Guardrails guardrails() {
         return guardrails;
+    }
+
+    public void setIndexStatus(io.charybdis.node.index.IndexStatus status) {
+        this.indexStatus = status;
     }
 
     public void setDescriber(Describer describer) {
@@ -307,7 +313,7 @@ public final class QueryProcessor {
             case SelectStatement sel -> {
                 TableResolution t = resolve(schema, sel.table(), keyspace);
                 return new SelectExecution(sel, t.table, t.virtual, coordinator, schemas::schema, node, markers,
-                        functions, guardrails);
+                        functions, guardrails, indexStatus);
             }
             case ModificationStatement mod -> {
                 TableResolution t = resolve(schema, mod.table(), keyspace);

@@ -26,6 +26,10 @@ import java.util.stream.Stream;
  *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed);</li>
  *   <li>{@code @prepare}: the statement is prepared, not executed; the outcome is its metadata (bind variables
  *       with their names and types, the partition key indexes drivers route by, the result columns);</li>
+ *   <li>{@code @page <n>}: the statement runs with a fetch size of {@code n}; the driver fetches every page, and
+ *       the number of rows of each page is compared too;</li>
+ *   <li>{@code @retry}: while the statement fails with a read failure (an index still being built: Cassandra's
+ *       IndexNotAvailableException), it is run again, for up to 20 seconds; the last outcome counts;</li>
  *   <li>{@code @cl <level> [<serial level>]}: the statement runs at this consistency level (and serial
  *       consistency level) instead of the driver's defaults (LOCAL_ONE, SERIAL).</li>
  * </ul>
@@ -35,7 +39,7 @@ final class Corpus {
 
     record Statement(String topic, int index, int line, String cql, boolean unordered, String msgFragment,
             boolean anyMessage, boolean ignoreWarnings, String skipReason, boolean prepare, String consistency,
-            String serialConsistency) {
+            String serialConsistency, int pageSize, boolean retry) {
         String id() {
             return topic + "#" + index;
         }
@@ -80,6 +84,8 @@ final class Corpus {
         String skip = null;
         String cl = null;
         String serial = null;
+        int page = 0;
+        boolean retry = false;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (cur.isEmpty() && (line.isEmpty() || line.startsWith("--"))) {
@@ -99,6 +105,10 @@ final class Corpus {
                         String[] levels = d.substring(3).strip().split("\\s+");
                         cl = levels[0];
                         serial = levels.length > 1 ? levels[1] : null;
+                    } else if (d.equals("retry")) {
+                        retry = true;
+                    } else if (d.startsWith("page ")) {
+                        page = Integer.parseInt(d.substring(5).strip());
                     } else if (d.startsWith("msg ")) {
                         fragment = d.substring(4).strip();
                     } else {
@@ -119,12 +129,14 @@ final class Corpus {
             if (ends) {
                 String cql = cur.substring(0, cur.length() - 1).strip();
                 out.add(new Statement(topic, out.size() + 1, startLine, cql, unordered, fragment, anyMsg, noWarn,
-                        skip, prepare, cl, serial));
+                        skip, prepare, cl, serial, page, retry));
                 cur.setLength(0);
                 unordered = anyMsg = noWarn = prepare = false;
                 fragment = null;
                 skip = null;
                 cl = serial = null;
+                page = 0;
+                retry = false;
             }
         }
         if (!cur.isEmpty()) {
