@@ -7,8 +7,6 @@ import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
 import io.charybdis.storage.TableId;
 
-import java.nio.charset.StandardCharsets;
-import java.util.UUID;
 
 /**
  * One native (legacy, local) secondary index resolved against its table: the indexed column, what of it is indexed,
@@ -37,8 +35,7 @@ public record IndexTarget(TableMetadata table, IndexMetadata index, ColumnMetada
 
     /** The hidden table's id: name-based on the base table's id and the index name (stable across restarts). */
     public static TableId tableIdOf(TableMetadata table, IndexMetadata index) {
-        return new TableId(UUID.nameUUIDFromBytes(("index:" + table.id() + ":" + index.name())
-                .getBytes(StandardCharsets.UTF_8)));
+        return new TableId(index.tableId(table.id()));
     }
 
     /** The hidden table's name: {@code <table>.<index>}, as Cassandra names an index's table. */
