@@ -31,8 +31,9 @@ import java.util.function.Consumer;
 final class IndexWriter implements DerivedWrites {
     private final List<IndexTarget> targets;
     private final int pkCount;
-    private final SerializedPartition view = new SerializedPartition();
-    private final MutationBuilder builder = new MutationBuilder();
+    /** Per shard thread: derive runs on every shard at once (one writer per table, shared by the shards). */
+    private final ThreadLocal<SerializedPartition> view = ThreadLocal.withInitial(SerializedPartition::new);
+    private final ThreadLocal<MutationBuilder> builder = ThreadLocal.withInitial(MutationBuilder::new);
 
     IndexWriter(List<IndexTarget> targets) {
         this.targets = List.copyOf(targets);
@@ -41,7 +42,7 @@ final class IndexWriter implements DerivedWrites {
 
     @Override
     public void derive(Mutation base, int shard, int shardCount, Consumer<Mutation> out) {
-        SerializedPartition p = view.wrap(base.buffer(), base.partitionOffset(), false);
+        SerializedPartition p = view.get().wrap(base.buffer(), base.partitionOffset(), false);
         byte[] key = base.partitionKey();
         long token = base.token();
         ByteBuffer[] keyParts = null;
@@ -145,7 +146,7 @@ final class IndexWriter implements DerivedWrites {
         byte[] pk = IndexEntries.partitionKey(value);
         long indexToken = IndexEntries.token(pk, shard, shardCount);
         byte[] entryCk = IndexEntries.clustering(token, key, t.partitionLevel() ? null : ck);
-        out.accept(builder.start(t.indexTable(), indexToken, pk).beginRow(entryCk).rowMarker(ts, ttl, expiration)
+        out.accept(builder.get().start(t.indexTable(), indexToken, pk).beginRow(entryCk).rowMarker(ts, ttl, expiration)
                 .endRow().build());
     }
 

@@ -139,6 +139,26 @@ class NativeIndexTest {
     }
 
     @Test
+    void staticTableBuild() throws Exception {
+        session.execute("CREATE TABLE ix.st (k int, c int, v int, s int static, w int, PRIMARY KEY (k, c))");
+        session.execute("INSERT INTO ix.st (k, c, v, s, w) VALUES (0, 0, 1, 10, 100)");
+        session.execute("INSERT INTO ix.st (k, c, v, w) VALUES (0, 1, 2, 101)");
+        session.execute("INSERT INTO ix.st (k, c, v, w) VALUES (0, 2, 1, 102)");
+        session.execute("INSERT INTO ix.st (k, c, v, s, w) VALUES (1, 0, 1, 11, 103)");
+        session.execute("INSERT INTO ix.st (k, c, v, w) VALUES (1, 1, 3, 104)");
+        session.execute("INSERT INTO ix.st (k, c, v, s, w) VALUES (2, 0, 2, 10, 105)");
+        session.execute("INSERT INTO ix.st (k, c, v, w) VALUES (3, 0, 1, 106)");
+        session.execute("INSERT INTO ix.st (k, c, v, w) VALUES (3, 5, 1, 107)");
+        session.execute("CREATE INDEX st_v ON ix.st (v)");
+        Thread.sleep(1000);
+        System.out.println("DEBUG " + keys("SELECT k, c FROM ix.st WHERE v = 1"));
+        System.out.println("DEBUG5000 " + session.execute("SELECT k, c FROM ix.st WHERE v = 1").all().stream().map(r -> r.getInt(0) + ":" + r.getInt(1)).toList());
+        System.out.println("DEBUG20 " + session.execute(SimpleStatement.newInstance("SELECT k, c FROM ix.st WHERE v = 1").setPageSize(20)).all().stream().map(r -> r.getInt(0) + ":" + r.getInt(1)).toList());
+        session.execute("INSERT INTO ix.st (k, c, v, s, w) VALUES (5, 0, 1, 11, 103)");
+        System.out.println("DEBUG " + keys("SELECT k, c FROM ix.st WHERE v = 1"));
+    }
+
+    @Test
     void indexEntriesAreOffHeap() throws Exception {
         session.execute("CREATE TABLE ix.h (k int PRIMARY KEY, v int)");
         session.execute("CREATE INDEX h_v ON ix.h (v)");

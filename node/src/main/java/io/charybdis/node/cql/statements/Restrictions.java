@@ -325,6 +325,17 @@ public final class Restrictions {
             throw new InvalidRequestException("Select on indexed columns and with IN clause for the PRIMARY KEY are "
                     + "not supported");
         }
+        if (forSelect && !hasPartitionKeys() && filters.isEmpty() && ckEqValues.size() == 1
+                && ckEqValues.get(0).size() == 1 && ckInMarkers[0] == null && sliceStart == null && sliceEnd == null
+                && !hasMultiColumnIn) {
+            // = on the first clustering column alone, which has an index: the index answers it
+            ColumnMetadata first = table.clustering().get(0);
+            Filter f = new Filter(first, Operator.EQ, ckEqValues.get(0).get(0), null, null);
+            if (indexFor(table, f) != null) {
+                filters.add(f);
+                ckEqValues.clear();
+            }
+        }
         boolean clusteringRestricted = !ckEqValues.isEmpty() || sliceStart != null || sliceEnd != null
                 || hasMultiColumnIn;
         // as Cassandra: an index answers one restriction; anything else left to check row by row is filtering
@@ -573,6 +584,9 @@ public final class Restrictions {
                 ColumnMetadata c = column(me.column());
                 if (Types.kind(c.type()) != TypeKind.MAP) {
                     throw new InvalidRequestException("Column " + c.name() + " is not a map");
+                }
+                if (me.op() != Operator.EQ) {
+                    throw new InvalidRequestException("Only EQ relations are supported on map entries");
                 }
                 filters.add(new Filter(c, me.op(), binder.bind(me.value(), c.name(), Types.valueType(c.type())), null,
                         binder.bind(me.key(), c.name(), Types.keyType(c.type()))));
