@@ -105,6 +105,7 @@ public final class CharybdisNode implements AutoCloseable {
                     }
                 }
             }
+            indexes.started();
             storage.replayCommitLog().get();
             for (var ks : schemas.schema().keyspaces().values()) {
                 if (!ks.virtual()) {

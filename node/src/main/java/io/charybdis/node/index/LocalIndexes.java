@@ -34,8 +34,10 @@ import java.util.concurrent.Executors;
  * <p>Implementation notes: an index is queryable once built. A new index's build runs on the {@code index-build}
  * thread: it walks the base table's partitions in token order and has the engine derive their entries on their
  * own shard ({@link Storage#derive}), then flushes the index table and records the index as built in
- * {@code index_builds} (the data directory), which {@code system."IndexInfo"} shows. Writes that arrive during the
- * build are indexed by the writer, registered first. At startup, an index not recorded as built is built again.
+ * {@code index_builds} (the data directory, with the shard count), which {@code system."IndexInfo"} shows. Writes
+ * that arrive during the build are indexed by the writer, registered first. At startup, an index not recorded as
+ * built, or recorded under another shard count (its entries sit in other shards' token slices), is built again.
+ * Builds over an index table that already holds entries are harmless: an entry written twice is one entry.
  */
 public final class LocalIndexes implements IndexStatus {
     private static final Logger log = LoggerFactory.getLogger(LocalIndexes.class);
@@ -45,6 +47,8 @@ public final class LocalIndexes implements IndexStatus {
     private final Path buildsFile;
     /** "tableId/index" of the built indexes (persisted), and keyspace -> built index names (shown). */
     private final Set<String> built = ConcurrentHashMap.newKeySet();
+    /** The builds file names another shard count: index tables are emptied (at registration) before rebuilding. */
+    private boolean reshard;
     private final Map<String, CompletableFuture<Void>> building = new ConcurrentHashMap<>();
     private final ExecutorService builder = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "index-build");
@@ -57,15 +61,28 @@ public final class LocalIndexes implements IndexStatus {
         this.buildsFile = dataDirectory.resolve("index_builds");
         try {
             if (Files.exists(buildsFile)) {
-                for (String line : Files.readAllLines(buildsFile, StandardCharsets.UTF_8)) {
-                    if (!line.isBlank()) {
-                        built.add(line.strip());
+                List<String> lines = Files.readAllLines(buildsFile, StandardCharsets.UTF_8);
+                // entries sit in the token slices of the shards that wrote them: with another shard count, every
+                // index is built again
+                if (!lines.isEmpty() && lines.get(0).strip().equals(shardsLine())) {
+                    for (String line : lines.subList(1, lines.size())) {
+                        if (!line.isBlank()) {
+                            built.add(line.strip());
+                        }
                     }
+                } else if (!lines.isEmpty()) {
+                    reshard = true;
+                    log.info("Shard count changed (index builds recorded for {}): native indexes are built again",
+                            lines.get(0).strip());
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + buildsFile, e);
         }
+    }
+
+    private String shardsLine() {
+        return "shards=" + storage.shardCount();
     }
 
     private static String id(TableMetadata t, IndexMetadata i) {
@@ -79,9 +96,19 @@ public final class LocalIndexes implements IndexStatus {
             IndexTarget target = IndexTarget.of(t, i);
             storage.registerTable(new TableDescriptor(target.indexTable(), t.keyspace(), target.indexTableName(),
                     t.params().compression(), Map.of(), t.params().gcGraceSeconds()));
+            if (reshard) {
+                // at startup, before the commit log replays (which derives the entries of its writes again): the
+                // old entries are in the token slices of the old shards, where a shard may still find some
+                storage.truncate(target.indexTable()).join();
+            }
             targets.add(target);
         }
         storage.derivedWrites(new TableId(t.id()), targets.isEmpty() ? null : new IndexWriter(targets));
+    }
+
+    /** Startup registrations are over: from now on index tables are never emptied on registration. */
+    public void started() {
+        reshard = false;
     }
 
     /** Starts the builds of the indexes of {@code t} not built yet. */
@@ -196,7 +223,10 @@ public final class LocalIndexes implements IndexStatus {
     private synchronized void persist() {
         try {
             Path tmp = buildsFile.resolveSibling(buildsFile.getFileName() + ".tmp");
-            Files.write(tmp, new ArrayList<>(built), StandardCharsets.UTF_8);
+            List<String> lines = new ArrayList<>();
+            lines.add(shardsLine());
+            lines.addAll(built);
+            Files.write(tmp, lines, StandardCharsets.UTF_8);
             Files.move(tmp, buildsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             log.warn("Could not record built indexes in {}", buildsFile, e);
