@@ -339,12 +339,28 @@ public final class QueryProcessor {
                             + "truncated");
                 }
                 TableId id = new TableId(t.table.id());
-                return simple(ctx -> coordinator.truncate(id, ctx.home()).handle((v, e) -> {
-                    if (e != null) {
-                        throw new TruncateException("Error during truncate: " + e.getMessage(), e);
+                // the native indexes' tables first: a write between the two leaves a stale entry (skipped at read),
+                // never a live row without its entry
+                List<TableId> indexTables = t.table.indexes().values().stream()
+                        .map(i -> new TableId(i.tableId(t.table.id()))).toList();
+                return simple(ctx -> {
+                    CompletableFuture<Void> done;
+                    if (indexTables.isEmpty()) {
+                        done = coordinator.truncate(id, ctx.home());
+                    } else {
+                        CompletableFuture<Void> indexes = coordinator.truncate(indexTables.get(0), null);
+                        for (TableId it : indexTables.subList(1, indexTables.size())) {
+                            indexes = indexes.thenCompose(x -> coordinator.truncate(it, null));
+                        }
+                        done = indexes.thenCompose(x -> coordinator.truncate(id, ctx.home()));
                     }
-                    return ResultMessage.VOID;
-                }));
+                    return done.handle((v, e) -> {
+                        if (e != null) {
+                            throw new TruncateException("Error during truncate: " + e.getMessage(), e);
+                        }
+                        return ResultMessage.VOID;
+                    });
+                });
             }
             case SchemaStatement ddlStmt -> {
                 return simple(ctx -> {

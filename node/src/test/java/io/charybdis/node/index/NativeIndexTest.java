@@ -74,6 +74,24 @@ class NativeIndexTest {
         return new TableId(t.indexes().get(index).tableId(t.id()));
     }
 
+    /** The entries of value {@code v} (an int) in the index table, over every shard. */
+    private static int entries(TableId index, int v) {
+        byte[] key = IndexEntries.partitionKey(java.nio.ByteBuffer.allocate(4).putInt(0, v));
+        int n = node.storage().shardCount();
+        int rows = 0;
+        for (int s = 0; s < n; s++) {
+            var cmd = io.charybdis.storage.read.ReadCommand.partition(index, IndexEntries.token(key, s, n), key)
+                    .nowInSeconds((int) (System.currentTimeMillis() / 1000)).build();
+            var r = node.storage().read(cmd).join();
+            try {
+                rows += r.rowCount();
+            } finally {
+                r.release();
+            }
+        }
+        return rows;
+    }
+
     private static TableId baseTable(String table) {
         return new TableId(node.schemas().schema().keyspace("ix").table(table).id());
     }
@@ -122,6 +140,12 @@ class NativeIndexTest {
         assertThat(keys("SELECT k, c FROM ix.t WHERE v = 9")).containsExactly("101:0");
         node.storage().flushAll().get();
         assertThat(keys("SELECT k, c FROM ix.t WHERE v = 9")).containsExactly("101:0");
+        // TRUNCATE empties the index too
+        session.execute("TRUNCATE ix.t");
+        assertThat(entries(indexTable("t", "t_v"), 1)).isZero();
+        assertThat(keys("SELECT k, c FROM ix.t WHERE v = 1")).isEmpty();
+        session.execute("INSERT INTO ix.t (k, c, v) VALUES (1, 1, 1)");
+        assertThat(keys("SELECT k, c FROM ix.t WHERE v = 1")).containsExactly("1:1");
     }
 
     @Test
