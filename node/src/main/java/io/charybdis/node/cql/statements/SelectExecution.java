@@ -395,6 +395,10 @@ public final class SelectExecution implements CqlStatement {
         }
     }
 
+    /** An index entry read: its clustering (base position), timestamp, and the shard whose index partition has it. */
+    private record IndexEntry(byte[] clustering, long timestamp, int shard, int shards) {
+    }
+
     /** Cassandra's RequestFailureReason code for an index still building. */
     private static final int INDEX_NOT_AVAILABLE = 6;
 
@@ -576,7 +580,12 @@ public final class SelectExecution implements CqlStatement {
         byte[] indexKey;
         byte[] indexFrom;
         boolean indexExhausted;
-        final java.util.ArrayDeque<byte[]> pendingEntries = new java.util.ArrayDeque<>();
+        final java.util.ArrayDeque<IndexEntry> pendingEntries = new java.util.ArrayDeque<>();
+        /** While a row-level entry's base row is processed: whether the indexed restriction held on it. */
+        boolean checkingEntry;
+        boolean entryLive;
+        final List<Restrictions.Filter> indexFilterOnly = indexFilter == null ? List.of() : List.of(indexFilter);
+        final ByteBuffer[] indexFilterValue = new ByteBuffer[1];
         ReadCommand.KeyBound tokenLow;
         ReadCommand.KeyBound tokenHigh;
         /** Inside a partition read for a partition-level entry (static column): where to go on, null if done. */
@@ -660,17 +669,17 @@ public final class SelectExecution implements CqlStatement {
                 parts.add(coordinator.read(b.build(), ctx.consistency(), ctx.home()));
             }
             return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenRun(() -> {
-                List<byte[]> all = new ArrayList<>();
+                List<IndexEntry> all = new ArrayList<>();
                 byte[] cutoff = null;
-                for (CompletableFuture<ReadResult> f : parts) {
-                    ReadResult r = f.join();
+                for (int shard = 0; shard < parts.size(); shard++) {
+                    ReadResult r = parts.get(shard).join();
                     try {
                         ReadResult.Cursor c = r.cursor();
                         byte[] last = null;
                         while (c.nextPartition()) {
                             while (c.nextRow()) {
                                 last = c.clusteringBytes();
-                                all.add(last);
+                                all.add(new IndexEntry(last, c.rowTimestamp(), shard, parts.size()));
                             }
                         }
                         if (r.limitReached() && last != null
@@ -681,9 +690,9 @@ public final class SelectExecution implements CqlStatement {
                         r.release();
                     }
                 }
-                all.sort(Arrays::compareUnsigned);
-                for (byte[] e : all) {
-                    if (cutoff != null && Arrays.compareUnsigned(e, cutoff) > 0) {
+                all.sort((a, b) -> Arrays.compareUnsigned(a.clustering(), b.clustering()));
+                for (IndexEntry e : all) {
+                    if (cutoff != null && Arrays.compareUnsigned(e.clustering(), cutoff) > 0) {
                         break;
                     }
                     pendingEntries.add(e);
@@ -697,7 +706,8 @@ public final class SelectExecution implements CqlStatement {
         }
 
         /** Reads the base row an entry names and runs it through the filters (a stale entry matches nothing). */
-        CompletableFuture<Void> readEntry(byte[] entry) {
+        CompletableFuture<Void> readEntry(IndexEntry indexEntry) {
+            byte[] entry = indexEntry.clustering();
             long token = io.charybdis.node.index.IndexEntries.baseToken(entry, 0);
             int keyLength = io.charybdis.node.index.IndexEntries.keyLength(entry, 0);
             if (!tokenInRange(token)) {
@@ -720,7 +730,27 @@ public final class SelectExecution implements CqlStatement {
             if (cellFilter != null) {
                 b.columns(cellFilter);
             }
-            return readBase(b.build());
+            checkingEntry = true;
+            entryLive = false;
+            return readBase(b.build()).whenComplete((v, e) -> {
+                checkingEntry = false;
+                if (e == null && !entryLive) {
+                    purge(indexEntry);
+                }
+            });
+        }
+
+        /**
+         * Deletes an entry its base row no longer justifies (overwritten, deleted, expired), at the entry's own
+         * timestamp, as Cassandra does when a read finds a stale entry: a newer entry of the same row survives. Not
+         * waited for; a failure only leaves the entry for the next read to find.
+         */
+        void purge(IndexEntry e) {
+            io.charybdis.storage.mutation.Mutation m = new io.charybdis.storage.mutation.MutationBuilder()
+                    .start(indexTarget.indexTable(), io.charybdis.node.index.IndexEntries.token(indexKey, e.shard(),
+                            e.shards()), indexKey)
+                    .beginRow(e.clustering()).rowDeletion(e.timestamp(), ctx.nowInSeconds()).endRow().build();
+            coordinator.write(m, io.charybdis.cluster.ConsistencyLevel.ONE, null).exceptionally(t -> null);
         }
 
         /** Reads (on from partitionResume) the rows of the partition a partition-level entry names. */
@@ -898,6 +928,9 @@ public final class SelectExecution implements CqlStatement {
                     }
                     partitionRegularRows++;
                     rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
+                    if (checkingEntry && !entryLive) {
+                        entryLive = Filters.matches(indexFilterOnly, row, bind, indexFilterValue);
+                    }
                     if (partitionEmitted >= perPartitionLimit) {
                         continue;
                     }
