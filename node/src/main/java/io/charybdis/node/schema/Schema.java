@@ -40,7 +40,6 @@ public final class Schema {
         return ks == null ? null : ks.table(table);
     }
 
-    /** The keyspace holding the table with this id, or null. */
     /** Whether {@code tableId} names the node-local table of a native index (see {@link IndexMetadata#tableId}). */
     public boolean isIndexTable(UUID tableId) {
         java.util.Set<UUID> s = indexTables;
@@ -60,6 +59,7 @@ public final class Schema {
 
     private volatile java.util.Set<UUID> indexTables;
 
+    /** The keyspace holding the table with this id, or null. */
     public KeyspaceMetadata keyspaceOfTable(UUID tableId) {
         Map<UUID, KeyspaceMetadata> m = keyspaceOfTable;
         if (m == null) {
