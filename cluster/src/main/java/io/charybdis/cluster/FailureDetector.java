@@ -38,7 +38,7 @@ public final class FailureDetector implements Liveness, AutoCloseable {
     private final BiConsumer<Endpoint, Boolean> onChange;
     private final long interval;
     private final Map<UUID, History> histories = new ConcurrentHashMap<>();
-    private final Map<UUID, Boolean> down = new ConcurrentHashMap<>();
+    private final Map<UUID, Long> down = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "failure-detector");
         t.setDaemon(true);
@@ -106,6 +106,12 @@ public final class FailureDetector implements Liveness, AutoCloseable {
         return endpoint.hostId().equals(self) || !down.containsKey(endpoint.hostId());
     }
 
+    /** When {@code endpoint} was convicted, in ms since the epoch; 0 while it is up (hinted handoff's window). */
+    public long downSinceMillis(Endpoint endpoint) {
+        Long since = down.get(endpoint.hostId());
+        return since == null ? 0 : since;
+    }
+
     private void round() {
         long now = System.currentTimeMillis();
         for (Endpoint e : members.get()) {
@@ -126,7 +132,7 @@ public final class FailureDetector implements Liveness, AutoCloseable {
                             }
                         }
                     });
-            if (h.phi(now) > PHI_CONVICT_THRESHOLD && down.putIfAbsent(e.hostId(), Boolean.TRUE) == null) {
+            if (h.phi(now) > PHI_CONVICT_THRESHOLD && down.putIfAbsent(e.hostId(), now) == null) {
                 onChange.accept(e, false);
             }
         }

@@ -52,14 +52,24 @@ final class ClusterMember implements AutoCloseable {
 
     private final MessagingService messaging;
     private final Replicas replicas;
+    private io.charybdis.cluster.topology.TopologyChanges topology;
     private final UUID hostId;
     private final SchemaManager schemas;
     private final AtomicReference<Coordinator> coordinator = new AtomicReference<>();
+    private AtomicReference<Coordinator> routing;
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
+    private volatile io.charybdis.cluster.hints.HintsService hints;
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> statusListener = (up, a) -> {
     };
     private volatile UUID installedSchema = NO_SCHEMA;
+    /**
+     * The metadata epoch whose schema this node installed last, kept in the data directory: when a restarted node's
+     * metadata log is replayed, the schemas of older epochs are not installed again (each would drop the tables
+     * created after it, and their data with them, until a later epoch created them afresh and empty).
+     */
+    private Path installedEpochFile;
+    private long installedEpoch = -1;
     private volatile List<NodeInfo.Peer> peers = List.of();
     private volatile java.util.Set<UUID> members = java.util.Set.of();
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> topologyListener = (joined, a) -> {
@@ -107,11 +117,17 @@ final class ClusterMember implements AutoCloseable {
      * committed and the log's schema is installed here.
      */
     static ClusterMember start(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, UUID hostId,
-                               List<Long> tokens, String datacenter, String rack, Path dataDirectory) throws Exception {
+                               List<Long> tokens, String datacenter, String rack, Path dataDirectory,
+                               FaultInjector faults) throws Exception {
         InetAddress listen = InetAddress.getByName(config.listenAddress());
+        // every request carries the epoch its coordinator routed by; replicas refuse a stale one (Replicas)
+        AtomicReference<Coordinator> routing = new AtomicReference<>();
         InetSocketAddress metadataAddress = new InetSocketAddress(listen, config.metadataPort());
         MessagingService messaging = new MessagingService(shards.loops(), shards.acceptor(), shards.serverChannelClass(),
-                shards.clientChannelClass(), () -> 0, FaultInjector.NONE);
+                shards.clientChannelClass(), () -> {
+                    Coordinator c = routing.get();
+                    return c == null ? 0 : c.metadata().epoch();
+                }, faults);
         messaging.handle(Verb.METADATA_ADDRESS, (payload, shard, epoch, sender) -> {
             ByteBuf out = Unpooled.buffer();
             out.writeCharSequence(metadataAddress.getAddress().getHostAddress() + ":" + metadataAddress.getPort(),
@@ -119,13 +135,27 @@ final class ClusterMember implements AutoCloseable {
             return CompletableFuture.completedFuture(out);
         });
         Replicas replicas = Replicas.serve(messaging, storage);
+        io.charybdis.cluster.streaming.Streaming streaming = io.charybdis.cluster.streaming.Streaming.serve(messaging,
+                storage);
+        io.charybdis.cluster.repair.Repair repair = io.charybdis.cluster.repair.Repair.serve(messaging, storage, streaming);
+        io.charybdis.cluster.topology.TopologyChanges topology = io.charybdis.cluster.topology.TopologyChanges.serve(
+                messaging, streaming, repair, () -> tables(schemas), hostId,
+                io.charybdis.cluster.Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS);
         messaging.start(new InetSocketAddress(listen, config.storagePort()));
         ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
+        member.routing = routing;
+        member.installedEpochFile = dataDirectory.resolve("cluster-schema-epoch");
+        member.installedEpoch = readEpoch(member.installedEpochFile);
+        member.topology = topology;
+        // a new node that is not a seed streams its ranges first (auto_bootstrap); a restarted one rejoins as it was
+        boolean bootstrap = config.autoBootstrap() && !isSeed(config, listen)
+                && !java.nio.file.Files.isDirectory(dataDirectory.resolve("cluster-metadata"));
         try {
             List<InetSocketAddress> seedMetadata = member.seedMetadataAddresses(seeds(config),
                     new InetSocketAddress(listen, config.storagePort()), metadataAddress);
             NodeRecord me = new NodeRecord(hostId, listen, config.storagePort(), InetAddress.getByName(config.rpcAddress()),
-                    config.nativeTransportPort(), datacenter, rack, shards.count(), NodeInfo.RELEASE_VERSION, tokens);
+                    config.nativeTransportPort(), datacenter, rack, shards.count(), NodeInfo.RELEASE_VERSION, tokens,
+                    bootstrap ? NodeRecord.Status.JOINING : NodeRecord.Status.NORMAL);
             member.metadata = MetadataService.start(config.clusterName(), dataDirectory.resolve("cluster-metadata"),
                     metadataAddress, seedMetadata, me, member::onMetadata);
             member.onMetadata(member.metadata.state());
@@ -136,6 +166,12 @@ final class ClusterMember implements AutoCloseable {
             member.failureDetector = new io.charybdis.cluster.FailureDetector(messaging,
                     () -> md.state().members().values().stream().map(NodeRecord::endpoint).toList(), hostId,
                     member::statusChanged).start();
+            member.hints = startHints(config, member, replicas, md, hostId, schemas);
+            topology.attach(md, member.failureDetector);
+            if (bootstrap) {
+                topology.bootstrap();
+            }
+            topology.mode("NORMAL");
             schemas.setCommitter(new SchemaManager.Committer() {
                 @Override
                 public boolean commit(Schema before, Schema after, List<SchemaChange> events) {
@@ -152,6 +188,65 @@ final class ClusterMember implements AutoCloseable {
             member.close();
             throw e;
         }
+    }
+
+    /** Hinted handoff on this member: hints kept in {@code hints_directory}, delivered to members that are up. */
+    private static io.charybdis.cluster.hints.HintsService startHints(NodeConfig config, ClusterMember member,
+                                                                    Replicas replicas, MetadataService md, UUID hostId,
+                                                                    SchemaManager schemas) throws java.io.IOException {
+        io.charybdis.cluster.hints.HintsConfig hc = new io.charybdis.cluster.hints.HintsConfig(
+                config.hintedHandoffEnabled(), config.hintsDirectory(), config.maxHintWindow().toMillis(),
+                java.util.Set.copyOf(config.hintedHandoffDisabledDatacenters()), config.maxHintsFileSize().bytes(),
+                config.maxHintsSizePerHost().bytes(), config.hintsFlushPeriod().toMillis(),
+                config.hintedHandoffThrottle().bytes(), config.maxHintsDeliveryThreads(),
+                config.hintWindowPersistentEnabled(), config.autoHintsCleanupEnabled());
+        io.charybdis.cluster.FailureDetector fd = member.failureDetector;
+        return new io.charybdis.cluster.hints.HintsService(hc, replicas::apply, id -> {
+            NodeRecord r = md.state().members().get(id);
+            return r == null ? null : r.endpoint();
+        }, fd, fd::downSinceMillis, table -> {
+            io.charybdis.node.schema.KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
+            io.charybdis.node.schema.TableMetadata t = ks == null ? null : ks.tables().values().stream()
+                    .filter(x -> x.id().equals(table.uuid())).findFirst().orElse(null);
+            return t == null ? 864000 : t.params().gcGraceSeconds();
+        }, () -> Math.max(1, md.state().members().size() - 1), config.writeRequestTimeout().toMillis()).start();
+    }
+
+    /** Hinted handoff of this member. */
+    io.charybdis.cluster.hints.HintsService hints() {
+        return hints;
+    }
+
+    private static boolean isSeed(NodeConfig config, InetAddress listen) throws UnknownHostException {
+        return seeds(config).contains(new InetSocketAddress(listen, config.storagePort()));
+    }
+
+    /** The tables of every keyspace stored here, with their keyspace's replication (streaming, repair). */
+    static List<io.charybdis.cluster.topology.TopologyChanges.Table> tables(SchemaManager schemas) {
+        List<io.charybdis.cluster.topology.TopologyChanges.Table> out = new ArrayList<>();
+        for (var ks : schemas.schema().keyspaces().values()) {
+            if (ks.virtual()) {
+                continue;
+            }
+            for (var t : ks.tables().values()) {
+                out.add(new io.charybdis.cluster.topology.TopologyChanges.Table(new io.charybdis.storage.TableId(t.id()),
+                        ks.name(), t.name(), ks.replication()));
+            }
+        }
+        return out;
+    }
+
+    /** Topology changes and repair driven from this node (JMX). */
+    io.charybdis.cluster.topology.TopologyChanges topology() {
+        return topology;
+    }
+
+    MetadataService metadata() {
+        return metadata;
+    }
+
+    UUID hostId() {
+        return hostId;
     }
 
     /** The seeds' metadata addresses, asked over messaging; this node's own when it is the first seed. */
@@ -200,6 +295,8 @@ final class ClusterMember implements AutoCloseable {
     void attach(Coordinator c) {
         coordinator.set(c);
         onMetadata(metadata.state());
+        replicas.refuseStaleCoordinators(c::placementEpoch);
+        routing.set(c);
     }
 
     /** What the coordinator asks before it counts a replica as live. */
@@ -215,6 +312,10 @@ final class ClusterMember implements AutoCloseable {
     private void statusChanged(io.charybdis.cluster.locator.Endpoint e, boolean up) {
         NodeRecord r = metadata.state().members().get(e.hostId());
         LOG.info("node {} is now {}", e, up ? "UP" : "DOWN");
+        io.charybdis.cluster.hints.HintsService h = hints;
+        if (up && h != null) {
+            h.onUp(e);
+        }
         if (r != null) {
             statusListener.accept(up, new InetSocketAddress(r.rpcAddress(), r.nativePort()));
         }
@@ -253,7 +354,8 @@ final class ClusterMember implements AutoCloseable {
         }
         List<NodeInfo.Peer> now = new ArrayList<>();
         for (NodeRecord r : state.members().values()) {
-            if (!r.hostId().equals(hostId)) {
+            // a JOINING member serves nothing yet: drivers hear of it once it is NORMAL
+            if (!r.hostId().equals(hostId) && r.status() != NodeRecord.Status.JOINING) {
                 now.add(new NodeInfo.Peer(r.hostId(), r.address(), r.storagePort(), r.rpcAddress(), r.nativePort(),
                         r.datacenter(), r.rack(), r.releaseVersion(), r.tokens().stream().map(String::valueOf).toList(),
                         schemas.schema().version()));
@@ -261,16 +363,17 @@ final class ClusterMember implements AutoCloseable {
         }
         peers = List.copyOf(now);
         java.util.Set<UUID> before = members;
-        members = java.util.Set.copyOf(state.members().keySet());
+        members = state.members().values().stream().filter(r -> r.status() != NodeRecord.Status.JOINING)
+                .map(NodeRecord::hostId).collect(java.util.stream.Collectors.toUnmodifiableSet());
         if (!before.isEmpty()) {
             for (NodeRecord r : state.members().values()) {
-                if (!before.contains(r.hostId()) && !r.hostId().equals(hostId)) {
+                if (!before.contains(r.hostId()) && members.contains(r.hostId()) && !r.hostId().equals(hostId)) {
                     topologyListener.accept(true, new InetSocketAddress(r.rpcAddress(), r.nativePort()));
                 }
             }
         }
         for (UUID gone : before) {
-            if (!state.members().containsKey(gone)) {
+            if (!members.contains(gone)) {
                 NodeInfo.Peer p = peersBefore(gone);
                 if (p != null) {
                     topologyListener.accept(false, new InetSocketAddress(p.rpcAddress(), p.nativePort()));
@@ -279,7 +382,9 @@ final class ClusterMember implements AutoCloseable {
         }
         previousPeers = now;
         MetadataState.Schema s = state.schema();
-        if (!s.version().equals(installedSchema) && s.document().length > 0) {
+        if (state.epoch() <= installedEpoch) {
+            installedSchema = s.version(); // installed before this node restarted: its schema is the local one already
+        } else if (!s.version().equals(installedSchema) && s.document().length > 0) {
             @SuppressWarnings("unchecked")
             Map<String, Object> doc = (Map<String, Object>) new Yaml().load(new String(s.document(), StandardCharsets.UTF_8));
             List<SchemaChange> events = new ArrayList<>();
@@ -288,10 +393,32 @@ final class ClusterMember implements AutoCloseable {
             }
             schemas.install(SchemaCodec.fromDocument(doc), events);
             installedSchema = s.version();
+            installedEpoch = state.epoch();
+            writeEpoch(installedEpochFile, installedEpoch);
         }
     }
 
     private List<NodeInfo.Peer> previousPeers = List.of();
+
+    private static long readEpoch(Path file) {
+        try {
+            return java.nio.file.Files.exists(file) ? Long.parseLong(java.nio.file.Files.readString(file).trim()) : -1;
+        } catch (java.io.IOException | NumberFormatException e) {
+            LOG.warn("cannot read {} ({}): every schema of the metadata log is installed again", file, e.toString());
+            return -1;
+        }
+    }
+
+    private static void writeEpoch(Path file, long epoch) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            java.nio.file.Files.writeString(tmp, Long.toString(epoch));
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot record the installed schema epoch in " + file, e);
+        }
+    }
 
     private NodeInfo.Peer peersBefore(UUID hostId) {
         for (NodeInfo.Peer p : previousPeers) {
@@ -334,6 +461,9 @@ final class ClusterMember implements AutoCloseable {
 
     @Override
     public void close() {
+        if (hints != null) {
+            hints.close();
+        }
         if (failureDetector != null) {
             failureDetector.close();
         }

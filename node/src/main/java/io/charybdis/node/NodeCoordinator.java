@@ -25,10 +25,11 @@ public final class NodeCoordinator {
 
     /** The coordinator of a cluster member: the ring of the metadata log, replicas on other nodes over messaging. */
     public static Coordinator clustered(Storage storage, SchemaManager schemas, io.charybdis.cluster.ClusterMetadata metadata,
-                                        io.charybdis.cluster.replica.Replicas replicas, Liveness liveness) {
+                                        io.charybdis.cluster.replica.Replicas replicas, Liveness liveness,
+                                        io.charybdis.cluster.hints.HintsService hints) {
         return new Coordinator(storage, metadata, table -> {
             return replication(schemas, table);
-        }, liveness, replicas, Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS, Coordinator.DEFAULT_READ_TIMEOUT_MILLIS);
+        }, liveness, replicas, Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS, Coordinator.DEFAULT_READ_TIMEOUT_MILLIS, hints);
     }
 
     /** A table's replication: its keyspace's; a native index's node-local table is LocalStrategy's. */

@@ -67,6 +67,21 @@ final class ConfigKeys {
             key("commitlog_directory", ConfigKeys::path, NodeConfig.Builder::commitlogDirectory),
             key("saved_caches_directory", ConfigKeys::path, NodeConfig.Builder::savedCachesDirectory),
             key("hints_directory", ConfigKeys::path, NodeConfig.Builder::hintsDirectory),
+            key("hinted_handoff_enabled", ConfigKeys::bool, NodeConfig.Builder::hintedHandoffEnabled),
+            key("hinted_handoff_disabled_datacenters", ConfigKeys::stringList,
+                    NodeConfig.Builder::hintedHandoffDisabledDatacenters),
+            key("max_hint_window", ConfigKeys::duration, NodeConfig.Builder::maxHintWindow,
+                    legacyMillis("max_hint_window_in_ms")),
+            key("hinted_handoff_throttle", ConfigKeys::dataSize, NodeConfig.Builder::hintedHandoffThrottle,
+                    legacySize("hinted_handoff_throttle_in_kb", DataSize.KIB)),
+            key("max_hints_delivery_threads", ConfigKeys::integer, NodeConfig.Builder::maxHintsDeliveryThreads),
+            key("hints_flush_period", ConfigKeys::duration, NodeConfig.Builder::hintsFlushPeriod,
+                    legacyMillis("hints_flush_period_in_ms")),
+            key("max_hints_file_size", ConfigKeys::dataSize, NodeConfig.Builder::maxHintsFileSize,
+                    legacySize("max_hints_file_size_in_mb", DataSize.MIB)),
+            key("max_hints_size_per_host", ConfigKeys::dataSize, NodeConfig.Builder::maxHintsSizePerHost),
+            key("hint_window_persistent_enabled", ConfigKeys::bool, NodeConfig.Builder::hintWindowPersistentEnabled),
+            key("auto_hints_cleanup_enabled", ConfigKeys::bool, NodeConfig.Builder::autoHintsCleanupEnabled),
             key("commitlog_sync", raw -> CommitLogSync.parse(string(raw)), NodeConfig.Builder::commitlogSync),
             key("commitlog_sync_period", ConfigKeys::duration, NodeConfig.Builder::commitlogSyncPeriod,
                     legacyMillis("commitlog_sync_period_in_ms")),
@@ -77,6 +92,7 @@ final class ConfigKeys {
             key("commitlog_total_space", ConfigKeys::dataSize, NodeConfig.Builder::commitlogTotalSpace,
                     legacySize("commitlog_total_space_in_mb", DataSize.MIB)),
             key("ignore_commitlog_corruption", ConfigKeys::bool, NodeConfig.Builder::ignoreCommitlogCorruption),
+            key("auto_bootstrap", ConfigKeys::bool, NodeConfig.Builder::autoBootstrap),
             key("authenticator", raw -> AuthenticatorType.parse(className(raw)), NodeConfig.Builder::authenticator),
             key("authorizer", raw -> AuthorizerType.parse(className(raw)), NodeConfig.Builder::authorizer),
             key("num_tokens", ConfigKeys::integer, NodeConfig.Builder::numTokens),
@@ -120,7 +136,7 @@ final class ConfigKeys {
             "memtable_flush_writers", "memtable_cleanup_threshold", "stream_throughput_outbound", "key_cache_size", "key_cache_size_in_mb",
             "row_cache_size", "row_cache_size_in_mb", "counter_cache_size", "counter_cache_size_in_mb",
             "disk_access_mode", "disk_optimization_strategy", "commitlog_sync_batch_window_in_ms", "commit_failure_policy",
-            "disk_failure_policy", "hinted_handoff_enabled", "max_hint_window", "max_hint_window_in_ms",
+            "disk_failure_policy",
             "auto_snapshot", "incremental_backups", "snapshot_before_compaction", "column_index_size",
             "column_index_size_in_kb", "role_manager", "network_authorizer", "roles_validity", "permissions_validity",
             "credentials_validity", "roles_validity_in_ms", "permissions_validity_in_ms", "credentials_validity_in_ms",
@@ -156,6 +172,40 @@ final class ConfigKeys {
         if (sslPort != null && !sslPort.toString().isBlank()) {
             throw new ConfigurationException("native_transport_port_ssl=" + sslPort + " in " + source
                     + " is not supported: the native transport has no TLS yet");
+        }
+    }
+
+    /**
+     * Cassandra's hinted handoff keys whose values Charybdis does not build stop startup naming the key: hint file
+     * compression, handing hints over at decommission, a hint TTL counted from anything but the hint's creation,
+     * and native-transport deadlines for hints. Their defaults (and an absent key) are accepted.
+     */
+    static void refuseUnsupportedHintSettings(Map<String, Object> yaml, String source) {
+        Object compression = yaml.get("hints_compression");
+        if (compression != null && !(compression instanceof String s && s.isBlank())) {
+            throw new ConfigurationException("hints_compression in " + source + " is not supported: Charybdis writes"
+                    + " hints files uncompressed");
+        }
+        if (yaml.containsKey("transfer_hints_on_decommission")) {
+            throw new ConfigurationException("transfer_hints_on_decommission in " + source + " is not supported: hints"
+                    + " are not handed over to other nodes at decommission in Charybdis");
+        }
+        refuseUnless(yaml, "use_creation_time_for_hint_ttl", true, source,
+                "a hint's time to live always counts from its creation");
+        refuseUnless(yaml, "enforce_native_deadline_for_hints", false, source,
+                "hints are written regardless of the client request's deadline");
+    }
+
+    private static void refuseUnless(Map<String, Object> yaml, String key, boolean accepted, String source, String why) {
+        Object v = yaml.get(key);
+        boolean value;
+        try {
+            value = v == null ? accepted : bool(v);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException("invalid " + key + " in " + source + ": " + e.getMessage(), e);
+        }
+        if (value != accepted) {
+            throw new ConfigurationException(key + "=" + v + " in " + source + " is not supported: " + why);
         }
     }
 
@@ -263,6 +313,15 @@ final class ConfigKeys {
             throw new IllegalArgumentException("empty path");
         }
         return Path.of(s);
+    }
+
+    /** A YAML list of strings, or (from overrides) a comma-separated string; may be empty. */
+    static List<String> stringList(Object raw) {
+        if (raw == null) {
+            return List.of();
+        }
+        Stream<?> items = raw instanceof List<?> list ? list.stream() : Arrays.stream(string(raw).split(","));
+        return items.map(ConfigKeys::string).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     /** A YAML list of paths, or (from overrides) a comma-separated string. */

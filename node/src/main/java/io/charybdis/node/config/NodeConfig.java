@@ -55,12 +55,23 @@ public final class NodeConfig {
     private final Path commitlogDirectory;
     private final Path savedCachesDirectory;
     private final Path hintsDirectory;
+    private final boolean hintedHandoffEnabled;
+    private final List<String> hintedHandoffDisabledDatacenters;
+    private final Duration maxHintWindow;
+    private final DataSize hintedHandoffThrottle;
+    private final int maxHintsDeliveryThreads;
+    private final Duration hintsFlushPeriod;
+    private final DataSize maxHintsFileSize;
+    private final DataSize maxHintsSizePerHost;
+    private final boolean hintWindowPersistentEnabled;
+    private final boolean autoHintsCleanupEnabled;
     private final CommitLogSync commitlogSync;
     private final Duration commitlogSyncPeriod;
     private final Duration commitlogSyncGroupWindow;
     private final DataSize commitlogSegmentSize;
     private final DataSize commitlogTotalSpace;
     private final boolean ignoreCommitlogCorruption;
+    private final boolean autoBootstrap;
     private final AuthenticatorType authenticator;
     private final AuthorizerType authorizer;
     private final int numTokens;
@@ -82,8 +93,11 @@ public final class NodeConfig {
     private final int tombstoneWarnThreshold;
     private final int tombstoneFailureThreshold;
 
+    private final Path configDirectory;
+
     private NodeConfig(Builder b, Machine machine) {
         baseDirectory = b.baseDirectory.toAbsolutePath().normalize();
+        configDirectory = b.configDirectory;
         clusterName = b.clusterName;
         listenAddress = b.listenAddress;
         broadcastAddress = b.broadcastAddress != null ? b.broadcastAddress : b.listenAddress;
@@ -114,12 +128,23 @@ public final class NodeConfig {
         commitlogDirectory = resolve(Objects.requireNonNullElse(b.commitlogDirectory, Path.of("commitlog")));
         savedCachesDirectory = resolve(Objects.requireNonNullElse(b.savedCachesDirectory, Path.of("saved_caches")));
         hintsDirectory = resolve(Objects.requireNonNullElse(b.hintsDirectory, Path.of("hints")));
+        hintedHandoffEnabled = b.hintedHandoffEnabled;
+        hintedHandoffDisabledDatacenters = b.hintedHandoffDisabledDatacenters;
+        maxHintWindow = b.maxHintWindow;
+        hintedHandoffThrottle = b.hintedHandoffThrottle;
+        maxHintsDeliveryThreads = b.maxHintsDeliveryThreads;
+        hintsFlushPeriod = b.hintsFlushPeriod;
+        maxHintsFileSize = b.maxHintsFileSize;
+        maxHintsSizePerHost = b.maxHintsSizePerHost;
+        hintWindowPersistentEnabled = b.hintWindowPersistentEnabled;
+        autoHintsCleanupEnabled = b.autoHintsCleanupEnabled;
         commitlogSync = b.commitlogSync;
         commitlogSyncPeriod = b.commitlogSyncPeriod;
         commitlogSyncGroupWindow = b.commitlogSyncGroupWindow;
         commitlogSegmentSize = b.commitlogSegmentSize;
         commitlogTotalSpace = b.commitlogTotalSpace;
         ignoreCommitlogCorruption = b.ignoreCommitlogCorruption;
+        autoBootstrap = b.autoBootstrap;
         authenticator = b.authenticator;
         authorizer = b.authorizer;
         numTokens = b.numTokens;
@@ -221,6 +246,15 @@ public final class NodeConfig {
             throw new ConfigurationException("batch_size_fail_threshold=" + batchSizeFailThreshold
                     + " must not be below batch_size_warn_threshold=" + batchSizeWarnThreshold);
         }
+        if (maxHintsDeliveryThreads < 1) {
+            throw new ConfigurationException("max_hints_delivery_threads=" + maxHintsDeliveryThreads + " must be at least 1");
+        }
+        if (maxHintWindow.isNegative() || !hintsFlushPeriod.isPositive()) {
+            throw new ConfigurationException("max_hint_window must not be negative and hints_flush_period must be positive");
+        }
+        if (maxHintsFileSize.bytes() <= 0) {
+            throw new ConfigurationException("max_hints_file_size=" + maxHintsFileSize + " must be positive");
+        }
         if (tombstoneWarnThreshold < 0 || tombstoneFailureThreshold < 0) {
             throw new ConfigurationException("tombstone_warn_threshold and tombstone_failure_threshold must not be negative");
         }
@@ -267,6 +301,9 @@ public final class NodeConfig {
 
     /** Where relative directories were resolved ({@code charybdis.home} or the working directory). */
     public Path baseDirectory() { return baseDirectory; }
+
+    /** The directory of the YAML file this configuration was read from; null when none was. */
+    public Path configDirectory() { return configDirectory; }
     public String clusterName() { return clusterName; }
     /** The address internode messaging binds to. */
     public String listenAddress() { return listenAddress; }
@@ -315,6 +352,16 @@ public final class NodeConfig {
     public Path commitlogDirectory() { return commitlogDirectory; }
     public Path savedCachesDirectory() { return savedCachesDirectory; }
     public Path hintsDirectory() { return hintsDirectory; }
+    public boolean hintedHandoffEnabled() { return hintedHandoffEnabled; }
+    public List<String> hintedHandoffDisabledDatacenters() { return hintedHandoffDisabledDatacenters; }
+    public Duration maxHintWindow() { return maxHintWindow; }
+    public DataSize hintedHandoffThrottle() { return hintedHandoffThrottle; }
+    public int maxHintsDeliveryThreads() { return maxHintsDeliveryThreads; }
+    public Duration hintsFlushPeriod() { return hintsFlushPeriod; }
+    public DataSize maxHintsFileSize() { return maxHintsFileSize; }
+    public DataSize maxHintsSizePerHost() { return maxHintsSizePerHost; }
+    public boolean hintWindowPersistentEnabled() { return hintWindowPersistentEnabled; }
+    public boolean autoHintsCleanupEnabled() { return autoHintsCleanupEnabled; }
     public CommitLogSync commitlogSync() { return commitlogSync; }
     public Duration commitlogSyncPeriod() { return commitlogSyncPeriod; }
     public Duration commitlogSyncGroupWindow() { return commitlogSyncGroupWindow; }
@@ -322,6 +369,8 @@ public final class NodeConfig {
     public DataSize commitlogTotalSpace() { return commitlogTotalSpace; }
     /** Skip (and report) corrupt commit log entries on replay instead of refusing to start. */
     public boolean ignoreCommitlogCorruption() { return ignoreCommitlogCorruption; }
+    /** A new node that is not a seed streams its ranges from the cluster before it serves them (Cassandra's key). */
+    public boolean autoBootstrap() { return autoBootstrap; }
     public AuthenticatorType authenticator() { return authenticator; }
     public AuthorizerType authorizer() { return authorizer; }
     public int numTokens() { return numTokens; }
@@ -380,12 +429,23 @@ public final class NodeConfig {
         m.put("commitlog_directory", commitlogDirectory.toString());
         m.put("saved_caches_directory", savedCachesDirectory.toString());
         m.put("hints_directory", hintsDirectory.toString());
+        m.put("hinted_handoff_enabled", Boolean.toString(hintedHandoffEnabled));
+        m.put("hinted_handoff_disabled_datacenters", String.join(",", hintedHandoffDisabledDatacenters));
+        m.put("max_hint_window", Durations.format(maxHintWindow));
+        m.put("hinted_handoff_throttle", hintedHandoffThrottle.toString());
+        m.put("max_hints_delivery_threads", Integer.toString(maxHintsDeliveryThreads));
+        m.put("hints_flush_period", Durations.format(hintsFlushPeriod));
+        m.put("max_hints_file_size", maxHintsFileSize.toString());
+        m.put("max_hints_size_per_host", maxHintsSizePerHost.toString());
+        m.put("hint_window_persistent_enabled", Boolean.toString(hintWindowPersistentEnabled));
+        m.put("auto_hints_cleanup_enabled", Boolean.toString(autoHintsCleanupEnabled));
         m.put("commitlog_sync", commitlogSync.configName());
         m.put("commitlog_sync_period", Durations.format(commitlogSyncPeriod));
         m.put("commitlog_sync_group_window", Durations.format(commitlogSyncGroupWindow));
         m.put("commitlog_segment_size", commitlogSegmentSize.toString());
         m.put("commitlog_total_space", commitlogTotalSpace.toString());
         m.put("ignore_commitlog_corruption", Boolean.toString(ignoreCommitlogCorruption));
+        m.put("auto_bootstrap", Boolean.toString(autoBootstrap));
         m.put("authenticator", authenticator.className());
         m.put("authorizer", authorizer.className());
         m.put("num_tokens", Integer.toString(numTokens));
@@ -423,6 +483,7 @@ public final class NodeConfig {
      */
     public static final class Builder {
         private Path baseDirectory = defaultBaseDirectory(System.getProperties());
+        private Path configDirectory;
         private Machine machine;
         private String clusterName = "Test Cluster";
         private String listenAddress = "127.0.0.1";
@@ -450,12 +511,23 @@ public final class NodeConfig {
         private Path commitlogDirectory;
         private Path savedCachesDirectory;
         private Path hintsDirectory;
+        private boolean hintedHandoffEnabled = true;
+        private List<String> hintedHandoffDisabledDatacenters = List.of();
+        private Duration maxHintWindow = Duration.ofHours(3);
+        private DataSize hintedHandoffThrottle = DataSize.ofKibibytes(1024);
+        private int maxHintsDeliveryThreads = 2;
+        private Duration hintsFlushPeriod = Duration.ofSeconds(10);
+        private DataSize maxHintsFileSize = DataSize.ofMebibytes(128);
+        private DataSize maxHintsSizePerHost = DataSize.ofBytes(0);
+        private boolean hintWindowPersistentEnabled = true;
+        private boolean autoHintsCleanupEnabled = false;
         private CommitLogSync commitlogSync = CommitLogSync.PERIODIC;
         private Duration commitlogSyncPeriod = Duration.ofSeconds(10);
         private Duration commitlogSyncGroupWindow = Duration.ofMillis(15);
         private DataSize commitlogSegmentSize = DataSize.ofMebibytes(32);
         private DataSize commitlogTotalSpace = DataSize.ofGibibytes(8);
         private boolean ignoreCommitlogCorruption;
+        private boolean autoBootstrap = true;
         private AuthenticatorType authenticator = AuthenticatorType.ALLOW_ALL;
         private AuthorizerType authorizer = AuthorizerType.ALLOW_ALL;
         private int numTokens = 16;
@@ -514,12 +586,23 @@ public final class NodeConfig {
         public Builder commitlogDirectory(Path v) { this.commitlogDirectory = v; return this; }
         public Builder savedCachesDirectory(Path v) { this.savedCachesDirectory = v; return this; }
         public Builder hintsDirectory(Path v) { this.hintsDirectory = v; return this; }
+        public Builder hintedHandoffEnabled(boolean v) { this.hintedHandoffEnabled = v; return this; }
+        public Builder hintedHandoffDisabledDatacenters(List<String> v) { this.hintedHandoffDisabledDatacenters = Objects.requireNonNull(v); return this; }
+        public Builder maxHintWindow(Duration v) { this.maxHintWindow = Objects.requireNonNull(v); return this; }
+        public Builder hintedHandoffThrottle(DataSize v) { this.hintedHandoffThrottle = Objects.requireNonNull(v); return this; }
+        public Builder maxHintsDeliveryThreads(int v) { this.maxHintsDeliveryThreads = v; return this; }
+        public Builder hintsFlushPeriod(Duration v) { this.hintsFlushPeriod = Objects.requireNonNull(v); return this; }
+        public Builder maxHintsFileSize(DataSize v) { this.maxHintsFileSize = Objects.requireNonNull(v); return this; }
+        public Builder maxHintsSizePerHost(DataSize v) { this.maxHintsSizePerHost = Objects.requireNonNull(v); return this; }
+        public Builder hintWindowPersistentEnabled(boolean v) { this.hintWindowPersistentEnabled = v; return this; }
+        public Builder autoHintsCleanupEnabled(boolean v) { this.autoHintsCleanupEnabled = v; return this; }
         public Builder commitlogSync(CommitLogSync v) { this.commitlogSync = Objects.requireNonNull(v); return this; }
         public Builder commitlogSyncPeriod(Duration v) { this.commitlogSyncPeriod = Objects.requireNonNull(v); return this; }
         public Builder commitlogSyncGroupWindow(Duration v) { this.commitlogSyncGroupWindow = Objects.requireNonNull(v); return this; }
         public Builder commitlogSegmentSize(DataSize v) { this.commitlogSegmentSize = Objects.requireNonNull(v); return this; }
         public Builder commitlogTotalSpace(DataSize v) { this.commitlogTotalSpace = Objects.requireNonNull(v); return this; }
         public Builder ignoreCommitlogCorruption(boolean v) { this.ignoreCommitlogCorruption = v; return this; }
+        public Builder autoBootstrap(boolean v) { this.autoBootstrap = v; return this; }
         public Builder authenticator(AuthenticatorType v) { this.authenticator = Objects.requireNonNull(v); return this; }
         public Builder authorizer(AuthorizerType v) { this.authorizer = Objects.requireNonNull(v); return this; }
         public Builder numTokens(int v) { this.numTokens = v; return this; }
@@ -529,6 +612,11 @@ public final class NodeConfig {
             this.partitioner = name.contains(".") ? name : ConfigNames.CASSANDRA_DHT_PACKAGE + name;
             return this;
         }
+        public Builder configDirectory(Path v) {
+            this.configDirectory = v == null ? null : v.toAbsolutePath().normalize();
+            return this;
+        }
+
         public Builder endpointSnitch(String v) {
             this.endpointSnitch = ConfigNames.stripPackage(Objects.requireNonNull(v).trim(), ConfigNames.CASSANDRA_LOCATOR_PACKAGE);
             return this;

@@ -288,6 +288,64 @@ class NodeConfigLoaderTest {
     }
 
     @Test
+    void shouldReadHintedHandoffKeysWithCassandraDefaults() {
+        NodeConfig d = load("");
+        assertThat(d.hintedHandoffEnabled()).isTrue();
+        assertThat(d.maxHintWindow()).isEqualTo(Duration.ofHours(3));
+        assertThat(d.hintedHandoffThrottle()).isEqualTo(DataSize.ofKibibytes(1024));
+        assertThat(d.maxHintsDeliveryThreads()).isEqualTo(2);
+        assertThat(d.hintsFlushPeriod()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(d.maxHintsFileSize()).isEqualTo(DataSize.ofMebibytes(128));
+        assertThat(d.maxHintsSizePerHost()).isEqualTo(DataSize.ofBytes(0));
+        assertThat(d.hintWindowPersistentEnabled()).isTrue();
+        assertThat(d.autoHintsCleanupEnabled()).isFalse();
+        assertThat(d.hintedHandoffDisabledDatacenters()).isEmpty();
+
+        NodeConfig c = load("""
+                hinted_handoff_enabled: false
+                hinted_handoff_disabled_datacenters: [DC1, DC2]
+                max_hint_window_in_ms: 60000
+                hinted_handoff_throttle_in_kb: 2048
+                max_hints_delivery_threads: 4
+                hints_flush_period_in_ms: 5000
+                max_hints_file_size_in_mb: 64
+                max_hints_size_per_host: 1GiB
+                hint_window_persistent_enabled: false
+                auto_hints_cleanup_enabled: true
+                use_creation_time_for_hint_ttl: true
+                enforce_native_deadline_for_hints: false
+                """);
+        assertThat(c.hintedHandoffEnabled()).isFalse();
+        assertThat(c.hintedHandoffDisabledDatacenters()).containsExactly("DC1", "DC2");
+        assertThat(c.maxHintWindow()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.hintedHandoffThrottle()).isEqualTo(DataSize.ofMebibytes(2));
+        assertThat(c.maxHintsDeliveryThreads()).isEqualTo(4);
+        assertThat(c.hintsFlushPeriod()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.maxHintsFileSize()).isEqualTo(DataSize.ofMebibytes(64));
+        assertThat(c.maxHintsSizePerHost()).isEqualTo(DataSize.ofGibibytes(1));
+        assertThat(c.hintWindowPersistentEnabled()).isFalse();
+        assertThat(c.autoHintsCleanupEnabled()).isTrue();
+        assertThat(load("max_hint_window: 10m\n").maxHintWindow()).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
+    void shouldRefuseHintSettingsThatAreNotBuiltNamingTheKey() {
+        assertThatThrownBy(() -> load("hints_compression:\n  - class_name: LZ4Compressor\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageStartingWith("hints_compression in test.yaml");
+        assertThatThrownBy(() -> load("transfer_hints_on_decommission: true\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("transfer_hints_on_decommission in test.yaml");
+        assertThatThrownBy(() -> load("use_creation_time_for_hint_ttl: false\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("use_creation_time_for_hint_ttl=false in test.yaml is not supported");
+        assertThatThrownBy(() -> load("enforce_native_deadline_for_hints: true\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("enforce_native_deadline_for_hints=true in test.yaml is not supported");
+        assertThatThrownBy(() -> load("max_hints_delivery_threads: 0\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("max_hints_delivery_threads=0");
+    }
+
+    @Test
     void shouldTakeMinusOneAsNoJmxServer() {
         assertThat(load("jmx_port: -1\n").jmxPort()).isEqualTo(-1);
     }

@@ -46,8 +46,16 @@ final class Sessions {
             config.withString(DefaultDriverOption.PROTOCOL_COMPRESSION, s.mode().compression());
         }
         CqlSessionBuilder b = CqlSession.builder().withConfigLoader(config.build());
+        java.util.Set<InetSocketAddress> listed = new java.util.HashSet<>();
         for (String node : s.node().nodes()) {
-            b.addContactPoint(address(node, s.port().nativePort()));
+            InetSocketAddress a = address(node, s.port().nativePort());
+            b.addContactPoint(a);
+            listed.add(a);
+        }
+        if (s.node().whitelist()) {
+            // -node whitelist: requests go to the listed nodes only, never to the peers the driver discovers
+            b.withNodeDistanceEvaluator((node, localDc) -> node.getEndPoint().resolve() instanceof InetSocketAddress a
+                    && listed.contains(a) ? null : com.datastax.oss.driver.api.core.loadbalancing.NodeDistance.IGNORED);
         }
         if (s.mode().user() != null) {
             b.withAuthCredentials(s.mode().user(), s.mode().password() == null ? "" : s.mode().password());
