@@ -386,8 +386,23 @@ public final class QueryProcessor {
                                     + "distribute the data.");
                         }
                     }
-                    return CompletableFuture.completedFuture(change == null ? ResultMessage.VOID
-                            : new ResultMessage.SchemaChanged(change));
+                    ResultMessage result = change == null ? ResultMessage.VOID : new ResultMessage.SchemaChanged(change);
+                    if (change != null && ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.CreateIndex) {
+                        // as on Cassandra, the index of an empty table answers at once: wait for the build to know
+                        // (bounded: a build that takes longer goes on in the background)
+                        io.charybdis.node.schema.TableMetadata t = schemas.schema().table(change.keyspace(),
+                                change.name());
+                        if (t != null) {
+                            io.charybdis.node.index.IndexStatus status = indexStatus;
+                            CompletableFuture<?>[] starts = t.indexes().values().stream()
+                                    .map(i -> status.whenStarted(t, i)).toArray(CompletableFuture[]::new);
+                            CompletableFuture<ResultMessage> f = CompletableFuture.allOf(starts)
+                                    .completeOnTimeout(null, 1500, java.util.concurrent.TimeUnit.MILLISECONDS)
+                                    .handle((v, e) -> result);
+                            return io.charybdis.cluster.Home.resume(f, ctx.home());
+                        }
+                    }
+                    return CompletableFuture.completedFuture(result);
                 });
             }
             case DescribeStatement d -> {

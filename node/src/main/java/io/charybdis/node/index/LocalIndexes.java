@@ -50,6 +50,8 @@ public final class LocalIndexes implements IndexStatus {
     /** The builds file names another shard count: index tables are emptied (at registration) before rebuilding. */
     private boolean reshard;
     private final Map<String, CompletableFuture<Void>> building = new ConcurrentHashMap<>();
+    /** Per build in progress: completes once it knows whether the table was empty (see whenStarted). */
+    private final Map<String, CompletableFuture<Void>> started = new ConcurrentHashMap<>();
     private final ExecutorService builder = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "index-build");
         t.setDaemon(true);
@@ -162,14 +164,30 @@ public final class LocalIndexes implements IndexStatus {
         return f == null ? CompletableFuture.completedFuture(null) : f;
     }
 
+    @Override
+    public CompletableFuture<Void> whenStarted(TableMetadata t, IndexMetadata i) {
+        CompletableFuture<Void> f = started.get(id(t, i));
+        return f == null ? CompletableFuture.completedFuture(null) : f;
+    }
+
     private void build(TableMetadata t, IndexMetadata i) {
         String key = id(t, i);
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (building.putIfAbsent(key, done) != null) {
             return;
         }
+        CompletableFuture<Void> decided = new CompletableFuture<>();
+        started.put(key, decided);
         builder.execute(() -> {
             try {
+                if (isEmpty(t)) {
+                    // as Cassandra: the index of an empty table is built at once (writes from now on index it)
+                    built.add(key);
+                    persist();
+                    done.complete(null);
+                    return;
+                }
+                decided.complete(null);
                 long partitions = scan(t);
                 storage.flush(IndexTarget.tableIdOf(t, i)).join();
                 built.add(key);
@@ -182,9 +200,22 @@ public final class LocalIndexes implements IndexStatus {
                         i.name(), e);
                 done.completeExceptionally(e);
             } finally {
+                decided.complete(null);
+                started.remove(key, decided);
                 building.remove(key, done);
             }
         });
+    }
+
+    /** Whether the table holds no live partition (a one-row range read over every shard). */
+    private boolean isEmpty(TableMetadata t) {
+        ReadResult r = storage.read(ReadCommand.range(new TableId(t.id()), null, null).partitionLimit(1).rowLimit(1)
+                .nowInSeconds((int) (System.currentTimeMillis() / 1000)).build()).join();
+        try {
+            return r.isEmpty();
+        } finally {
+            r.release();
+        }
     }
 
     /** Derives the entries of every partition the base table holds; returns how many partitions. */
