@@ -1019,7 +1019,8 @@ public final class SelectExecution implements CqlStatement {
                         savePagingState();
                     }
                 }
-            } else if (distinct && hasCurrentKey && partitionEmitted == 0 && partitionHasStatic && !pageFull()) {
+            } else if (distinct && hasCurrentKey && partitionEmitted == 0 && partitionHasStatic && !pageFull()
+                    && (filters.isEmpty() || Filters.matches(filters, row, bind, filterValues))) {
                 emit();
                 partitionEmitted++;
             }
