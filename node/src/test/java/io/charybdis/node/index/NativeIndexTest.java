@@ -197,6 +197,35 @@ class NativeIndexTest {
     }
 
     @Test
+    void preparedIndexQueriesPageWithBoundValues() {
+        session.execute("CREATE TABLE ix.p (k int, c int, m map<text, int>, PRIMARY KEY (k, c))");
+        session.execute("CREATE INDEX p_m ON ix.p (entries(m))");
+        var insert = session.prepare("INSERT INTO ix.p (k, c, m) VALUES (?, ?, ?)");
+        List<String> expected = new ArrayList<>();
+        for (int k = 0; k < 40; k++) {
+            for (int c = 0; c < 3; c++) {
+                boolean hit = (k + c) % 2 == 0;
+                session.execute(insert.bind(k, c, java.util.Map.of("x", hit ? 1 : 2, "y", c)));
+                if (hit) {
+                    expected.add(k + ":" + c);
+                }
+            }
+        }
+        var select = session.prepare("SELECT k, c FROM ix.p WHERE m[?] = ?");
+        List<String> got = new ArrayList<>();
+        var rs = session.execute(select.bind("x", 1).setPageSize(7));
+        for (Row r : rs) {
+            got.add(r.getInt(0) + ":" + r.getInt(1));
+        }
+        int pages = rs.getExecutionInfos().size();
+        assertThat(got).hasSize(expected.size()).doesNotHaveDuplicates();
+        got.sort(Comparator.naturalOrder());
+        expected.sort(Comparator.naturalOrder());
+        assertThat(got).isEqualTo(expected);
+        assertThat(pages).isGreaterThanOrEqualTo(expected.size() / 7);
+    }
+
+    @Test
     void indexEntriesAreOffHeap() throws Exception {
         session.execute("CREATE TABLE ix.h (k int PRIMARY KEY, v int)");
         session.execute("CREATE INDEX h_v ON ix.h (v)");
