@@ -278,7 +278,10 @@ public final class Restrictions {
                 slicePlaced = true;
                 continue;
             }
-            if (!allowFiltering || !forSelect) {
+            boolean indexedEq = forSelect && ckSlices[i] == null && ckValues.get(i) != null
+                    && ckValues.get(i).size() == 1 && ckInMarkersTmp[i] == null
+                    && indexFor(table, new Filter(c, Operator.EQ, null, null, null)) != null;
+            if ((!allowFiltering || !forSelect) && !indexedEq) {
                 String preceding = table.clustering().get(prefix).name();
                 if (slicePlaced) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
