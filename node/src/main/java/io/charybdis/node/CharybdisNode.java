@@ -71,6 +71,8 @@ public final class CharybdisNode implements AutoCloseable {
     private volatile ClusterMember member;
     /** Roles, permissions and the auth cache. */
     private volatile io.charybdis.node.auth.AuthService auth;
+    /** This node's native secondary indexes. */
+    private volatile io.charybdis.node.index.LocalIndexes indexes;
 
     private CharybdisNode(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, CqlServer server,
                           NodeInfo info) {
@@ -103,6 +105,7 @@ public final class CharybdisNode implements AutoCloseable {
         Storage storage = null;
         ClusterMember[] memberHolder = new ClusterMember[1];
         io.charybdis.node.auth.AuthService[] authHolder = new io.charybdis.node.auth.AuthService[1];
+        io.charybdis.node.index.LocalIndexes[] indexesHolder = new io.charybdis.node.index.LocalIndexes[1];
         try {
             StorageConfig sc = new StorageConfig(data, config.commitlogDirectory(), sync(config),
                     config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
@@ -112,30 +115,45 @@ public final class CharybdisNode implements AutoCloseable {
             storage = Storage.open(sc, shards.loops());
             SchemaManager schemas = new SchemaManager(new SchemaStore(data), SystemKeyspaces.builtIn());
             Storage st = storage;
+            io.charybdis.node.index.LocalIndexes indexes = new io.charybdis.node.index.LocalIndexes(st, data);
+            indexesHolder[0] = indexes;
             for (var ks : schemas.schema().keyspaces().values()) {
                 if (!ks.virtual()) {
                     for (TableMetadata t : ks.tables().values()) {
                         st.registerTable(descriptor(t));
+                        indexes.register(t); // before replay: replayed writes are indexed again
                     }
                 }
             }
+            indexes.started();
             // the local Paxos state table (lightweight transactions across nodes) is registered before the replay
             // so that promises and acceptances in the commit log are not lost
             st.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor());
             storage.replayCommitLog().get();
+            for (var ks : schemas.schema().keyspaces().values()) {
+                if (!ks.virtual()) {
+                    for (TableMetadata t : ks.tables().values()) {
+                        indexes.buildMissing(t);
+                    }
+                }
+            }
             schemas.setLifecycle(new TableLifecycle() {
                 @Override
                 public void created(TableMetadata table) {
                     st.registerTable(descriptor(table));
+                    indexes.register(table);
+                    indexes.buildMissing(table);
                 }
 
                 @Override
                 public void altered(TableMetadata before, TableMetadata after) {
                     st.alterTable(descriptor(after));
+                    indexes.altered(before, after);
                 }
 
                 @Override
                 public void dropped(TableMetadata table) {
+                    indexes.dropped(table);
                     // Schema changes run on a shard's event loop: waiting here for every shard (this one included)
                     // to discard the table would deadlock. The table is gone from the schema already, so nothing
                     // reads or writes it; its data is released in the background.
@@ -173,6 +191,7 @@ public final class CharybdisNode implements AutoCloseable {
                     config.preparedStatementsCacheSize().bytes());
             qp.guardrails().batchSize(config.batchSizeWarnThreshold().bytes(), config.batchSizeFailThreshold().bytes());
             qp.guardrails().tombstones(config.tombstoneWarnThreshold(), config.tombstoneFailureThreshold());
+            qp.setIndexStatus(indexes);
             qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, nodeInfo));
             boolean passwords = config.authenticator() == AuthenticatorType.PASSWORD;
             boolean authorization = config.authorizer() == io.charybdis.node.config.AuthorizerType.CASSANDRA;
@@ -198,15 +217,20 @@ public final class CharybdisNode implements AutoCloseable {
             infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,
                     InetAddress.getByName(config.listenAddress()), rpc, server.port(), config.storagePort(),
                     snitch.datacenter(), snitch.rack(), NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
-                    config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
+                    config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis())
+                    .withIndexes(indexes);
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
             node.member = member;
             node.auth = authService;
+            node.indexes = indexes;
             node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node, jmxTls); // never throws
             node.metrics = node.startMetrics(rpc); // never throws
             node.operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_NORMAL;
             return node;
         } catch (Exception | Error e) {
+            if (indexesHolder[0] != null) {
+                indexesHolder[0].close();
+            }
             if (authHolder[0] != null) {
                 authHolder[0].close();
             }
@@ -476,6 +500,9 @@ public final class CharybdisNode implements AutoCloseable {
         }
         if (member != null) {
             member.close();
+        }
+        if (indexes != null) {
+            indexes.close();
         }
         try {
             storage.drain().get(60, TimeUnit.SECONDS);

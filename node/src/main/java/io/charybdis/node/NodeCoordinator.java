@@ -19,8 +19,7 @@ public final class NodeCoordinator {
     /** The coordinator of a node that is alone in its ring, owning {@code tokens}. */
     public static Coordinator singleNode(Storage storage, SchemaManager schemas, Endpoint self, List<Long> tokens) {
         return new Coordinator(storage, ClusterMetadata.singleNode(self, tokens), table -> {
-            KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
-            return ks == null ? null : ks.replication();
+            return replication(schemas, table);
         }, Liveness.ALL_ALIVE);
     }
 
@@ -29,9 +28,18 @@ public final class NodeCoordinator {
                                         io.charybdis.cluster.replica.Replicas replicas, Liveness liveness,
                                         io.charybdis.cluster.hints.HintsService hints) {
         return new Coordinator(storage, metadata, table -> {
-            KeyspaceMetadata ks = schemas.schema().keyspaceOfTable(table.uuid());
-            return ks == null ? null : ks.replication();
+            return replication(schemas, table);
         }, liveness, replicas, Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS, Coordinator.DEFAULT_READ_TIMEOUT_MILLIS, hints);
+    }
+
+    /** A table's replication: its keyspace's; a native index's node-local table is LocalStrategy's. */
+    private static java.util.Map<String, String> replication(SchemaManager schemas, io.charybdis.storage.TableId table) {
+        io.charybdis.node.schema.Schema schema = schemas.schema();
+        KeyspaceMetadata ks = schema.keyspaceOfTable(table.uuid());
+        if (ks == null && schema.isIndexTable(table.uuid())) {
+            return java.util.Map.of("class", io.charybdis.cluster.locator.ReplicationStrategy.LOCAL);
+        }
+        return ks == null ? null : ks.replication();
     }
 
     /** A single-node coordinator with a made-up identity (one token), for tests and benchmarks of one process. */

@@ -316,6 +316,27 @@ public final class Storage implements AutoCloseable {
         return shards[shardOf(m.token())].requestApply(m);
     }
 
+    /**
+     * Sets (null: removes) the writes every write of table {@code id} implies on other tables of the same shard; see
+     * {@link DerivedWrites}. The table must be registered.
+     */
+    public void derivedWrites(TableId id, DerivedWrites d) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        e.derived(d);
+    }
+
+    /**
+     * Applies, on the shard owning {@code base}'s token, the derived writes of {@code base} (a partition the table
+     * already holds, e.g. from {@link #readRawPartition}) without applying {@code base} itself: builds derived data
+     * (an index) for existing data. Not logged: flush the derived table to make it durable.
+     */
+    public CompletableFuture<Void> derive(Mutation base) {
+        return shards[shardOf(base.token())].requestDerive(base);
+    }
+
     public CompletableFuture<ReadResult> read(ReadCommand c) {
         if (c.isSinglePartition()) {
             return shards[shardOf(c.token())].requestRead(c);

@@ -107,6 +107,8 @@ public final class QueryProcessor {
     private final TimestampSource timestamps = new TimestampSource();
     private final Cache<ByteBuffer, Prepared> prepared;
     private volatile Describer describer;
+    /** Which native indexes this node has built (queries through an index not built fail, as on Cassandra). */
+    private volatile io.charybdis.node.index.IndexStatus indexStatus = io.charybdis.node.index.IndexStatus.ALL_BUILT;
     private final Guardrails guardrails = new Guardrails();
     /** CassandraAuthorizer's per-statement checks; null with AllowAllAuthorizer (no per-request work then). */
     private volatile io.charybdis.node.auth.StatementAuthorizer authorizer;
@@ -139,6 +141,10 @@ public final class QueryProcessor {
     /** The request limits (batch sizes, tombstones per read) this processor applies; Cassandra's defaults at first. */
     public Guardrails guardrails() {
         return guardrails;
+    }
+
+    public void setIndexStatus(io.charybdis.node.index.IndexStatus status) {
+        this.indexStatus = status;
     }
 
     public void setDescriber(Describer describer) {
@@ -368,7 +374,7 @@ public final class QueryProcessor {
             case SelectStatement sel -> {
                 TableResolution t = resolve(schema, sel.table(), keyspace);
                 return new SelectExecution(sel, t.table, t.virtual, coordinator, schemas::schema, node, markers,
-                        functions, guardrails);
+                        functions, guardrails, indexStatus);
             }
             case ModificationStatement mod -> {
                 TableResolution t = resolve(schema, mod.table(), keyspace);
@@ -407,12 +413,28 @@ public final class QueryProcessor {
                 }
                 // system_auth's tables are stored: a superuser may truncate them, as in Cassandra
                 TableId id = new TableId(t.table.id());
-                return simple(ctx -> coordinator.truncate(id, ctx.home()).handle((v, e) -> {
-                    if (e != null) {
-                        throw new TruncateException("Error during truncate: " + e.getMessage(), e);
+                // the native indexes' tables first: a write between the two leaves a stale entry (skipped at read),
+                // never a live row without its entry
+                List<TableId> indexTables = t.table.indexes().values().stream()
+                        .map(i -> new TableId(i.tableId(t.table.id()))).toList();
+                return simple(ctx -> {
+                    CompletableFuture<Void> done;
+                    if (indexTables.isEmpty()) {
+                        done = coordinator.truncate(id, ctx.home());
+                    } else {
+                        CompletableFuture<Void> indexes = coordinator.truncate(indexTables.get(0), null);
+                        for (TableId it : indexTables.subList(1, indexTables.size())) {
+                            indexes = indexes.thenCompose(x -> coordinator.truncate(it, null));
+                        }
+                        done = indexes.thenCompose(x -> coordinator.truncate(id, ctx.home()));
                     }
-                    return ResultMessage.VOID;
-                }));
+                    return done.handle((v, e) -> {
+                        if (e != null) {
+                            throw new TruncateException("Error during truncate: " + e.getMessage(), e);
+                        }
+                        return ResultMessage.VOID;
+                    });
+                });
             }
             case SchemaStatement ddlStmt -> {
                 io.charybdis.node.auth.StatementAuthorizer.preventSystemSchemaChange(ddlStmt, keyspace);
@@ -434,12 +456,28 @@ public final class QueryProcessor {
                         }
                     }
                     ResultMessage done = change == null ? ResultMessage.VOID : new ResultMessage.SchemaChanged(change);
+                    CompletableFuture<ResultMessage> answered = CompletableFuture.completedFuture(done);
+                    if (change != null && ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.CreateIndex) {
+                        // as on Cassandra, the index of an empty table answers at once: wait for the build to know
+                        // (bounded: a build that takes longer goes on in the background)
+                        io.charybdis.node.schema.TableMetadata t = schemas.schema().table(change.keyspace(),
+                                change.name());
+                        if (t != null) {
+                            io.charybdis.node.index.IndexStatus status = indexStatus;
+                            CompletableFuture<?>[] starts = t.indexes().values().stream()
+                                    .map(i -> status.whenStarted(t, i)).toArray(CompletableFuture[]::new);
+                            CompletableFuture<ResultMessage> f = CompletableFuture.allOf(starts)
+                                    .completeOnTimeout(null, 1500, java.util.concurrent.TimeUnit.MILLISECONDS)
+                                    .handle((v, e) -> done);
+                            answered = io.charybdis.cluster.Home.resume(f, ctx.home());
+                        }
+                    }
                     io.charybdis.node.auth.AuthStatements as = authStatements;
                     if (as == null || change == null) {
-                        return CompletableFuture.completedFuture(done);
+                        return answered;
                     }
-                    return as.schemaChanged(change, ctx.client(),
-                            dropping == null ? List.of() : dropping.tables().keySet()).thenApply(v -> done);
+                    return answered.thenCompose(r -> as.schemaChanged(change, ctx.client(),
+                            dropping == null ? List.of() : dropping.tables().keySet()).thenApply(v -> r));
                 });
             }
             case DescribeStatement d -> {

@@ -4,6 +4,12 @@ import java.util.Map;
 
 /** A secondary index: {@code system_schema.indexes} row. */
 public record IndexMetadata(String name, String kind, Map<String, String> options) {
+    /** The id of the node-local table that holds this index of the table {@code baseTable} (stable, name-based). */
+    public java.util.UUID tableId(java.util.UUID baseTable) {
+        return java.util.UUID.nameUUIDFromBytes(("index:" + baseTable + ":" + name)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** The indexed column name (the {@code target} option, without keys()/values()/entries()/full()). */
     public String targetColumn() {
         String t = options.getOrDefault("target", "");

@@ -40,6 +40,25 @@ public final class Schema {
         return ks == null ? null : ks.table(table);
     }
 
+    /** Whether {@code tableId} names the node-local table of a native index (see {@link IndexMetadata#tableId}). */
+    public boolean isIndexTable(UUID tableId) {
+        java.util.Set<UUID> s = indexTables;
+        if (s == null) {
+            s = new java.util.HashSet<>();
+            for (KeyspaceMetadata ks : keyspaces.values()) {
+                for (TableMetadata t : ks.tables().values()) {
+                    for (IndexMetadata i : t.indexes().values()) {
+                        s.add(i.tableId(t.id()));
+                    }
+                }
+            }
+            indexTables = s;
+        }
+        return s.contains(tableId);
+    }
+
+    private volatile java.util.Set<UUID> indexTables;
+
     /** The keyspace holding the table with this id, or null. */
     public KeyspaceMetadata keyspaceOfTable(UUID tableId) {
         Map<UUID, KeyspaceMetadata> m = keyspaceOfTable;

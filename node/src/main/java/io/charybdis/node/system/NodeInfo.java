@@ -8,7 +8,8 @@ import java.util.UUID;
 public record NodeInfo(String clusterName, UUID hostId, InetAddress listenAddress, InetAddress rpcAddress,
                        int nativePort, int storagePort, String dataCenter, String rack, String releaseVersion,
                        String cqlVersion, String nativeProtocolVersion, String partitioner, List<String> tokens,
-                       int shardCount, long startedAtMillis, List<Peer> peers) {
+                       int shardCount, long startedAtMillis, List<Peer> peers,
+                       io.charybdis.node.index.IndexStatus indexes) {
 
     /** Another member of the cluster, as system.peers and system.peers_v2 show it. */
     public record Peer(UUID hostId, InetAddress address, int storagePort, InetAddress rpcAddress, int nativePort,
@@ -20,14 +21,22 @@ public record NodeInfo(String clusterName, UUID hostId, InetAddress listenAddres
                     String nativeProtocolVersion, String partitioner, List<String> tokens, int shardCount,
                     long startedAtMillis) {
         this(clusterName, hostId, listenAddress, rpcAddress, nativePort, storagePort, dataCenter, rack, releaseVersion,
-                cqlVersion, nativeProtocolVersion, partitioner, tokens, shardCount, startedAtMillis, List.of());
+                cqlVersion, nativeProtocolVersion, partitioner, tokens, shardCount, startedAtMillis, List.of(),
+                io.charybdis.node.index.IndexStatus.ALL_BUILT);
+    }
+
+    /** This node with its native indexes' build status ({@code system."IndexInfo"}). */
+    public NodeInfo withIndexes(io.charybdis.node.index.IndexStatus status) {
+        return new NodeInfo(clusterName, hostId, listenAddress, rpcAddress, nativePort, storagePort, dataCenter, rack,
+                releaseVersion, cqlVersion, nativeProtocolVersion, partitioner, tokens, shardCount, startedAtMillis,
+                peers, status);
     }
 
     /** The same node with the cluster's other members as they are now. */
     public NodeInfo withPeers(List<Peer> now) {
         return new NodeInfo(clusterName, hostId, listenAddress, rpcAddress, nativePort, storagePort, dataCenter, rack,
                 releaseVersion, cqlVersion, nativeProtocolVersion, partitioner, tokens, shardCount, startedAtMillis,
-                List.copyOf(now));
+                List.copyOf(now), indexes);
     }
 
     public static final String RELEASE_VERSION = "5.0.6";

@@ -97,6 +97,24 @@ public final class SystemKeyspaces {
                 }
             });
         }
+        if (t.keyspace().equals("system") && t.name().equals("IndexInfo")) {
+            // the native indexes this node has built, by keyspace (Cassandra's table_name column holds the keyspace)
+            return new ComputedTable(t, (out, schema, node) -> {
+                for (var ks : new java.util.TreeMap<>(schema.keyspaces()).values()) {
+                    java.util.TreeMap<String, Boolean> names = new java.util.TreeMap<>();
+                    for (TableMetadata table : ks.tables().values()) {
+                        for (var idx : table.indexes().values()) {
+                            if (node != null && node.indexes().isBuilt(table, idx)) {
+                                names.put(idx.name(), true);
+                            }
+                        }
+                    }
+                    for (String n : names.keySet()) {
+                        out.row().set("table_name", ks.name()).set("index_name", n);
+                    }
+                }
+            });
+        }
         if (t.keyspace().equals("system_schema") || t.keyspace().equals("system_virtual_schema")) {
             ComputedTable.Filler f = SchemaTables.filler(t.keyspace(), t.name());
             if (f != null) {

@@ -26,6 +26,10 @@ import java.util.stream.Stream;
  *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed);</li>
  *   <li>{@code @prepare}: the statement is prepared, not executed; the outcome is its metadata (bind variables
  *       with their names and types, the partition key indexes drivers route by, the result columns);</li>
+ *   <li>{@code @page <n>}: the statement runs with a fetch size of {@code n}; the driver fetches every page, and
+ *       the number of rows of each page is compared too;</li>
+ *   <li>{@code @retry}: while the statement fails with a read failure (an index still being built: Cassandra's
+ *       IndexNotAvailableException), it is run again, for up to 20 seconds; the last outcome counts;</li>
  *   <li>{@code @cl <level> [<serial level>]}: the statement runs at this consistency level (and serial
  *       consistency level) instead of the driver's defaults (LOCAL_ONE, SERIAL).</li>
  *   <li>{@code @login <user> <password>}: this and every later statement of the topic run in a session logged in
@@ -42,7 +46,7 @@ final class Corpus {
 
     record Statement(String topic, int index, int line, String cql, boolean unordered, String msgFragment,
             boolean anyMessage, boolean ignoreWarnings, String skipReason, boolean prepare, String consistency,
-            String serialConsistency, Login login) {
+            String serialConsistency, int pageSize, boolean retry, Login login) {
         String id() {
             return topic + "#" + index;
         }
@@ -92,6 +96,8 @@ final class Corpus {
         String cl = null;
         String serial = null;
         Login login = null;
+        int page = 0;
+        boolean retry = false;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (cur.isEmpty() && (line.isEmpty() || line.startsWith("--"))) {
@@ -119,6 +125,10 @@ final class Corpus {
                         login = new Login(up[0], up[1]);
                     } else if (d.equals("logout")) {
                         login = null;
+                    } else if (d.equals("retry")) {
+                        retry = true;
+                    } else if (d.startsWith("page ")) {
+                        page = Integer.parseInt(d.substring(5).strip());
                     } else if (d.startsWith("msg ")) {
                         fragment = d.substring(4).strip();
                     } else {
@@ -139,12 +149,14 @@ final class Corpus {
             if (ends) {
                 String cql = cur.substring(0, cur.length() - 1).strip();
                 out.add(new Statement(topic, out.size() + 1, startLine, cql, unordered, fragment, anyMsg, noWarn,
-                        skip, prepare, cl, serial, login));
+                        skip, prepare, cl, serial, page, retry, login));
                 cur.setLength(0);
                 unordered = anyMsg = noWarn = prepare = false;
                 fragment = null;
                 skip = null;
                 cl = serial = null;
+                page = 0;
+                retry = false;
             }
         }
         if (!cur.isEmpty()) {

@@ -57,6 +57,12 @@ final class Outcome {
 
     /** Runs at the given consistency levels (names of DefaultConsistencyLevel; null: the driver's default). */
     static ObjectNode run(CqlSession session, String cql, String consistency, String serialConsistency) {
+        return run(session, cql, consistency, serialConsistency, 0);
+    }
+
+    /** As above, with a fetch size ({@code pageSize} > 0): the rows of each page are counted in "pages". */
+    static ObjectNode run(CqlSession session, String cql, String consistency, String serialConsistency,
+                          int pageSize) {
         ObjectNode out = JSON.createObjectNode();
         out.put("cql", cql);
         try {
@@ -69,8 +75,36 @@ final class Outcome {
                 stmt = stmt.setSerialConsistencyLevel(
                         com.datastax.oss.driver.api.core.DefaultConsistencyLevel.valueOf(serialConsistency));
             }
+            if (pageSize > 0) {
+                stmt = stmt.setPageSize(pageSize);
+            }
             ResultSet rs = session.execute(stmt);
-            List<Row> rows = rs.all();
+            List<Row> rows;
+            if (pageSize > 0) {
+                rows = new ArrayList<>();
+                ArrayNode pages = JSON.createArrayNode();
+                int carried = 0; // the row that fetched the page, already taken
+                while (true) {
+                    int n = rs.getAvailableWithoutFetching();
+                    for (int i = 0; i < n; i++) {
+                        rows.add(rs.one());
+                    }
+                    pages.add(carried + n);
+                    if (rs.isFullyFetched()) {
+                        break;
+                    }
+                    Row first = rs.one(); // fetches the next page
+                    if (first == null) {
+                        pages.add(0);
+                        break;
+                    }
+                    rows.add(first);
+                    carried = 1;
+                }
+                out.set("pages", pages);
+            } else {
+                rows = rs.all();
+            }
             if (rs.getColumnDefinitions().size() > 0) {
                 ArrayNode cols = out.putArray("columns");
                 for (ColumnDefinition c : rs.getColumnDefinitions()) {
@@ -109,8 +143,23 @@ final class Outcome {
 
     /** {@code st} run as its directives say: executed, or only prepared ({@code @prepare}). */
     static ObjectNode run(CqlSession session, Corpus.Statement st) {
-        return st.prepare() ? prepare(session, st.cql())
-                : run(session, st.cql(), st.consistency(), st.serialConsistency());
+        if (st.prepare()) {
+            return prepare(session, st.cql());
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            ObjectNode o = run(session, st.cql(), st.consistency(), st.serialConsistency(), st.pageSize());
+            if (!st.retry() || !o.has("error") || !o.get("error").get("code").asText().equals("ReadFailureException")
+                    || System.nanoTime() > deadline) {
+                return o;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return o;
+            }
+        }
     }
 
     /**
@@ -247,6 +296,9 @@ final class Outcome {
         }
         if (!expected.path("pk_indexes").equals(actual.path("pk_indexes"))) {
             return "pk_indexes: expected " + expected.path("pk_indexes") + "\n     but got " + actual.path("pk_indexes");
+        }
+        if (!expected.path("pages").equals(actual.path("pages"))) {
+            return "rows per page: expected " + expected.path("pages") + "\n     but got " + actual.path("pages");
         }
         JsonNode ec = expected.path("columns");
         JsonNode ac = actual.path("columns");

@@ -68,6 +68,17 @@ public final class CommitLogShard {
         return segment;
     }
 
+    /**
+     * Notes that {@code table}'s memtable holds data written along with an entry of {@code segment} (derived writes,
+     * replayed from that entry): the segment is kept until that table has flushed too.
+     */
+    public void markDirty(long segment, io.charybdis.storage.TableId table) {
+        Set<io.charybdis.storage.TableId> s = dirty.get(segment);
+        if (s != null) {
+            s.add(table);
+        }
+    }
+
     /** Requests an fsync; {@code done} runs on the writer thread afterwards. */
     public void sync(Runnable done) {
         writer.submit(new CommitLogWriter.Sync(done));

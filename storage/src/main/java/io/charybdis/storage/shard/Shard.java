@@ -157,6 +157,11 @@ public final class Shard {
         return inbox.request(() -> apply(m, true));
     }
 
+    /** Derives and applies the writes {@code base} implies, without applying it (see {@link WritePath#deriveOnly}). */
+    public CompletableFuture<Void> requestDerive(Mutation base) {
+        return inbox.request(() -> writes.deriveOnly(base));
+    }
+
     /** Request path: reads (inline on this shard's thread, else through the bounded queue). */
     public CompletableFuture<ReadResult> requestRead(ReadCommand c) {
         return inbox.request(() -> read(c));

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class TableEntry {
     private volatile TableDescriptor descriptor;
+    /** The writes this table's writes imply on other tables of the shard (its local indexes); null: none. */
+    private volatile io.charybdis.storage.DerivedWrites derived;
     private final Path directory;
     private final AtomicLong generation;
     /** per shard: SSTables loaded at registration, taken (set to null) by the shard when it makes its table state. */
@@ -29,6 +31,14 @@ public final class TableEntry {
         this.generation = new AtomicLong(maxGeneration);
         this.initial = new List[shards];
         this.perShard = new java.util.concurrent.atomic.AtomicReferenceArray<>(shards);
+    }
+
+    public io.charybdis.storage.DerivedWrites derived() {
+        return derived;
+    }
+
+    public void derived(io.charybdis.storage.DerivedWrites d) {
+        this.derived = d;
     }
 
     /** The accounted allocator of this table's SSTable readers; thread-safe. */

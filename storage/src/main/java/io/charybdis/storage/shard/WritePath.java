@@ -1,5 +1,6 @@
 package io.charybdis.storage.shard;
 
+import io.charybdis.storage.DerivedWrites;
 import io.charybdis.storage.StorageException;
 import io.charybdis.storage.mutation.Mutation;
 import java.util.ArrayDeque;
@@ -78,6 +79,7 @@ final class WritePath {
         long started = System.nanoTime();
         long segment = log ? shard.commitLog.append(m, done) : -1;
         ts.memtable.apply(m, segment);
+        applyDerived(ts, m, segment);
         ts.writeLatency.recordNanos(System.nanoTime() - started);
         ShardMemory memory = shard.memory;
         if (memory.cache.bytes() > 0) {
@@ -87,6 +89,46 @@ final class WritePath {
             done.complete(null);
         }
         shard.flusher.maybeFlush();
+    }
+
+    /**
+     * Applies the writes {@code m} implies on other tables of this shard (see {@link DerivedWrites}), into their
+     * memtables, kept against {@code segment}. A derived mutation whose token this shard does not own is a bug of
+     * the hook: refused loudly.
+     */
+    void applyDerived(TableShard ts, Mutation m, long segment) {
+        DerivedWrites d = ts.entry.derived();
+        if (d == null) {
+            return;
+        }
+        d.derive(m, shard.id, shard.ctx.shardCount(), dm -> {
+            if (ShardRouting.shardOf(dm.token(), shard.ctx.shardCount()) != shard.id) {
+                throw new StorageException("derived write table=" + dm.table() + " token=" + dm.token()
+                        + " is not owned by shard=" + shard.id);
+            }
+            TableShard target = shard.ctx.tables().get(dm.table()) == null ? null : shard.tables.get(dm.table());
+            if (target == null || target.dropped) {
+                return; // the derived table is being dropped (DROP INDEX): nothing to keep
+            }
+            if (segment >= 0) {
+                shard.commitLog.markDirty(segment, dm.table());
+            }
+            target.memtable.apply(dm, segment);
+        });
+    }
+
+    /** Derives and applies (not logged) the writes {@code base}, not applied itself, implies: index builds. */
+    CompletableFuture<Void> deriveOnly(Mutation base) {
+        if (!shard.acceptingWrites()) {
+            return CompletableFuture.failedFuture(notAccepted());
+        }
+        TableEntry e = shard.ctx.tables().get(base.table());
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + base.table()));
+        }
+        applyDerived(shard.tables.get(base.table()), base, -1);
+        shard.flusher.maybeFlush();
+        return CompletableFuture.completedFuture(null);
     }
 
     /** Writes waiting for memtable memory now. */

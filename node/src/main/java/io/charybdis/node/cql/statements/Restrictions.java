@@ -278,7 +278,10 @@ public final class Restrictions {
                 slicePlaced = true;
                 continue;
             }
-            if (!allowFiltering || !forSelect) {
+            boolean indexedEq = forSelect && ckSlices[i] == null && ckValues.get(i) != null
+                    && ckValues.get(i).size() == 1 && ckInMarkersTmp[i] == null
+                    && indexFor(table, new Filter(c, Operator.EQ, null, null, null)) != null;
+            if ((!allowFiltering || !forSelect) && !indexedEq) {
                 String preceding = table.clustering().get(prefix).name();
                 if (slicePlaced) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
@@ -302,7 +305,7 @@ public final class Restrictions {
             anyPk |= v != null;
         }
         if (anyPk && partialPk) {
-            if (!allowFiltering || !forSelect) {
+            if (!forSelect || (!allowFiltering && !partialKeyIndexed(pkValues))) {
                 for (ColumnMetadata c : table.partitionKey()) {
                     if (pkValues.get(c.position()) == null) {
                         throw new InvalidRequestException("Cannot execute this query as it might involve data "
@@ -321,13 +324,29 @@ public final class Restrictions {
                 }
             }
         }
-        if (forSelect && !allowFiltering && !filters.isEmpty() && !indexedFilterOnly()) {
-            throw new InvalidRequestException("Cannot execute this query as it might involve data filtering and thus "
-                    + "may have unpredictable performance. If you want to execute this query despite the performance "
-                    + "unpredictability, use ALLOW FILTERING");
+        if (forSelect && partitionKeyIn && filters.stream().anyMatch(f -> indexFor(table, f) != null)) {
+            throw new InvalidRequestException("Select on indexed columns and with IN clause for the PRIMARY KEY are "
+                    + "not supported");
         }
-        if (forSelect && !allowFiltering && !hasPartitionKeys() && (!ckEqValues.isEmpty() || sliceStart != null
-                || sliceEnd != null || hasMultiColumnIn) && !indexedFilterOnly()) {
+        if (forSelect && !hasPartitionKeys() && filters.isEmpty() && ckEqValues.size() == 1
+                && ckEqValues.get(0).size() == 1 && ckInMarkers[0] == null && sliceStart == null && sliceEnd == null
+                && !hasMultiColumnIn) {
+            // = on the first clustering column alone, which has an index: the index answers it
+            ColumnMetadata first = table.clustering().get(0);
+            Filter f = new Filter(first, Operator.EQ, ckEqValues.get(0).get(0), null, null);
+            if (indexFor(table, f) != null) {
+                filters.add(f);
+                ckEqValues.clear();
+            }
+        }
+        boolean clusteringRestricted = !ckEqValues.isEmpty() || sliceStart != null || sliceEnd != null
+                || hasMultiColumnIn;
+        // as Cassandra: an index answers one restriction; anything else left to check row by row is filtering
+        boolean needsFiltering = !filters.isEmpty()
+                ? filters.size() > 1 || indexFor(table, filters.get(0)) == null
+                        || (!hasPartitionKeys() && clusteringRestricted)
+                : !hasPartitionKeys() && clusteringRestricted;
+        if (forSelect && !allowFiltering && needsFiltering) {
             throw new InvalidRequestException("Cannot execute this query as it might involve data filtering and thus "
                     + "may have unpredictable performance. If you want to execute this query despite the performance "
                     + "unpredictability, use ALLOW FILTERING");
@@ -348,24 +367,45 @@ public final class Restrictions {
         }
     }
 
-    private boolean indexedFilterOnly() {
-        if (filters.isEmpty()) {
-            return false;
-        }
-        for (Filter f : filters) {
-            boolean indexed = false;
-            for (var idx : table.indexes().values()) {
-                // a secondary index answers =, CONTAINS and CONTAINS KEY; a slice still needs filtering
-                if (idx.targetColumn().equals(f.column().name()) && (f.op() == Operator.EQ
-                        || f.op() == Operator.CONTAINS || f.op() == Operator.CONTAINS_KEY)) {
-                    indexed = true;
+    /** Whether the only restricted column of a partly restricted partition key has an index for its =. */
+    private boolean partialKeyIndexed(List<List<BoundValue>> pkValues) {
+        ColumnMetadata only = null;
+        for (ColumnMetadata c : table.partitionKey()) {
+            List<BoundValue> v = pkValues.get(c.position());
+            if (v != null) {
+                if (only != null || v.size() != 1 || pkInMarkers[c.position()] != null) {
+                    return false;
                 }
-            }
-            if (!indexed) {
-                return false;
+                only = c;
             }
         }
-        return true;
+        return only != null && indexFor(table, new Filter(only, Operator.EQ, null, null, null)) != null;
+    }
+
+    /**
+     * The native index that answers {@code f}, or null: = on a column's value ({@code values} of a non-collection,
+     * {@code full} of a frozen collection), CONTAINS on a collection's values, CONTAINS KEY on a map's keys,
+     * {@code m[key] = value} on a map's entries.
+     */
+    public static io.charybdis.node.schema.IndexMetadata indexFor(TableMetadata table, Filter f) {
+        for (io.charybdis.node.schema.IndexMetadata idx : table.indexes().values()) {
+            if (!idx.targetColumn().equals(f.column().name())) {
+                continue;
+            }
+            String kind = idx.targetKind();
+            boolean multiCell = f.column().isMultiCell();
+            boolean ok = switch (f.op()) {
+                case EQ -> f.mapKey() != null ? kind.equals("entries")
+                        : kind.equals("full") || (kind.equals("values") && !multiCell);
+                case CONTAINS -> kind.equals("values") && multiCell;
+                case CONTAINS_KEY -> kind.equals("keys");
+                default -> false;
+            };
+            if (ok) {
+                return idx;
+            }
+        }
+        return null;
     }
 
     private void analyzeMultiColumn(Relation.MultiColumn mc, TermBinder binder, List<List<BoundValue>> ckValues,
@@ -547,6 +587,9 @@ public final class Restrictions {
                 ColumnMetadata c = column(me.column());
                 if (Types.kind(c.type()) != TypeKind.MAP) {
                     throw new InvalidRequestException("Column " + c.name() + " is not a map");
+                }
+                if (me.op() != Operator.EQ) {
+                    throw new InvalidRequestException("Only EQ relations are supported on map entries");
                 }
                 filters.add(new Filter(c, me.op(), binder.bind(me.value(), c.name(), Types.valueType(c.type())), null,
                         binder.bind(me.key(), c.name(), Types.keyType(c.type()))));

@@ -817,6 +817,15 @@ public final class SchemaStatements {
 
     // ---- indexes ----------------------------------------------------------------------------------------------
 
+    private static boolean indexNameTaken(KeyspaceMetadata ks, String name) {
+        for (TableMetadata other : ks.tables().values()) {
+            if (other.indexes().containsKey(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private SchemaChange createIndex(Schema schema, CreateIndex s, String currentKs) {
         TableMetadata t = existingTable(schema, s.table(), currentKs);
         checkNotSystem(t.keyspace());
@@ -829,44 +838,64 @@ public final class SchemaStatements {
         if (col == null) {
             throw new InvalidRequestException("Undefined column name " + target.column() + " in table " + t);
         }
-        String name = s.name() != null ? s.name() : t.name() + "_" + col.name() + "_idx";
-        for (TableMetadata other : ks.tables().values()) {
-            if (other.indexes().containsKey(name)) {
-                if (s.ifNotExists()) {
-                    return null;
-                }
-                throw new InvalidRequestException("Index '" + name + "' already exists");
+        String name = s.name();
+        if (name == null) {
+            // Cassandra's default name, made unique in the keyspace with _1, _2, ...
+            String base = t.name() + "_" + col.name() + "_idx";
+            name = base;
+            for (int i = 1; indexNameTaken(ks, name); i++) {
+                name = base + "_" + i;
             }
+        } else if (indexNameTaken(ks, name)) {
+            if (s.ifNotExists()) {
+                return null;
+            }
+            throw new InvalidRequestException("Index '" + name + "' already exists");
         }
-        if (s.custom() || s.usingClass() != null) {
+        boolean legacy = s.usingClass() != null && !s.custom()
+                && (s.usingClass().equalsIgnoreCase("legacy_local_table"));
+        if (s.custom() || (s.usingClass() != null && !legacy)) {
             throw unsupported("Custom indexes (SAI, SASI)");
+        }
+        if (t.isCounterTable()) {
+            throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
         }
         if (col.kind() == ColumnMetadata.Kind.PARTITION_KEY && t.partitionKey().size() == 1) {
             throw new InvalidRequestException("Cannot create secondary index on the only partition key column "
                     + col.name());
         }
+        boolean collection = Types.kind(col.type()).isCollection();
         String kind = switch (target.kind()) {
-            case SIMPLE -> col.isMultiCell() && Types.kind(col.type()) == TypeKind.MAP ? "values" : "values";
+            case SIMPLE, VALUES -> "values";
             case KEYS -> "keys";
-            case VALUES -> "values";
             case ENTRIES -> "entries";
             case FULL -> "full";
         };
-        if (target.kind() != SchemaStatement.IndexTargetKind.SIMPLE && target.kind() != SchemaStatement.IndexTargetKind.FULL
-                && !col.type().isMultiCell()) {
+        if (target.kind() == SchemaStatement.IndexTargetKind.FULL && (!collection || col.isMultiCell())) {
+            throw new InvalidRequestException("full() indexes can only be created on frozen collections");
+        }
+        if (target.kind() != SchemaStatement.IndexTargetKind.FULL && collection && !col.isMultiCell()) {
             throw new InvalidRequestException("Cannot create " + kind + "() index on frozen column " + col.name()
                     + ". Frozen collections are immutable and must be fully indexed by using the 'full(" + col.name()
                     + ")' modifier");
         }
-        String targetOption = target.kind() == SchemaStatement.IndexTargetKind.SIMPLE
-                || (target.kind() == SchemaStatement.IndexTargetKind.VALUES && !col.isMultiCell())
-                ? col.name() : kind + "(" + col.name() + ")";
+        if (!collection && (target.kind() == SchemaStatement.IndexTargetKind.KEYS
+                || target.kind() == SchemaStatement.IndexTargetKind.ENTRIES)) {
+            throw new InvalidRequestException("Cannot create " + kind + "() index on " + col.name()
+                    + ". Non-collection columns only support simple indexes");
+        }
+        if ((target.kind() == SchemaStatement.IndexTargetKind.KEYS || target.kind() == SchemaStatement.IndexTargetKind.ENTRIES)
+                && Types.kind(col.type()) != TypeKind.MAP) {
+            throw new InvalidRequestException("Cannot create index on " + kind + " of column " + col.name()
+                    + " with non-map type");
+        }
+        String targetOption = !collection ? col.name() : kind + "(" + col.name() + ")";
         for (IndexMetadata existing : t.indexes().values()) {
             if (existing.options().get("target").equals(targetOption)) {
                 if (s.ifNotExists()) {
                     return null;
                 }
-                throw new InvalidRequestException("Index " + existing.name() + " is a duplicate of existing index "
+                throw new InvalidRequestException("Index " + name + " is a duplicate of existing index "
                         + existing.name());
             }
         }

@@ -66,6 +66,10 @@ public final class SelectExecution implements CqlStatement {
     private final boolean staticOnlyRows;
     /** The cell ids of the columns the statement reads (selection and filters); null = all (wildcard). */
     private final int[] cellFilter;
+    /** The native index the query reads through (null: none), the restriction it answers, and whether it is built. */
+    private final io.charybdis.node.index.IndexTarget indexTarget;
+    private final Restrictions.Filter indexFilter;
+    private final io.charybdis.node.index.IndexStatus indexStatus;
     /** A RowData a finished execution left for the next one (saves building one per request). */
     private final java.util.concurrent.atomic.AtomicReference<RowData> spareRow =
             new java.util.concurrent.atomic.AtomicReference<>();
@@ -73,7 +77,15 @@ public final class SelectExecution implements CqlStatement {
     public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Coordinator coordinator,
                            Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions,
                            Guardrails guardrails) {
+        this(s, table, virtual, coordinator, schema, node, markers, functions, guardrails,
+                io.charybdis.node.index.IndexStatus.ALL_BUILT);
+    }
+
+    public SelectExecution(SelectStatement s, TableMetadata table, VirtualTable virtual, Coordinator coordinator,
+                           Supplier<Schema> schema, Supplier<NodeInfo> node, int markers, Functions functions,
+                           Guardrails guardrails, io.charybdis.node.index.IndexStatus indexStatus) {
         this.guardrails = guardrails;
+        this.indexStatus = indexStatus;
         this.table = table;
         this.virtual = virtual;
         this.allowFiltering = s.allowFiltering();
@@ -206,6 +218,20 @@ public final class SelectExecution implements CqlStatement {
         this.requestTimeout = RequestTimeout.of(s.timeout(), binder);
         this.variables = binder.variables();
         this.pkIndexes = pkBindIndexes(table, binder.receivers());
+        Restrictions.Filter chosen = null;
+        io.charybdis.node.index.IndexTarget target = null;
+        if (virtual == null && !restrictions.hasPartitionKeys()) {
+            for (Restrictions.Filter f : restrictions.filters()) {
+                io.charybdis.node.schema.IndexMetadata idx = Restrictions.indexFor(table, f);
+                if (idx != null) {
+                    chosen = f;
+                    target = io.charybdis.node.index.IndexTarget.of(table, idx);
+                    break;
+                }
+            }
+        }
+        this.indexFilter = chosen;
+        this.indexTarget = target;
     }
 
     /**
@@ -349,6 +375,35 @@ public final class SelectExecution implements CqlStatement {
         return n;
     }
 
+    /**
+     * An index query is a range read over every node (Cassandra's local indexes): refused, as the coordinator refuses
+     * range reads across nodes, until that read is built; and as on Cassandra, refused while the index is building.
+     */
+    private void checkIndexUsable(QueryContext ctx) {
+        if (!coordinator.metadata().isSingleNode()) {
+            throw new io.charybdis.cluster.NotYetSupportedException("Charybdis cannot yet read a token range over "
+                    + "nodes that each own part of it (range reads across nodes are not built yet): secondary index "
+                    + "queries in a cluster need it");
+        }
+        if (!indexStatus.isBuilt(table, indexTarget.index())) {
+            NodeInfo n = node.get();
+            java.net.InetAddress address = n != null ? n.listenAddress() : java.net.InetAddress.getLoopbackAddress();
+            io.charybdis.protocol.Consistency cl = ctx.options() != null && ctx.options().consistency() != null
+                    ? ctx.options().consistency() : io.charybdis.protocol.Consistency.ONE;
+            throw new io.charybdis.node.cql.exceptions.ReadFailureException("Operation failed - received 0 responses "
+                    + "and 1 failures: INDEX_NOT_AVAILABLE from /" + address.getHostAddress() + " (the secondary index '"
+                    + indexTarget.index().name() + "' is not yet available)", cl, 0, 1,
+                    java.util.Map.of(address, INDEX_NOT_AVAILABLE));
+        }
+    }
+
+    /** An index entry read: its clustering (base position), timestamp, and the shard whose index partition has it. */
+    private record IndexEntry(byte[] clustering, long timestamp, int shard, int shards) {
+    }
+
+    /** Cassandra's RequestFailureReason code for an index still building. */
+    private static final int INDEX_NOT_AVAILABLE = 6;
+
     private RowData takeRow() {
         RowData r = spareRow.getAndSet(null);
         return r != null ? r : new RowData(table);
@@ -368,6 +423,9 @@ public final class SelectExecution implements CqlStatement {
         writer.begin(selection.metadata(), skipMetadata, null, null);
         if (virtual == null) {
             ConsistencyRules.forRead(ctx.consistency());
+        }
+        if (indexTarget != null) {
+            checkIndexUsable(ctx);
         }
         try {
             Run run = new Run(ctx, writer, lim, ppl, pageSize, state);
@@ -509,7 +567,248 @@ public final class SelectExecution implements CqlStatement {
                     sortBuffer = new ArrayList<>();
                 }
             }
+            if (indexTarget != null) {
+                return CompletableFuture.completedFuture(null).thenCompose(v -> {
+                    startIndexScan();
+                    return indexLoop();
+                });
+            }
             return next();
+        }
+
+        // ---------------------------------------------------------------- reads through a native index
+
+        /** The index partition (the indexed value) and the next index clustering to read from (inclusive). */
+        byte[] indexKey;
+        byte[] indexFrom;
+        boolean indexExhausted;
+        final java.util.ArrayDeque<IndexEntry> pendingEntries = new java.util.ArrayDeque<>();
+        /** While a row-level entry's base row is processed: whether the indexed restriction held on it. */
+        boolean checkingEntry;
+        boolean entryLive;
+        final List<Restrictions.Filter> indexFilterOnly = indexFilter == null ? List.of() : List.of(indexFilter);
+        final ByteBuffer[] indexFilterValue = new ByteBuffer[1];
+        ReadCommand.KeyBound tokenLow;
+        ReadCommand.KeyBound tokenHigh;
+        /** Inside a partition read for a partition-level entry (static column): where to go on, null if done. */
+        byte[] partitionEntry;
+        ReadCommand.ResumePoint partitionResume;
+
+        void startIndexScan() {
+            ByteBuffer value = indexFilter.value().bind(bind);
+            if (value == null || value == Values.UNSET) {
+                throw new InvalidRequestException("Unsupported " + (value == null ? "null" : "unset")
+                        + " value for column " + indexFilter.column().name());
+            }
+            if (indexFilter.mapKey() != null) {
+                ByteBuffer mk = indexFilter.mapKey().bind(bind);
+                if (mk == null || mk == Values.UNSET) {
+                    throw new InvalidRequestException("Unsupported null map key for column "
+                            + indexFilter.column().name());
+                }
+                value = PartitionKeyCodec.compose(new ByteBuffer[]{mk, value});
+            }
+            indexKey = io.charybdis.node.index.IndexEntries.partitionKey(value);
+            tokenLow = restrictions.tokenStart(bind);
+            tokenHigh = restrictions.tokenEnd(bind);
+            if (resumeSet) {
+                byte[] partition = io.charybdis.node.index.IndexEntries.clustering(resumeToken, resumeKey, null);
+                if (indexTarget.partitionLevel()) {
+                    if (resumeClustering == null) {
+                        indexFrom = ClusteringCodec.successor(partition);
+                    } else {
+                        indexFrom = partition; // the partition goes on after resumeClustering
+                        partitionResume = new ReadCommand.ResumePoint(resumeToken, resumeKey, resumeClustering);
+                    }
+                } else {
+                    indexFrom = resumeClustering == null ? ClusteringCodec.successor(partition)
+                            : io.charybdis.node.index.IndexEntries.after(io.charybdis.node.index.IndexEntries
+                                    .clustering(resumeToken, resumeKey, resumeClustering));
+                }
+                if (indexFrom == null) {
+                    indexExhausted = true;
+                }
+            }
+        }
+
+        /** Reads entries and their base rows until the page is full or the index has no more entries. */
+        CompletableFuture<Void> indexLoop() {
+            while (true) {
+                if (pageFull()) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                CompletableFuture<?> step;
+                if (partitionEntry != null) {
+                    step = readPartitionOfEntry();
+                } else if (!pendingEntries.isEmpty()) {
+                    step = readEntry(pendingEntries.poll());
+                } else if (indexExhausted) {
+                    closePartition();
+                    return CompletableFuture.completedFuture(null);
+                } else {
+                    step = fetchEntries();
+                }
+                if (!step.isDone() || step.isCompletedExceptionally()) {
+                    return step.thenCompose(v -> indexLoop());
+                }
+            }
+        }
+
+        /** The next entries of every shard's index partition, merged in index order (base token order). */
+        CompletableFuture<Void> fetchEntries() {
+            int shards = Math.max(1, node.get() == null ? 1 : node.get().shardCount());
+            int fetch = Math.max(16, Math.min(FILTERING_CHUNK, pageSize == Integer.MAX_VALUE ? FILTERING_CHUNK
+                    : pageSize - emitted + 1));
+            TableId id = indexTarget.indexTable();
+            List<CompletableFuture<ReadResult>> parts = new ArrayList<>(shards);
+            for (int s = 0; s < shards; s++) {
+                long token = io.charybdis.node.index.IndexEntries.token(indexKey, s, shards);
+                ReadCommand.Builder b = ReadCommand.partition(id, token, indexKey).rowLimit(fetch)
+                        .nowInSeconds(ctx.nowInSeconds()).tombstoneFailureThreshold(guardrails.tombstoneFailure());
+                if (indexFrom != null) {
+                    b.slice(indexFrom, null);
+                }
+                parts.add(coordinator.read(b.build(), ctx.consistency(), ctx.home()));
+            }
+            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenRun(() -> {
+                List<IndexEntry> all = new ArrayList<>();
+                byte[] cutoff = null;
+                for (int shard = 0; shard < parts.size(); shard++) {
+                    ReadResult r = parts.get(shard).join();
+                    try {
+                        ReadResult.Cursor c = r.cursor();
+                        byte[] last = null;
+                        while (c.nextPartition()) {
+                            while (c.nextRow()) {
+                                last = c.clusteringBytes();
+                                all.add(new IndexEntry(last, c.rowTimestamp(), shard, parts.size()));
+                            }
+                        }
+                        if (r.limitReached() && last != null
+                                && (cutoff == null || Arrays.compareUnsigned(last, cutoff) < 0)) {
+                            cutoff = last;
+                        }
+                    } finally {
+                        r.release();
+                    }
+                }
+                all.sort((a, b) -> Arrays.compareUnsigned(a.clustering(), b.clustering()));
+                for (IndexEntry e : all) {
+                    if (cutoff != null && Arrays.compareUnsigned(e.clustering(), cutoff) > 0) {
+                        break;
+                    }
+                    pendingEntries.add(e);
+                }
+                if (cutoff == null) {
+                    indexExhausted = true;
+                } else {
+                    indexFrom = io.charybdis.node.index.IndexEntries.after(cutoff);
+                }
+            });
+        }
+
+        /** Reads the base row an entry names and runs it through the filters (a stale entry matches nothing). */
+        CompletableFuture<Void> readEntry(IndexEntry indexEntry) {
+            byte[] entry = indexEntry.clustering();
+            long token = io.charybdis.node.index.IndexEntries.baseToken(entry, 0);
+            int keyLength = io.charybdis.node.index.IndexEntries.keyLength(entry, 0);
+            if (!tokenInRange(token)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            int ckStart = 12 + keyLength;
+            if (ckStart == entry.length) {
+                partitionEntry = entry;
+                return readPartitionOfEntry();
+            }
+            byte[] key = Arrays.copyOfRange(entry, 12, ckStart);
+            byte[] ck = Arrays.copyOfRange(entry, ckStart, entry.length);
+            if (!slices.isEmpty() && !table.clustering().isEmpty() && !inSlices(ck)) {
+                return CompletableFuture.completedFuture(null);
+            }
+            byte[] end = io.charybdis.node.index.IndexEntries.after(ck); // exactly the row named
+            ReadCommand.Builder b = ReadCommand.partition(new TableId(table.id()), token, key).slice(ck, end)
+                    .rowLimit(2).nowInSeconds(ctx.nowInSeconds())
+                    .tombstoneFailureThreshold(guardrails.tombstoneFailure());
+            if (cellFilter != null) {
+                b.columns(cellFilter);
+            }
+            checkingEntry = true;
+            entryLive = false;
+            return readBase(b.build()).whenComplete((v, e) -> {
+                checkingEntry = false;
+                if (e == null && !entryLive) {
+                    purge(indexEntry);
+                }
+            });
+        }
+
+        /**
+         * Deletes an entry its base row no longer justifies (overwritten, deleted, expired), at the entry's own
+         * timestamp, as Cassandra does when a read finds a stale entry: a newer entry of the same row survives. Not
+         * waited for; a failure only leaves the entry for the next read to find.
+         */
+        void purge(IndexEntry e) {
+            io.charybdis.storage.mutation.Mutation m = new io.charybdis.storage.mutation.MutationBuilder()
+                    .start(indexTarget.indexTable(), io.charybdis.node.index.IndexEntries.token(indexKey, e.shard(),
+                            e.shards()), indexKey)
+                    .beginRow(e.clustering()).rowDeletion(e.timestamp(), ctx.nowInSeconds()).endRow().build();
+            coordinator.write(m, io.charybdis.cluster.ConsistencyLevel.ONE, null).exceptionally(t -> null);
+        }
+
+        /** Reads (on from partitionResume) the rows of the partition a partition-level entry names. */
+        CompletableFuture<Void> readPartitionOfEntry() {
+            byte[] entry = partitionEntry;
+            long token = io.charybdis.node.index.IndexEntries.baseToken(entry, 0);
+            byte[] key = Arrays.copyOfRange(entry, 12, entry.length);
+            ReadCommand.Builder b = ReadCommand.partition(new TableId(table.id()), token, key).slices(slices)
+                    .rowLimit(FILTERING_CHUNK).nowInSeconds(ctx.nowInSeconds())
+                    .tombstoneFailureThreshold(guardrails.tombstoneFailure());
+            if (partitionResume != null && partitionResume.token() == token
+                    && Arrays.equals(partitionResume.key(), key)) {
+                b.startAfter(partitionResume);
+            }
+            if (cellFilter != null) {
+                b.columns(cellFilter);
+            }
+            ReadCommand cmd = b.build();
+            return readBase(cmd).thenRun(() -> {
+                if (lastBaseMore && !pageFull()) {
+                    partitionResume = lastBaseResume;
+                } else {
+                    partitionEntry = null;
+                    partitionResume = null;
+                }
+            });
+        }
+
+        boolean lastBaseMore;
+        ReadCommand.ResumePoint lastBaseResume;
+
+        CompletableFuture<Void> readBase(ReadCommand cmd) {
+            lastCommand = cmd;
+            lastKey = null;
+            return coordinator.read(cmd, ctx.consistency(), ctx.home()).thenAccept(result -> {
+                TombstoneGuard.check(guardrails, ctx, table, cmd, null, commandLimit, result);
+                lastBaseResume = result.resumePoint();
+                lastBaseMore = process(result);
+            });
+        }
+
+        boolean tokenInRange(long token) {
+            if (tokenLow != null && (tokenLow.inclusive() ? token < tokenLow.token() : token <= tokenLow.token())) {
+                return false;
+            }
+            return tokenHigh == null || (tokenHigh.inclusive() ? token <= tokenHigh.token() : token < tokenHigh.token());
+        }
+
+        boolean inSlices(byte[] ck) {
+            for (ReadCommand.Slice sl : slices) {
+                if ((sl.start() == null || Arrays.compareUnsigned(ck, sl.start()) >= 0)
+                        && (sl.end() == null || Arrays.compareUnsigned(ck, sl.end()) < 0)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         boolean pageFull() {
@@ -631,6 +930,9 @@ public final class SelectExecution implements CqlStatement {
                     }
                     partitionRegularRows++;
                     rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
+                    if (checkingEntry && !entryLive) {
+                        entryLive = Filters.matches(indexFilterOnly, row, bind, indexFilterValue);
+                    }
                     if (partitionEmitted >= perPartitionLimit) {
                         continue;
                     }
@@ -719,7 +1021,8 @@ public final class SelectExecution implements CqlStatement {
                         savePagingState();
                     }
                 }
-            } else if (distinct && hasCurrentKey && partitionEmitted == 0 && partitionHasStatic && !pageFull()) {
+            } else if (distinct && hasCurrentKey && partitionEmitted == 0 && partitionHasStatic && !pageFull()
+                    && (filters.isEmpty() || Filters.matches(filters, row, bind, filterValues))) {
                 emit();
                 partitionEmitted++;
             }

@@ -375,16 +375,11 @@ public final class Selection {
             }
             case Selector.ElementAccess ea -> {
                 Output inner = build(ea.receiver(), table, row, functions, binder);
-                TypeKind k = Types.kind(inner.type());
-                if (k != TypeKind.MAP && k != TypeKind.SET) {
-                    throw new InvalidRequestException("Element selection is only allowed on sets and maps, but "
-                            + inner.name() + " is a " + (k.isCollection() ? k.name().toLowerCase(java.util.Locale.ROOT)
-                            : inner.type().cqlName()));
-                }
+                TypeKind k = collectionOf(inner, "Element");
                 DataType keyType = k == TypeKind.MAP ? Types.keyType(inner.type()) : Types.elementType(inner.type());
                 DataType outType = k == TypeKind.MAP ? Types.valueType(inner.type()) : keyType;
-                var key = binder.bind(ea.element(), inner.name(), keyType);
-                String name = inner.name() + "[" + ea.element().toCql() + "]";
+                var key = binder.bind(ea.element(), receiverOf(k, inner), keyType);
+                String name = inner.name() + "[" + termName(ea.element()) + "]";
                 return simple(outType, name, (r, ctx) -> {
                     ByteBuffer v = inner.value(r, ctx);
                     ByteBuffer kv = key.bind(ctx);
@@ -399,6 +394,45 @@ public final class Selection {
                         }
                     }
                     return null;
+                });
+            }
+            case Selector.SliceAccess sa -> {
+                Output inner = build(sa.receiver(), table, row, functions, binder);
+                TypeKind k = collectionOf(inner, "Slice");
+                DataType keyType = k == TypeKind.MAP ? Types.keyType(inner.type()) : Types.elementType(inner.type());
+                String receiver = receiverOf(k, inner);
+                var from = sa.from() == null ? null : binder.bind(sa.from(), receiver, keyType);
+                var to = sa.to() == null ? null : binder.bind(sa.to(), receiver, keyType);
+                String name = inner.name() + "[" + (sa.from() == null ? "" : termName(sa.from())) + ".."
+                        + (sa.to() == null ? "" : termName(sa.to())) + "]";
+                boolean map = k == TypeKind.MAP;
+                return simple(inner.type(), name, (r, ctx) -> {
+                    ByteBuffer lo = from == null ? null : from.bind(ctx);
+                    ByteBuffer hi = to == null ? null : to.bind(ctx);
+                    if ((from != null && lo == null) || (to != null && hi == null)) {
+                        throw new InvalidRequestException("Invalid null value for slice selection on " + inner.name());
+                    }
+                    lo = lo == Values.UNSET ? null : lo;
+                    hi = hi == Values.UNSET ? null : hi;
+                    ByteBuffer v = inner.value(r, ctx);
+                    List<ByteBuffer> parts = v == null ? List.of() : Values.elements(v, map);
+                    int step = map ? 2 : 1;
+                    List<ByteBuffer> kept = new ArrayList<>();
+                    for (int i = 0; i < parts.size(); i += step) {
+                        ByteBuffer e = parts.get(i);
+                        if ((lo == null || keyType.compare(e, lo) >= 0) && (hi == null || keyType.compare(e, hi) <= 0)) {
+                            kept.add(e);
+                            if (map) {
+                                kept.add(parts.get(i + 1));
+                            }
+                        }
+                    }
+                    // as Cassandra: a slice is a collection, empty rather than null when nothing is in it
+                    ByteBuffer out = Values.collection(kept);
+                    if (map) {
+                        out.putInt(0, kept.size() / 2);
+                    }
+                    return out;
                 });
             }
             case Selector.BinaryOp bo -> {
@@ -452,6 +486,30 @@ public final class Selection {
             }
             default -> throw new InvalidRequestException("Unsupported selector: " + s);
         }
+    }
+
+    /** The collection kind an element or slice selection applies to (sets and maps), or Cassandra's error. */
+    private static TypeKind collectionOf(Output inner, String what) {
+        TypeKind k = Types.kind(inner.type());
+        if (!k.isCollection()) {
+            throw new InvalidRequestException("Invalid " + what.toLowerCase(java.util.Locale.ROOT) + " selection: "
+                    + inner.name() + " is of type " + inner.type().cqlName() + " is not a collection");
+        }
+        if (k != TypeKind.MAP && k != TypeKind.SET) {
+            throw new InvalidRequestException(what + " selection is only allowed on sets and maps, but "
+                    + inner.name() + " is a " + k.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return k;
+    }
+
+    /** The receiver name Cassandra gives a selection's key: key(m) for maps, value(s) for sets. */
+    private static String receiverOf(TypeKind k, Output inner) {
+        return (k == TypeKind.MAP ? "key(" : "value(") + inner.name() + ")";
+    }
+
+    /** A term as a selection's name shows it: bind markers, named or not, as ?. */
+    private static String termName(Term t) {
+        return t instanceof Term.BindMarker ? "?" : t.toCql();
     }
 
     /** A constant operand of an arithmetic selection, typed after the other operand where that fits. */
