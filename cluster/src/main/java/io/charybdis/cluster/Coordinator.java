@@ -44,6 +44,7 @@ public final class Coordinator {
     private final long writeTimeoutMillis;
     private final long readTimeoutMillis;
     private final HintsService hints;
+    private final RangeCoordinator ranges;
     private volatile ClusterMetadata metadata;
 
     /** Cassandra's defaults: write_request_timeout and read_request_timeout. */
@@ -76,6 +77,8 @@ public final class Coordinator {
                        long readTimeoutMillis, HintsService hints) {
         this.hints = hints;
         this.remote = remote;
+        this.ranges = remote == null ? null : new RangeCoordinator(storage, remote, this::metadata, this::strategy,
+                liveness, readTimeoutMillis, writeTimeoutMillis);
         this.writeTimeoutMillis = writeTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
         this.storage = Objects.requireNonNull(storage, "storage");
@@ -201,8 +204,14 @@ public final class Coordinator {
 
     // ------------------------------------------------------------------ reads
 
-    /** Reads at {@code cl}: one partition, or a token range (all of this node's shards merged). */
+    /**
+     * Reads at {@code cl}: one partition, or a token range — on a node alone, all of its shards merged; in a cluster,
+     * the ring's ranges walked in token order ({@link RangeCoordinator}).
+     */
     public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        if (!c.isSinglePartition() && ranges != null && !metadata.isSingleNode()) {
+            return Home.resume(ranges.read(c, paxosLevel(cl)), home); // the ring's ranges, each from its replicas
+        }
         ReplicaPlan plan;
         try {
             plan = plan(c.table(), c.isSinglePartition() ? c.token() : Long.MIN_VALUE, paxosLevel(cl), false);
@@ -217,15 +226,7 @@ public final class Coordinator {
             throw remoteNotSupported(plan);
         }
         if (plan.blockFor() > 1) {
-            if (!c.isSinglePartition()) {
-                throw new NotYetSupportedException("Charybdis cannot yet read a token range at consistency level "
-                        + plan.consistency() + " over several nodes (range reads with read repair are not built yet)");
-            }
             return Home.resume(readRepaired(plan, c, cl), home);
-        }
-        if (!c.isSinglePartition() && plan.replicas().size() < metadata.ring().endpoints().size()) {
-            throw new NotYetSupportedException("Charybdis cannot yet read a token range over nodes that each own part "
-                    + "of it (range reads across nodes are not built yet)");
         }
         if (plan.live().contains(self)) {
             return Home.resume(storage.read(c), home);
@@ -395,8 +396,7 @@ public final class Coordinator {
 
     private static NotYetSupportedException remoteNotSupported(ReplicaPlan plan) {
         return new NotYetSupportedException("Charybdis cannot yet serve this request at consistency level "
-                + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": reads answered by "
-                + "several nodes (digest reads, read repair), counters and lightweight transactions across nodes, "
-                + "and hints are not built yet");
+                + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": this node has no "
+                + "internode messaging, and counters and lightweight transactions across nodes are not built yet");
     }
 }
