@@ -147,6 +147,53 @@ public final class Coordinator {
         return Home.resume(CompletableFuture.allOf(fs), home);
     }
 
+    /**
+     * A LOGGED batch: mutations of several partitions written through the batchlog (see {@link
+     * io.charybdis.cluster.batchlog.Batchlog}), so that all of them are applied eventually even if this coordinator
+     * dies half way. One partition, or a node alone, needs no batchlog.
+     */
+    public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        if (ms.size() == 1 || remote == null || metadata.isSingleNode()) {
+            return write(ms, cl, home);
+        }
+        ClusterMetadata md = metadata;
+        ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
+        List<Endpoint> logTo;
+        try {
+            for (int i = 0; i < plans.length; i++) {
+                plans[i] = plan(ms.get(i).table(), ms.get(i).token(), cl, true);
+            }
+            logTo = io.charybdis.cluster.batchlog.Batchlog.endpoints(md, liveness);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        long micros = System.currentTimeMillis() * 1000;
+        java.util.UUID id = io.charybdis.cluster.batchlog.Batchlog.newId(micros / 1000);
+        Mutation entry = io.charybdis.cluster.batchlog.Batchlog.entry(id, ms, micros);
+        WriteTracker logged = new WriteTracker(logTo.size(), logTo.size(),
+                logTo.size() == 1 ? ConsistencyLevel.ONE : ConsistencyLevel.TWO, WriteTimeoutException.WriteType.BATCH_LOG);
+        for (Endpoint e : logTo) {
+            logged.track(e.equals(md.self()) ? storage.apply(entry) : remote.apply(e, entry, writeTimeoutMillis));
+        }
+        CompletableFuture<Void> done = logged.future().thenCompose(v -> {
+            CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
+            for (int i = 0; i < fs.length; i++) {
+                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH);
+            }
+            return CompletableFuture.allOf(fs);
+        }).thenRun(() -> {
+            Mutation removal = io.charybdis.cluster.batchlog.Batchlog.removal(id, micros + 1, (int) (micros / 1_000_000));
+            for (Endpoint e : logTo) { // not waited for: an entry left behind is replayed, harmlessly
+                if (e.equals(md.self())) {
+                    storage.apply(removal);
+                } else {
+                    remote.apply(e, removal, writeTimeoutMillis);
+                }
+            }
+        });
+        return Home.resume(done, home);
+    }
+
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {

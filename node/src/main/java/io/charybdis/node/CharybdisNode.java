@@ -99,6 +99,7 @@ public final class CharybdisNode implements AutoCloseable {
                     }
                 }
             }
+            storage.registerTable(io.charybdis.cluster.batchlog.Batchlog.DESCRIPTOR); // system.batches: before replay
             storage.replayCommitLog().get();
             schemas.setLifecycle(new TableLifecycle() {
                 @Override

@@ -58,6 +58,9 @@ final class ClusterMember implements AutoCloseable {
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
     private volatile io.charybdis.cluster.hints.HintsService hints;
+    private volatile io.charybdis.cluster.batchlog.BatchlogManager batchlog;
+    private Storage storage;
+    private long writeTimeoutMillis;
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> statusListener = (up, a) -> {
     };
     private volatile UUID installedSchema = NO_SCHEMA;
@@ -130,6 +133,8 @@ final class ClusterMember implements AutoCloseable {
         messaging.start(new InetSocketAddress(listen, config.storagePort()));
         ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
         member.installedEpochFile = dataDirectory.resolve("cluster-schema-epoch");
+        member.storage = storage;
+        member.writeTimeoutMillis = config.writeRequestTimeout().toMillis();
         member.installedEpoch = readEpoch(member.installedEpochFile);
         try {
             List<InetSocketAddress> seedMetadata = member.seedMetadataAddresses(seeds(config),
@@ -238,6 +243,9 @@ final class ClusterMember implements AutoCloseable {
     void attach(Coordinator c) {
         coordinator.set(c);
         onMetadata(metadata.state());
+        // the batchlog timeout is twice the write timeout, as Cassandra's
+        batchlog = new io.charybdis.cluster.batchlog.BatchlogManager(storage,
+                ms -> c.write(ms, io.charybdis.cluster.ConsistencyLevel.ONE, null), 2 * writeTimeoutMillis).start();
     }
 
     /** What the coordinator asks before it counts a replica as live. */
@@ -400,6 +408,9 @@ final class ClusterMember implements AutoCloseable {
 
     @Override
     public void close() {
+        if (batchlog != null) {
+            batchlog.close();
+        }
         if (hints != null) {
             hints.close();
         }
