@@ -133,6 +133,14 @@ class ThreeNodeClusterTest {
             }
             assertThat(coordinators).hasSize(3); // the driver spread the requests over the ring
             rangeReadsAcrossNodes(s);
+            // a LOGGED batch over partitions on different nodes goes through the batchlog (system.batches)
+            s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("BEGIN BATCH "
+                    + "INSERT INTO ks1.t (k, c, v) VALUES (1000, 0, 'b0'); INSERT INTO ks1.t (k, c, v) VALUES (1001, 0, 'b1'); "
+                    + "INSERT INTO ks1.t (k, c, v) VALUES (1002, 0, 'b2'); APPLY BATCH"));
+            for (int k = 1000; k < 1003; k++) {
+                assertThat(s.execute(s.prepare("SELECT v FROM ks1.t WHERE k = ?").bind(k)).one().getString(0))
+                        .isEqualTo("b" + (k - 1000));
+            }
         }
         // every node holds every row: with the first two gone, the third answers everything alone at ONE
         CharybdisNode n3 = nodes.get(2);
