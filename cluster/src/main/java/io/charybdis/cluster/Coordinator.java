@@ -396,12 +396,35 @@ public final class Coordinator {
 
     // ------------------------------------------------------------------ table-wide
 
-    /** Removes every row of the table on every replica (Cassandra needs all nodes up for it). */
+    /** Cassandra's truncate_request_timeout. */
+    public static final long DEFAULT_TRUNCATE_TIMEOUT_MILLIS = 60_000;
+
+    /**
+     * Removes every row of the table on every node, as Cassandra does: every node of the ring must be up (else
+     * Unavailable at ALL), and every one must confirm in time (else a truncate error naming how many did).
+     */
     public CompletableFuture<Void> truncate(TableId table, EventExecutor home) {
-        if (!metadata.isSingleNode()) {
-            throw new NotYetSupportedException("TRUNCATE across nodes is not built yet in Charybdis");
+        ClusterMetadata md = metadata;
+        if (md.isSingleNode()) {
+            return Home.resume(storage.truncate(table), home);
         }
-        return Home.resume(storage.truncate(table), home);
+        if (remote == null) {
+            throw new NotYetSupportedException("TRUNCATE across nodes needs internode messaging, which this node lacks");
+        }
+        List<Endpoint> all = md.ring().endpoints();
+        int live = (int) all.stream().filter(liveness::isAlive).count();
+        if (live < all.size()) {
+            return CompletableFuture.failedFuture(new UnavailableException(ConsistencyLevel.ALL, all.size(), live));
+        }
+        List<CompletableFuture<Void>> confirmations = new java.util.ArrayList<>(all.size());
+        for (Endpoint e : all) {
+            confirmations.add(e.equals(md.self()) ? storage.truncate(table)
+                    : remote.truncate(e, table, DEFAULT_TRUNCATE_TIMEOUT_MILLIS));
+        }
+        CompletableFuture<Void> done = CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new))
+                .exceptionallyCompose(t -> CompletableFuture.failedFuture(new TruncateFailedException(
+                        (int) confirmations.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count())));
+        return Home.resume(done, home);
     }
 
     // ------------------------------------------------------------------ plans

@@ -15,7 +15,9 @@ public enum Verb {
     /** Answers with the address of this node's cluster metadata member (how a joining node finds its seeds'). */
     METADATA_ADDRESS(4),
     /** Answers with the whole partition as the replica holds it, unfiltered (read reconciliation and repair). */
-    READ_RAW(5);
+    READ_RAW(5),
+    /** Removes every row of a table on the replica (TRUNCATE across nodes; cluster.replica.Replicas). */
+    TRUNCATE(40);
 
     private static final Verb[] BY_CODE = new Verb[64];
 

@@ -263,4 +263,24 @@ class RangeReadsAcrossNodesTest {
         assertThat(rows(nodes.get(0).coordinator.read(scan().build(), ConsistencyLevel.ONE, null).join()))
                 .containsExactlyElementsOf(expected(Long.MIN_VALUE, Long.MAX_VALUE));
     }
+
+    @Test
+    void truncateEmptiesTheTableOnEveryNodeAndNeedsThemAllUp() {
+        start(2);
+        writeAll(ConsistencyLevel.ALL);
+        cut.add(nodes.get(2).address);
+        assertThatThrownBy(() -> nodes.get(0).coordinator.truncate(TABLE, null).join()).cause()
+                .isInstanceOfSatisfying(UnavailableException.class, e -> {
+                    assertThat(e.consistency()).isEqualTo(ConsistencyLevel.ALL);
+                    assertThat(e.required()).isEqualTo(3);
+                    assertThat(e.alive()).isEqualTo(2);
+                });
+        assertThat(nodes.get(0).storage.read(scan().build()).join().isEmpty()).isFalse(); // nothing was truncated
+        cut.clear();
+        nodes.get(1).coordinator.truncate(TABLE, null).join();
+        for (Node n : nodes) {
+            assertThat(n.storage.read(scan().build()).join().isEmpty()).isTrue();
+        }
+        assertThat(rows(nodes.get(0).coordinator.read(scan().build(), ConsistencyLevel.ONE, null).join())).isEmpty();
+    }
 }

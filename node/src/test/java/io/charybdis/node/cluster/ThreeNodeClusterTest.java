@@ -141,6 +141,8 @@ class ThreeNodeClusterTest {
                 assertThat(s.execute(s.prepare("SELECT v FROM ks1.t WHERE k = ?").bind(k)).one().getString(0))
                         .isEqualTo("b" + (k - 1000));
             }
+            s.execute("TRUNCATE ks1.t"); // on every node
+            assertThat(s.execute("SELECT count(*) FROM ks1.t").one().getLong(0)).isZero();
         }
         // every node holds every row: with the first two gone, the third answers everything alone at ONE
         CharybdisNode n3 = nodes.get(2);
