@@ -4,12 +4,15 @@
 # (../shared/tools/cassandra-reference/cluster.sh), one after the other, the same bin/charybdis-stress loads
 # against each: write n=N (64 threads, cl=QUORUM, replication factor 3), then read n=N of those keys (uniform).
 # Prints each Results block, and the server CPU time of the three node processes together per operation
-# (utime+stime from /proc before and after each load). Heaps 1 GiB each on both sides.
+# (utime+stime from /proc before and after each load). Heaps 1 GiB each on both sides. Then latency at a fixed
+# rate: FIXED op/s of writes, then of reads, for 20 s each (`-rate threads=64 fixed=FIXED/s`: each operation is
+# due on a schedule and its latency counts from when it was due, so a stall shows in the percentiles).
 #
-#   bench/cluster/run.sh [N]        (default N=100000)
+#   bench/cluster/run.sh [N]        (default N=100000; FIXED=1500 by default, below both systems' capacity)
 set -euo pipefail
 REPO="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 N="${1:-100000}"
+FIXED="${FIXED:-1500}"
 CASSANDRA_TOOLS="${CASSANDRA_TOOLS:-$REPO/../shared/tools/cassandra-reference}"
 WORK="$(mktemp -d /tmp/cluster-bench.XXXXXX)"
 TICK="$(getconf CLK_TCK)"
@@ -55,11 +58,12 @@ load() {
   shift
   local before after
   before=$(cpu_ticks "${pids[@]}")
-  "$REPO/bin/charybdis-stress" "$@" -node "$nodes" -rate threads=64 >"$WORK/$name.txt" 2>&1 || true
+  local rate="${RATE:-threads=64}" ops="${OPS:-$N}"
+  "$REPO/bin/charybdis-stress" "$@" -node "$nodes" -rate $rate >"$WORK/$name.txt" 2>&1 || true
   after=$(cpu_ticks "${pids[@]}")
-  echo "== $name: bin/charybdis-stress $* -node $nodes -rate threads=64"
+  echo "== $name: bin/charybdis-stress $* -node $nodes -rate $rate"
   sed -n '/^Results:/,/^Total operation time/p' "$WORK/$name.txt"
-  awk -v t="$((after - before))" -v hz="$TICK" -v n="$N" \
+  awk -v t="$((after - before))" -v hz="$TICK" -v n="$ops" \
     'BEGIN { printf "server CPU per operation (3 nodes together): %.1f us\n", t / hz * 1e6 / n }'
 }
 
@@ -68,6 +72,11 @@ loads() {
   shift 2
   load "$who-write" "$nodes" "$@" -- write "n=$N" cl=QUORUM -schema "replication(factor=3)" -pop "seq=1..$N"
   load "$who-read" "$nodes" "$@" -- read "n=$N" cl=QUORUM -pop "dist=UNIFORM(1..$N)"
+  local f=$((FIXED * 20))
+  RATE="threads=64 fixed=$FIXED/s" OPS=$f load "$who-write-fixed" "$nodes" "$@" -- write "n=$f" cl=QUORUM \
+    -pop "seq=$((N + 1))..$((N + f))"
+  RATE="threads=64 fixed=$FIXED/s" OPS=$f load "$who-read-fixed" "$nodes" "$@" -- read "n=$f" cl=QUORUM \
+    -pop "dist=UNIFORM(1..$N)"
 }
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load avg $(cut -d' ' -f1-3 /proc/loadavg), N=$N"

@@ -4,12 +4,15 @@
 # /proc/<pid>/stat right before and after each measured phase. Prints µs of server CPU per operation.
 #
 #   bench/cpu-per-op/run.sh [N]      N operations per measured phase (default 200000)
+#   WARMUP=M (default 400000)          writes, then reads, before measuring (shorter leaves the JIT compiling)
 #
+# Also prints the CPU of each thread group (threads by name) during each phase, to see where the time went.
 # Phases: warm-up writes and reads (not measured), writes of N distinct partitions (seq), then N reads of those
 # partitions (uniform; all in memtables or the row cache: in-memory reads).
 set -euo pipefail
 REPO="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 N="${1:-200000}"
+WARMUP="${WARMUP:-400000}"
 BASE="${CPU_BENCH_PORT_BASE:-37000}"
 WORK="$(mktemp -d /tmp/cpu-per-op.XXXXXX)"
 TICK="$(getconf CLK_TCK)"
@@ -74,7 +77,20 @@ measure() {
     'BEGIN { printf "%-6s %8.1f µs server CPU per op, %5.1f µs of it on shard threads (%d ops, %.2f s CPU)\n",
              name, (a - b) / t / n * 1e6, (sa - sb) / t / n * 1e6, n, (a - b) / t }'
 }
-stress write n=100000 -pop seq=1..100000 2>/dev/null # warm-up (JIT)
-stress read n=100000 -pop "dist=uniform(1..100000)" 2>/dev/null
+# CPU ticks per thread group (thread names without their numbers), sorted by name
+threads() {
+  local t
+  for t in /proc/"$pid"/task/*; do
+    printf '%s\t%s\n' "$(sed 's/[-_#0-9]*$//' "$t/comm" 2>/dev/null)" "$(awk '{print $14 + $15}' "$t/stat" 2>/dev/null)"
+  done | awk -F'\t' '{s[$1] += $2} END {for (k in s) print k "\t" s[k]}' | sort >"$1"
+}
+stress write n="$WARMUP" -pop seq=1..$WARMUP 2>/dev/null # warm-up (JIT)
+stress read n="$WARMUP" -pop "dist=uniform(1..$WARMUP)" 2>/dev/null
+threads "$WORK/t0"
 measure write write n="$N" -pop seq=1..$N
+threads "$WORK/t1"
 measure read read n="$N" -pop "dist=uniform(1..$N)"
+threads "$WORK/t2"
+echo "CPU ticks (1/$TICK s) by thread group, write / read phase (groups above 0.2 s):"
+join -t$'\t' "$WORK/t0" "$WORK/t1" | join -t$'\t' - "$WORK/t2" |
+  awk -F'\t' -v t="$TICK" '{w = $3 - $2; r = $4 - $3; if (w + r > t / 5) printf "  %-24s %6d / %6d\n", $1, w, r}'

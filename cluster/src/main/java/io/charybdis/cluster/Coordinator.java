@@ -43,9 +43,12 @@ public final class Coordinator {
     private final io.charybdis.cluster.replica.Replicas remote;
     private final long writeTimeoutMillis;
     private final long readTimeoutMillis;
+    private final Paxos paxos;
     private final HintsService hints;
     private final RangeCoordinator ranges;
     private volatile ClusterMetadata metadata;
+    /** The epoch at which token placement (the ring, or the ring being moved to) last changed. */
+    private volatile long placementEpoch;
 
     /** Cassandra's defaults: write_request_timeout and read_request_timeout. */
     public static final long DEFAULT_WRITE_TIMEOUT_MILLIS = 2000;
@@ -85,15 +88,29 @@ public final class Coordinator {
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         this.replicationOfTable = replicationOfTable;
         this.liveness = liveness;
+        this.paxos = remote == null ? null : new Paxos(remote.paxosReplica(), remote.paxos(), writeTimeoutMillis,
+                Paxos.DEFAULT_CONTENTION_TIMEOUT_MILLIS);
     }
 
     public ClusterMetadata metadata() {
         return metadata;
     }
 
+    /**
+     * The metadata epoch at which this node last saw token placement change: a request from a coordinator routing
+     * by an older epoch may have chosen the wrong replicas, and replicas refuse it ({@code Replicas}).
+     */
+    public long placementEpoch() {
+        return placementEpoch;
+    }
+
     /** Installs a newer metadata snapshot; an older or equal epoch is ignored. Returns the one now in force. */
     public synchronized ClusterMetadata update(ClusterMetadata next) {
         if (next.epoch() > metadata.epoch()) {
+            if (!io.charybdis.cluster.locator.TokenRing.samePlacement(metadata.ring(), next.ring())
+                    || !io.charybdis.cluster.locator.TokenRing.samePlacement(metadata.pendingRing(), next.pendingRing())) {
+                placementEpoch = next.epoch();
+            }
             metadata = next;
         }
         return metadata;
@@ -213,13 +230,15 @@ public final class Coordinator {
             // ANY with every replica down and no hint to hold the write (hinted handoff disabled or past its window)
             return CompletableFuture.failedFuture(new UnavailableException(plan.consistency(), 1, 0));
         }
-        WriteTracker tracker = new WriteTracker(contacted, Math.min(plan.blockFor(), contacted), plan.consistency(), type);
+        int counted = plan.counted(self).size() + (any ? hinted.size() : 0);
+        WriteTracker tracker = new WriteTracker(counted, Math.min(plan.blockFor(), counted), plan.consistency(), type);
         for (Endpoint e : plan.live()) {
+            boolean counts = plan.counts(e, self);
             if (e.equals(self)) {
-                tracker.track(storage.apply(m));
+                tracker.track(storage.apply(m), counts);
             } else {
                 CompletableFuture<Void> sent = remote.apply(e, m, writeTimeoutMillis);
-                tracker.track(hints == null ? sent : sent.exceptionallyCompose(t -> hintMissed(e, m, t, any)));
+                tracker.track(hints == null ? sent : sent.exceptionallyCompose(t -> hintMissed(e, m, t, any)), counts);
             }
         }
         for (Endpoint e : hinted) {
@@ -272,13 +291,17 @@ public final class Coordinator {
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
+        if ((cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL) && c.isSinglePartition()
+                && paxos != null) {
+            return Home.resume(serialRead(plan, c, cl), home);
+        }
         if (plan.blockFor() > 1) {
             return Home.resume(readRepaired(plan, c, cl), home);
         }
         if (plan.live().contains(self)) {
             return Home.resume(storage.read(c), home);
         }
-        Endpoint target = plan.live().get(0);
+        Endpoint target = plan.counted(self).get(0);
         CompletableFuture<ReadResult> r = remote.read(target, c, readTimeoutMillis).exceptionallyCompose(t ->
                 CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
         return Home.resume(r, home);
@@ -293,18 +316,8 @@ public final class Coordinator {
      */
     private CompletableFuture<ReadResult> readRepaired(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl) {
         Endpoint self = metadata.self();
-        List<Endpoint> asked = new java.util.ArrayList<>(plan.blockFor());
-        if (plan.live().contains(self)) {
-            asked.add(self);
-        }
-        for (Endpoint e : plan.live()) {
-            if (asked.size() == plan.blockFor()) {
-                break;
-            }
-            if (!e.equals(self)) {
-                asked.add(e);
-            }
-        }
+        List<Endpoint> counted = plan.counted(self);
+        List<Endpoint> asked = new java.util.ArrayList<>(counted.subList(0, Math.min(plan.blockFor(), counted.size())));
         List<CompletableFuture<Mutation>> raws = new java.util.ArrayList<>(asked.size());
         for (Endpoint e : asked) {
             raws.add(e.equals(self) ? storage.readRawPartition(c.table(), c.token(), c.key())
@@ -355,11 +368,13 @@ public final class Coordinator {
     /**
      * Compare-and-set on one partition: reads {@code current}, applies what {@code decide} returns (null: nothing)
      * with no other write to the partition in between. {@code serial} must be SERIAL or LOCAL_SERIAL; the write is
-     * committed at {@code commit}.
+     * committed at {@code commit}. {@code decide} is given the write timestamp of the update (as Cassandra, a
+     * transaction's writes carry its ballot's time, whatever timestamp the client sent). With replicas on other
+     * nodes this is Paxos ({@link Paxos}); with this node the only replica, one atomic step on the owning shard.
      */
     public CompletableFuture<CasResult> cas(TableId table, long token, byte[] key, ReadCommand current,
-                                            Function<ReadResult, Mutation> decide, ConsistencyLevel serial,
-                                            ConsistencyLevel commit, EventExecutor home) {
+                                            java.util.function.BiFunction<ReadResult, Long, Mutation> decide,
+                                            ConsistencyLevel serial, ConsistencyLevel commit, EventExecutor home) {
         ReplicaPlan plan;
         try {
             plan = plan(table, token, paxosLevel(serial), false);
@@ -369,10 +384,29 @@ public final class Coordinator {
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (!plan.isLocalOnly(metadata.self())) {
+        if (plan.isLocalOnly(metadata.self())) {
+            return Home.resume(storage.atomically(table, token, key, current,
+                    r -> decide.apply(r, io.charybdis.cluster.paxos.Ballot.next(Long.MIN_VALUE).micros())), home);
+        }
+        if (paxos == null) {
             throw remoteNotSupported(plan);
         }
-        return Home.resume(storage.atomically(table, token, key, current, decide), home);
+        return Home.resume(paxos.run(paxosRound(table, token, key, plan, serial, commit), current, decide), home);
+    }
+
+    /** A read at SERIAL or LOCAL_SERIAL over several nodes: finishes in-progress transactions, then reads. */
+    private CompletableFuture<ReadResult> serialRead(ReplicaPlan plan, ReadCommand c, ConsistencyLevel serial) {
+        // proposals found in progress are committed at the quorum the serial level stands for, as Cassandra does
+        Paxos.Round round = paxosRound(c.table(), c.token(), c.key(), plan, serial, paxosLevel(serial));
+        return paxos.run(round, c, null).thenApply(CasResult::current);
+    }
+
+    private Paxos.Round paxosRound(TableId table, long token, byte[] key, ReplicaPlan plan, ConsistencyLevel serial,
+                                   ConsistencyLevel commit) {
+        ReplicaPlan readPlan = plan;
+        return new Paxos.Round(metadata.self(), table, token, key, plan, () -> plan(table, token, commit, true), serial,
+                read -> readPlan.blockFor() > 1 ? readRepaired(readPlan, read, serial) : readFrom(readPlan.live().get(0),
+                        read, serial));
     }
 
     /**
@@ -445,6 +479,14 @@ public final class Coordinator {
         ClusterMetadata md = metadata;
         ReplicationStrategy strategy = strategy(table);
         List<Endpoint> replicas = strategy.replicas(token, md.ring(), md.self());
+        if (write && md.pendingRing() != null) {
+            // pending ranges: a joining node, or a leaving node's successor, gets the writes of what it will own
+            List<Endpoint> pending = strategy.replicas(token, md.pendingRing(), md.self()).stream()
+                    .filter(e -> !replicas.contains(e)).toList();
+            if (!pending.isEmpty()) {
+                return ReplicaPlan.withPending(replicas, pending, strategy, cl, md.self(), liveness);
+            }
+        }
         return ReplicaPlan.of(replicas, strategy, cl, md.self(), liveness, write);
     }
 

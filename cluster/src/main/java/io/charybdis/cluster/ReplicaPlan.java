@@ -53,6 +53,51 @@ public record ReplicaPlan(List<Endpoint> replicas, List<Endpoint> live, int bloc
         return new ReplicaPlan(replicas, live, blockFor, cl);
     }
 
+    /**
+     * The live replicas whose answers count towards the level: those of this node's data centre for LOCAL_ONE,
+     * LOCAL_QUORUM and LOCAL_SERIAL, all live ones otherwise; this node first when it is one of them.
+     */
+    public List<Endpoint> counted(Endpoint self) {
+        List<Endpoint> out = new java.util.ArrayList<>(live.size());
+        if (live.contains(self)) {
+            out.add(self);
+        }
+        for (Endpoint e : live) {
+            if (!e.equals(self) && counts(e, self)) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** Whether an answer of {@code e} counts towards the level. */
+    public boolean counts(Endpoint e, Endpoint self) {
+        return !consistency.isDatacenterLocal() || e.datacenter().equals(self.datacenter());
+    }
+
+    /**
+     * A write to the natural replicas and to pending ones (nodes that join or take over a range): as in Cassandra,
+     * each pending replica adds one to the acknowledgements needed, so the write meets its consistency level on the
+     * replicas of the old ring and of the new one alike.
+     */
+    static ReplicaPlan withPending(List<Endpoint> natural, List<Endpoint> pending, ReplicationStrategy strategy,
+                                   ConsistencyLevel cl, Endpoint self, Liveness liveness) {
+        ReplicaPlan p = of(natural, strategy, cl, self, liveness, true);
+        List<Endpoint> all = new java.util.ArrayList<>(natural);
+        all.addAll(pending);
+        List<Endpoint> live = new java.util.ArrayList<>(p.live());
+        for (Endpoint e : pending) {
+            if (liveness.isAlive(e)) {
+                live.add(e);
+            }
+        }
+        int blockFor = cl == ConsistencyLevel.ANY ? 1 : p.blockFor() + pending.size();
+        if (live.size() < blockFor) {
+            throw new UnavailableException(cl, blockFor, live.size());
+        }
+        return new ReplicaPlan(List.copyOf(all), List.copyOf(live), blockFor, cl);
+    }
+
     /** True when the only replica to ask is this node. */
     boolean isLocalOnly(Endpoint self) {
         return live.size() == 1 && live.get(0).equals(self);

@@ -15,6 +15,7 @@ final class WriteTracker {
     private final ConsistencyLevel cl;
     private final WriteTimeoutException.WriteType type;
 
+    /** @param contacted the replicas whose answers count */
     WriteTracker(int contacted, int blockFor, ConsistencyLevel cl, WriteTimeoutException.WriteType type) {
         this.outstanding = new AtomicInteger(contacted);
         this.blockFor = blockFor;
@@ -27,6 +28,14 @@ final class WriteTracker {
     }
 
     void track(CompletableFuture<Void> replicaAnswer) {
+        track(replicaAnswer, true);
+    }
+
+    /** Tracks one replica's answer; {@code counts} false for a replica the level does not count (another DC's). */
+    void track(CompletableFuture<Void> replicaAnswer, boolean counts) {
+        if (!counts) {
+            return; // still written (replication), not waited for, not in {@code contacted}
+        }
         replicaAnswer.whenComplete((v, t) -> {
             int left = outstanding.decrementAndGet();
             if (t == null) {

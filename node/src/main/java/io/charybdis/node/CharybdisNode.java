@@ -78,7 +78,17 @@ public final class CharybdisNode implements AutoCloseable {
 
     /** Starts storage and the CQL ports; returns once clients can connect. */
     public static CharybdisNode start(NodeConfig config) throws Exception {
+        return start(config, io.charybdis.cluster.messaging.FaultInjector.NONE);
+    }
+
+    /**
+     * Starts a node whose internode traffic goes through {@code faults} (tests: drop or delay messages between
+     * chosen nodes).
+     */
+    public static CharybdisNode start(NodeConfig config, io.charybdis.cluster.messaging.FaultInjector faults)
+            throws Exception {
         Path data = config.dataFileDirectories().get(0);
+        io.charybdis.node.config.Snitch snitch = io.charybdis.node.config.Snitch.of(config); // refuses bad settings first
         Files.createDirectories(data);
         Shards shards = new Shards(config.smp(), "charybdis");
         Storage storage = null;
@@ -99,6 +109,9 @@ public final class CharybdisNode implements AutoCloseable {
                     }
                 }
             }
+            // the local Paxos state table (lightweight transactions across nodes) is registered before the replay
+            // so that promises and acceptances in the commit log are not lost
+            st.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor());
             storage.registerTable(io.charybdis.cluster.batchlog.Batchlog.DESCRIPTOR); // system.batches: before replay
             storage.replayCommitLog().get();
             schemas.setLifecycle(new TableLifecycle() {
@@ -130,11 +143,11 @@ public final class CharybdisNode implements AutoCloseable {
             NodeInfo[] infoHolder = new NodeInfo[1];
             List<Long> tokens = identity.tokens.stream().map(Long::parseLong).toList();
             io.charybdis.cluster.locator.Endpoint self = new io.charybdis.cluster.locator.Endpoint(identity.hostId,
-                    InetAddress.getByName(config.listenAddress()), config.storagePort(), "datacenter1", "rack1", shards.count());
+                    InetAddress.getByName(config.listenAddress()), config.storagePort(), snitch.datacenter(), snitch.rack(), shards.count());
             ClusterMember member = null;
             if (!ClusterMember.otherSeeds(config).isEmpty()) {
-                member = ClusterMember.start(config, shards, storage, schemas, identity.hostId, tokens, "datacenter1",
-                        "rack1", data);
+                member = ClusterMember.start(config, shards, storage, schemas, identity.hostId, tokens,
+                        snitch.datacenter(), snitch.rack(), data, faults);
                 memberHolder[0] = member;
             }
             io.charybdis.cluster.Coordinator coordinator = member == null
@@ -163,7 +176,7 @@ public final class CharybdisNode implements AutoCloseable {
             server.start(rpc, config.nativeTransportPort(), config.nativeShardAwareTransportPort());
             infoHolder[0] = new NodeInfo(config.clusterName(), identity.hostId,
                     InetAddress.getByName(config.listenAddress()), rpc, server.port(), config.storagePort(),
-                    "datacenter1", "rack1", NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
+                    snitch.datacenter(), snitch.rack(), NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
                     config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
             node.member = member;
@@ -285,6 +298,12 @@ public final class CharybdisNode implements AutoCloseable {
 
     public NodeInfo info() {
         return info;
+    }
+
+    /** This node's part in a cluster (topology changes, repair, the ring): null for a node on its own. */
+    public io.charybdis.node.jmx.ClusterOps cluster() {
+        ClusterMember m = member;
+        return m == null ? null : new ClusterOperations(m, this);
     }
 
     /** The JMX server nodetool talks to, or null if JMX could not listen. */

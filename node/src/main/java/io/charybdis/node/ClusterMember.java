@@ -52,9 +52,11 @@ final class ClusterMember implements AutoCloseable {
 
     private final MessagingService messaging;
     private final Replicas replicas;
+    private io.charybdis.cluster.topology.TopologyChanges topology;
     private final UUID hostId;
     private final SchemaManager schemas;
     private final AtomicReference<Coordinator> coordinator = new AtomicReference<>();
+    private AtomicReference<Coordinator> routing;
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
     private volatile io.charybdis.cluster.hints.HintsService hints;
@@ -118,11 +120,17 @@ final class ClusterMember implements AutoCloseable {
      * committed and the log's schema is installed here.
      */
     static ClusterMember start(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, UUID hostId,
-                               List<Long> tokens, String datacenter, String rack, Path dataDirectory) throws Exception {
+                               List<Long> tokens, String datacenter, String rack, Path dataDirectory,
+                               FaultInjector faults) throws Exception {
         InetAddress listen = InetAddress.getByName(config.listenAddress());
+        // every request carries the epoch its coordinator routed by; replicas refuse a stale one (Replicas)
+        AtomicReference<Coordinator> routing = new AtomicReference<>();
         InetSocketAddress metadataAddress = new InetSocketAddress(listen, config.metadataPort());
         MessagingService messaging = new MessagingService(shards.loops(), shards.acceptor(), shards.serverChannelClass(),
-                shards.clientChannelClass(), () -> 0, FaultInjector.NONE);
+                shards.clientChannelClass(), () -> {
+                    Coordinator c = routing.get();
+                    return c == null ? 0 : c.metadata().epoch();
+                }, faults);
         messaging.handle(Verb.METADATA_ADDRESS, (payload, shard, epoch, sender) -> {
             ByteBuf out = Unpooled.buffer();
             out.writeCharSequence(metadataAddress.getAddress().getHostAddress() + ":" + metadataAddress.getPort(),
@@ -130,17 +138,29 @@ final class ClusterMember implements AutoCloseable {
             return CompletableFuture.completedFuture(out);
         });
         Replicas replicas = Replicas.serve(messaging, storage);
+        io.charybdis.cluster.streaming.Streaming streaming = io.charybdis.cluster.streaming.Streaming.serve(messaging,
+                storage);
+        io.charybdis.cluster.repair.Repair repair = io.charybdis.cluster.repair.Repair.serve(messaging, storage, streaming);
+        io.charybdis.cluster.topology.TopologyChanges topology = io.charybdis.cluster.topology.TopologyChanges.serve(
+                messaging, streaming, repair, () -> tables(schemas), hostId,
+                io.charybdis.cluster.Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS);
         messaging.start(new InetSocketAddress(listen, config.storagePort()));
         ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
+        member.routing = routing;
         member.installedEpochFile = dataDirectory.resolve("cluster-schema-epoch");
         member.storage = storage;
         member.writeTimeoutMillis = config.writeRequestTimeout().toMillis();
         member.installedEpoch = readEpoch(member.installedEpochFile);
+        member.topology = topology;
+        // a new node that is not a seed streams its ranges first (auto_bootstrap); a restarted one rejoins as it was
+        boolean bootstrap = config.autoBootstrap() && !isSeed(config, listen)
+                && !java.nio.file.Files.isDirectory(dataDirectory.resolve("cluster-metadata"));
         try {
             List<InetSocketAddress> seedMetadata = member.seedMetadataAddresses(seeds(config),
                     new InetSocketAddress(listen, config.storagePort()), metadataAddress);
             NodeRecord me = new NodeRecord(hostId, listen, config.storagePort(), InetAddress.getByName(config.rpcAddress()),
-                    config.nativeTransportPort(), datacenter, rack, shards.count(), NodeInfo.RELEASE_VERSION, tokens);
+                    config.nativeTransportPort(), datacenter, rack, shards.count(), NodeInfo.RELEASE_VERSION, tokens,
+                    bootstrap ? NodeRecord.Status.JOINING : NodeRecord.Status.NORMAL);
             member.metadata = MetadataService.start(config.clusterName(), dataDirectory.resolve("cluster-metadata"),
                     metadataAddress, seedMetadata, me, member::onMetadata);
             member.onMetadata(member.metadata.state());
@@ -152,6 +172,11 @@ final class ClusterMember implements AutoCloseable {
                     () -> md.state().members().values().stream().map(NodeRecord::endpoint).toList(), hostId,
                     member::statusChanged).start();
             member.hints = startHints(config, member, replicas, md, hostId, schemas);
+            topology.attach(md, member.failureDetector);
+            if (bootstrap) {
+                topology.bootstrap();
+            }
+            topology.mode("NORMAL");
             schemas.setCommitter(new SchemaManager.Committer() {
                 @Override
                 public boolean commit(Schema before, Schema after, List<SchemaChange> events) {
@@ -195,6 +220,38 @@ final class ClusterMember implements AutoCloseable {
     /** Hinted handoff of this member. */
     io.charybdis.cluster.hints.HintsService hints() {
         return hints;
+    }
+
+    private static boolean isSeed(NodeConfig config, InetAddress listen) throws UnknownHostException {
+        return seeds(config).contains(new InetSocketAddress(listen, config.storagePort()));
+    }
+
+    /** The tables of every keyspace stored here, with their keyspace's replication (streaming, repair). */
+    static List<io.charybdis.cluster.topology.TopologyChanges.Table> tables(SchemaManager schemas) {
+        List<io.charybdis.cluster.topology.TopologyChanges.Table> out = new ArrayList<>();
+        for (var ks : schemas.schema().keyspaces().values()) {
+            if (ks.virtual()) {
+                continue;
+            }
+            for (var t : ks.tables().values()) {
+                out.add(new io.charybdis.cluster.topology.TopologyChanges.Table(new io.charybdis.storage.TableId(t.id()),
+                        ks.name(), t.name(), ks.replication()));
+            }
+        }
+        return out;
+    }
+
+    /** Topology changes and repair driven from this node (JMX). */
+    io.charybdis.cluster.topology.TopologyChanges topology() {
+        return topology;
+    }
+
+    MetadataService metadata() {
+        return metadata;
+    }
+
+    UUID hostId() {
+        return hostId;
     }
 
     /** The seeds' metadata addresses, asked over messaging; this node's own when it is the first seed. */
@@ -243,6 +300,8 @@ final class ClusterMember implements AutoCloseable {
     void attach(Coordinator c) {
         coordinator.set(c);
         onMetadata(metadata.state());
+        replicas.refuseStaleCoordinators(c::placementEpoch);
+        routing.set(c);
         // the batchlog timeout is twice the write timeout, as Cassandra's
         batchlog = new io.charybdis.cluster.batchlog.BatchlogManager(storage,
                 ms -> c.write(ms, io.charybdis.cluster.ConsistencyLevel.ONE, null), 2 * writeTimeoutMillis).start();
@@ -303,7 +362,8 @@ final class ClusterMember implements AutoCloseable {
         }
         List<NodeInfo.Peer> now = new ArrayList<>();
         for (NodeRecord r : state.members().values()) {
-            if (!r.hostId().equals(hostId)) {
+            // a JOINING member serves nothing yet: drivers hear of it once it is NORMAL
+            if (!r.hostId().equals(hostId) && r.status() != NodeRecord.Status.JOINING) {
                 now.add(new NodeInfo.Peer(r.hostId(), r.address(), r.storagePort(), r.rpcAddress(), r.nativePort(),
                         r.datacenter(), r.rack(), r.releaseVersion(), r.tokens().stream().map(String::valueOf).toList(),
                         schemas.schema().version()));
@@ -311,16 +371,17 @@ final class ClusterMember implements AutoCloseable {
         }
         peers = List.copyOf(now);
         java.util.Set<UUID> before = members;
-        members = java.util.Set.copyOf(state.members().keySet());
+        members = state.members().values().stream().filter(r -> r.status() != NodeRecord.Status.JOINING)
+                .map(NodeRecord::hostId).collect(java.util.stream.Collectors.toUnmodifiableSet());
         if (!before.isEmpty()) {
             for (NodeRecord r : state.members().values()) {
-                if (!before.contains(r.hostId()) && !r.hostId().equals(hostId)) {
+                if (!before.contains(r.hostId()) && members.contains(r.hostId()) && !r.hostId().equals(hostId)) {
                     topologyListener.accept(true, new InetSocketAddress(r.rpcAddress(), r.nativePort()));
                 }
             }
         }
         for (UUID gone : before) {
-            if (!state.members().containsKey(gone)) {
+            if (!members.contains(gone)) {
                 NodeInfo.Peer p = peersBefore(gone);
                 if (p != null) {
                     topologyListener.accept(false, new InetSocketAddress(p.rpcAddress(), p.nativePort()));

@@ -343,6 +343,18 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
+     * One page of a token range as shard {@code shard} holds it: the partitions with tokens in [startToken,
+     * endToken], after {@code after} when not null, at most {@code limit}, each whole and unfiltered (tombstones
+     * and timestamps kept) as {@link #readRawPartition} gives it. What streaming sends and repair hashes; the caller
+     * resumes after the last partition of a full page.
+     */
+    public CompletableFuture<List<Mutation>> readRawRange(TableId table, int shard, long startToken,
+                                                          io.charybdis.storage.mutation.DecoratedKey after,
+                                                          long endToken, int limit) {
+        return shards[shard].requestRawRange(table, startToken, after, endToken, limit);
+    }
+
+    /**
      * Reads {@code current} (a single-partition read of (token, key)) and applies what {@code decide} returns
      * (null = nothing), with no other write to that partition in between. {@code decide} runs on the shard thread.
      */
@@ -510,6 +522,14 @@ public final class Storage implements AutoCloseable {
             }
             return CompactionStatus.merge(parts);
         });
+    }
+
+    /**
+     * Drops the table's partitions whose token {@code keep} rejects (nodetool cleanup: ranges this node no longer
+     * replicates): flushes, then rewrites every SSTable of every shard without them.
+     */
+    public CompletableFuture<Void> cleanup(TableId id, java.util.function.LongPredicate keep) {
+        return flush(id).thenCompose(v -> onAllShards(s -> s.cleanup(id, keep)));
     }
 
     /**

@@ -56,6 +56,17 @@ public final class TokenRing {
         return new TokenRing(tokens, owners, List.copyOf(all));
     }
 
+    /** True when both rings (either may be null) place the same tokens on the same endpoints. */
+    public static boolean samePlacement(TokenRing a, TokenRing b) {
+        if (a == b) {
+            return true;
+        }
+        if (a == null || b == null) {
+            return false;
+        }
+        return java.util.Arrays.equals(a.tokens, b.tokens) && java.util.Arrays.equals(a.owners, b.owners);
+    }
+
     public int size() {
         return tokens.length;
     }

@@ -16,6 +16,20 @@ public enum Verb {
     METADATA_ADDRESS(4),
     /** Answers with the whole partition as the replica holds it, unfiltered (read reconciliation and repair). */
     READ_RAW(5),
+    /** Paxos phase 1: promise a ballot, answer the replica's accepted and committed proposals (cluster.paxos). */
+    PAXOS_PREPARE(20),
+    /** Paxos phase 2: accept a proposal unless a later ballot was promised. */
+    PAXOS_PROPOSE(21),
+    /** Paxos commit: apply the accepted update to the data and record it as committed. */
+    PAXOS_COMMIT(22),
+    /** Answers with one page of the partitions a shard holds in a token range, whole (streaming, repair). */
+    STREAM_PAGE(32),
+    /** Asks a node to fetch token ranges of a table from other nodes, page by page; answered when it has them all. */
+    STREAM_FETCH(33),
+    /** Answers with the Merkle tree leaves of a token range of a table (repair). */
+    REPAIR_TREE(34),
+    /** Answers with the cluster metadata epoch this node has applied (progress barriers of topology changes). */
+    METADATA_EPOCH(35),
     /** Removes every row of a table on the replica (TRUNCATE across nodes; cluster.replica.Replicas). */
     TRUNCATE(40);
 

@@ -257,13 +257,55 @@ public final class MetadataService implements AutoCloseable {
         }
     }
 
-    /** Removes a member (decommission, removenode). */
-    public void leave(UUID hostId) {
+    /** Changes a member's status (a bootstrap's JOINING to NORMAL, a decommission's NORMAL to LEAVING). */
+    public void setStatus(UUID hostId, NodeRecord.Status status) {
         try {
-            submit(MetadataState.leave(hostId));
+            submit(MetadataState.setStatus(hostId, status));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Removes a member (decommission, removenode): from the metadata, then from the Raft group itself, so that the
+     * group's majority is counted among the members that remain (a group that kept a departed peer would lose its
+     * majority one failure sooner).
+     */
+    public void leave(UUID hostId) {
+        NodeRecord r = state().members().get(hostId);
+        try {
+            submit(MetadataState.leave(hostId));
+            if (r != null) {
+                removePeer(r.address());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Drops the Raft peer at {@code address} from the group's configuration (none or several there: nothing). */
+    private void removePeer(java.net.InetAddress address) throws IOException {
+        RaftGroup group = server.getDivision(groupId).getGroup();
+        List<RaftPeer> keep = new ArrayList<>();
+        List<RaftPeer> gone = new ArrayList<>();
+        String host = address.getHostAddress();
+        for (RaftPeer p : group.getPeers()) {
+            String a = p.getAddress();
+            String peerHost = a.substring(0, a.lastIndexOf(':'));
+            (peerHost.equals(host) ? gone : keep).add(p);
+        }
+        if (gone.size() != 1 || keep.isEmpty()) {
+            LOG.warn("the metadata group's peers at {} are {}: the group's configuration is left as it is", host, gone);
+            return;
+        }
+        try (RaftClient c = client(group)) {
+            RaftClientReply reply = c.admin().setConfiguration(keep);
+            if (!reply.isSuccess()) {
+                throw new IOException("removing " + gone.get(0) + " from the metadata group failed: "
+                        + reply.getException());
+            }
+        }
+        LOG.info("removed {} from the cluster metadata group: {} members", gone.get(0), keep.size());
     }
 
     public MetadataState state() {

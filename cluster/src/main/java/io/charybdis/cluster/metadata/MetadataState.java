@@ -50,6 +50,10 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
     static final byte SCHEMA = 3;
     static final String SCHEMA_CONFLICT = "schema changed concurrently";
     static final byte BARRIER = 4;
+    /** A member joins in a given status (JOINING for a bootstrap): status code, then the record. */
+    static final byte JOIN_AS = 5;
+    /** A member's status changes (JOINING to NORMAL, NORMAL to LEAVING): host id, status code. */
+    static final byte SET_STATUS = 6;
 
     /** An entry that changes nothing: applying it proves every entry before it is applied. */
     static byte[] barrier() {
@@ -76,7 +80,21 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
     }
 
     static byte[] join(NodeRecord r) {
+        if (r.status() != NodeRecord.Status.NORMAL) {
+            return encode(JOIN_AS, out -> {
+                out.writeByte(r.status().ordinal());
+                r.write(out);
+            });
+        }
         return encode(JOIN, out -> r.write(out));
+    }
+
+    static byte[] setStatus(UUID hostId, NodeRecord.Status status) {
+        return encode(SET_STATUS, out -> {
+            out.writeLong(hostId.getMostSignificantBits());
+            out.writeLong(hostId.getLeastSignificantBits());
+            out.writeByte(status.ordinal());
+        });
     }
 
     static byte[] leave(UUID hostId) {
@@ -112,8 +130,10 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(command));
             byte kind = in.readByte();
             switch (kind) {
-                case JOIN -> {
-                    NodeRecord r = NodeRecord.read(in);
+                case JOIN, JOIN_AS -> {
+                    NodeRecord.Status status = kind == JOIN_AS ? NodeRecord.Status.ofCode(in.readUnsignedByte())
+                            : NodeRecord.Status.NORMAL;
+                    NodeRecord r = NodeRecord.read(in).withStatus(status);
                     Map<Long, UUID> owners = new HashMap<>();
                     for (NodeRecord m : members.values()) {
                         if (!m.hostId().equals(r.hostId())) {
@@ -146,6 +166,17 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
                     }
                     return new Applied(new MetadataState(index, members, new Schema(version, doc, events)), null);
                 }
+                case SET_STATUS -> {
+                    UUID id = new UUID(in.readLong(), in.readLong());
+                    NodeRecord.Status status = NodeRecord.Status.ofCode(in.readUnsignedByte());
+                    NodeRecord r = members.get(id);
+                    if (r == null) {
+                        return new Applied(new MetadataState(index, members, schema), "no member with host id " + id);
+                    }
+                    Map<UUID, NodeRecord> next = new LinkedHashMap<>(members);
+                    next.put(id, r.withStatus(status));
+                    return new Applied(new MetadataState(index, next, schema), null);
+                }
                 case BARRIER -> {
                     return new Applied(new MetadataState(index, members, schema), null);
                 }
@@ -166,19 +197,42 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
         }
     }
 
-    /** What the coordinator routes by, seen from member {@code self}; null while {@code self} is not a member. */
+    /**
+     * What the coordinator routes by, seen from member {@code self}; null while {@code self} is not a member or is
+     * still JOINING. The ring is that of the owners (NORMAL and LEAVING members); while members join or leave, the
+     * pending ring is the one they are moving to (JOINING members in, LEAVING ones out), whose extra replicas
+     * receive writes too.
+     */
     public ClusterMetadata clusterMetadata(UUID self) {
         NodeRecord me = members.get(self);
-        if (me == null || me.tokens().isEmpty()) {
+        if (me == null || me.tokens().isEmpty() || me.status() == NodeRecord.Status.JOINING) {
             return null;
         }
+        return new ClusterMetadata(epoch, ring(), me.endpoint(), pendingRing());
+    }
+
+    /** The ring of the owners of the tokens: NORMAL and LEAVING members; null if none. */
+    public TokenRing ring() {
         Map<Endpoint, List<Long>> tokens = new LinkedHashMap<>();
         for (NodeRecord r : members.values()) {
-            if (!r.tokens().isEmpty()) {
+            if (!r.tokens().isEmpty() && r.status() != NodeRecord.Status.JOINING) {
                 tokens.put(r.endpoint(), r.tokens());
             }
         }
-        return new ClusterMetadata(epoch, TokenRing.of(tokens), me.endpoint());
+        return tokens.isEmpty() ? null : TokenRing.of(tokens);
+    }
+
+    /** The ring once the joins and leaves under way are done; null when none is (or nobody would be left). */
+    public TokenRing pendingRing() {
+        boolean moving = false;
+        Map<Endpoint, List<Long>> tokens = new LinkedHashMap<>();
+        for (NodeRecord r : members.values()) {
+            moving |= r.status() != NodeRecord.Status.NORMAL;
+            if (!r.tokens().isEmpty() && r.status() != NodeRecord.Status.LEAVING) {
+                tokens.put(r.endpoint(), r.tokens());
+            }
+        }
+        return moving && !tokens.isEmpty() ? TokenRing.of(tokens) : null;
     }
 
     byte[] snapshot() {
@@ -187,6 +241,7 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
             out.writeInt(members.size());
             for (NodeRecord r : members.values()) {
                 r.write(out);
+                out.writeByte(r.status().ordinal());
             }
             out.writeLong(schema.version().getMostSignificantBits());
             out.writeLong(schema.version().getLeastSignificantBits());
@@ -207,6 +262,7 @@ public record MetadataState(long epoch, Map<UUID, NodeRecord> members, Schema sc
         Map<UUID, NodeRecord> m = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             NodeRecord r = NodeRecord.read(in);
+            r = r.withStatus(NodeRecord.Status.ofCode(in.readUnsignedByte()));
             m.put(r.hostId(), r);
         }
         UUID version = new UUID(in.readLong(), in.readLong());

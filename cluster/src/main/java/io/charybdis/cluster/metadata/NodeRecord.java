@@ -10,14 +10,45 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * One member of the cluster as the metadata log records it: identity, addresses, placement, shard count and the
- * vnode tokens it owns.
+ * One member of the cluster as the metadata log records it: identity, addresses, placement, shard count, the vnode
+ * tokens it owns and where it stands in a topology change ({@link Status}).
  */
 public record NodeRecord(UUID hostId, InetAddress address, int storagePort, InetAddress rpcAddress, int nativePort,
                          String datacenter,
-                         String rack, int shards, String releaseVersion, List<Long> tokens) {
+                         String rack, int shards, String releaseVersion, List<Long> tokens, Status status) {
+    /**
+     * A member's place in a topology change, as Cassandra names them. JOINING: its tokens are pending (it receives
+     * writes for them, reads stay on the old owners) while it streams its ranges; NORMAL: it owns its tokens;
+     * LEAVING: it still owns its tokens while they stream to their next owners, who receive writes for them.
+     * A member that has left is no longer in the log.
+     */
+    public enum Status {
+        JOINING, NORMAL, LEAVING;
+
+        static Status ofCode(int code) {
+            Status[] all = values();
+            if (code < 0 || code >= all.length) {
+                throw new IllegalArgumentException("unknown member status code=" + code);
+            }
+            return all[code];
+        }
+    }
+
     public NodeRecord {
         tokens = List.copyOf(tokens);
+        java.util.Objects.requireNonNull(status, "status");
+    }
+
+    /** A NORMAL member. */
+    public NodeRecord(UUID hostId, InetAddress address, int storagePort, InetAddress rpcAddress, int nativePort,
+                      String datacenter, String rack, int shards, String releaseVersion, List<Long> tokens) {
+        this(hostId, address, storagePort, rpcAddress, nativePort, datacenter, rack, shards, releaseVersion, tokens,
+                Status.NORMAL);
+    }
+
+    public NodeRecord withStatus(Status s) {
+        return new NodeRecord(hostId, address, storagePort, rpcAddress, nativePort, datacenter, rack, shards,
+                releaseVersion, tokens, s);
     }
 
     public Endpoint endpoint() {

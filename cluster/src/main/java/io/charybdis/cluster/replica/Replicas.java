@@ -25,22 +25,53 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Replicas {
     private final MessagingService messaging;
+    private final io.charybdis.cluster.paxos.PaxosReplica paxosReplica;
+    private final io.charybdis.cluster.paxos.PaxosMessages paxos;
+    private final EpochGate gate;
 
-    private Replicas(MessagingService messaging) {
-        this.messaging = messaging;
+    /** Data requests (MUTATION, READ, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
+    public void refuseStaleCoordinators(java.util.function.LongSupplier placementEpoch) {
+        gate.placementEpoch(placementEpoch);
     }
 
-    /** Serves MUTATION and READ on this node's storage, and sends them to other nodes. */
+    private Replicas(MessagingService messaging, io.charybdis.cluster.paxos.PaxosReplica paxosReplica,
+                     io.charybdis.cluster.paxos.PaxosMessages paxos, EpochGate gate) {
+        this.messaging = messaging;
+        this.gate = gate;
+        this.paxosReplica = paxosReplica;
+        this.paxos = paxos;
+    }
+
+    /** This node's Paxos acceptor (its state is in the local table system.paxos). */
+    public io.charybdis.cluster.paxos.PaxosReplica paxosReplica() {
+        return paxosReplica;
+    }
+
+    /** Paxos messages to other nodes' acceptors. */
+    public io.charybdis.cluster.paxos.PaxosMessages paxos() {
+        return paxos;
+    }
+
+    /** Serves MUTATION, READ, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
     public static Replicas serve(MessagingService messaging, Storage storage) {
+        EpochGate gate = new EpochGate();
         messaging.handle(Verb.ECHO, (payload, shard, epoch, sender) ->
                 CompletableFuture.completedFuture(Unpooled.EMPTY_BUFFER)); // liveness probes
         messaging.handle(Verb.MUTATION, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             byte[] bytes = new byte[payload.readableBytes()];
             payload.readBytes(bytes);
             Mutation m = Mutation.copyOf(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
             return storage.apply(m).thenApply(v -> Unpooled.EMPTY_BUFFER);
         });
         messaging.handle(Verb.READ, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             ReadCommand c = ReadCommandWire.read(payload);
             return storage.read(c).thenApply(r -> {
                 ByteBuf out = Unpooled.wrappedBuffer(ReadResultWire.encode(r));
@@ -49,6 +80,10 @@ public final class Replicas {
             });
         });
         messaging.handle(Verb.READ_RAW, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
             io.charybdis.storage.TableId table = io.charybdis.storage.TableId.of(payload.readLong(), payload.readLong());
             long token = payload.readLong();
             byte[] key = new byte[payload.readInt()];
@@ -60,7 +95,10 @@ public final class Replicas {
             io.charybdis.storage.TableId table = io.charybdis.storage.TableId.of(payload.readLong(), payload.readLong());
             return storage.truncate(table).thenApply(v -> Unpooled.EMPTY_BUFFER);
         });
-        return new Replicas(messaging);
+        storage.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor()); // idempotent
+        var paxosReplica = new io.charybdis.cluster.paxos.PaxosReplica(storage);
+        return new Replicas(messaging, paxosReplica, io.charybdis.cluster.paxos.PaxosMessages.serve(messaging,
+                paxosReplica, gate), gate);
     }
 
     /** Truncates a table on a remote node; completes when it has. */

@@ -62,6 +62,8 @@ class CoordinatorAcrossNodesTest {
 
     /** Messages to these storage addresses are dropped (both requests and answers). */
     final Set<InetSocketAddress> cut = ConcurrentHashMap.newKeySet();
+    /** Requests of these verbs are dropped. */
+    final Set<io.charybdis.cluster.messaging.Verb> droppedVerbs = ConcurrentHashMap.newKeySet();
     final List<TestNode> nodes = new ArrayList<>();
     final MutationBuilder b = new MutationBuilder();
 
@@ -86,7 +88,8 @@ class CoordinatorAcrossNodesTest {
                     64L << 20, false), shardLoops);
             storage.registerTable(new TableDescriptor(TABLE, "ks", "t", Map.of(), Map.of("enabled", "false"), 864000));
             messaging = new MessagingService(shardLoops, acceptor, NioServerSocketChannel.class, NioSocketChannel.class,
-                    () -> 1, (from, to, verb, response) -> cut.contains(to) || cut.contains(from) ? FaultInjector.DROP : 0);
+                    () -> 1, (from, to, verb, response) -> cut.contains(to) || cut.contains(from)
+                            || (!response && droppedVerbs.contains(verb)) ? FaultInjector.DROP : 0);
             replicas = Replicas.serve(messaging, storage);
             address = messaging.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             endpoint = new Endpoint(new UUID(0, i), address.getAddress(), address.getPort(), "dc1", "r1", 2);
@@ -269,5 +272,100 @@ class CoordinatorAcrossNodesTest {
 
         // replicas that agree are read without any repair write
         assertThat(value(c.coordinator.read(read(500, "k1"), ConsistencyLevel.ALL, null).join())).isEqualTo("quorum");
+    }
+
+    // ------------------------------------------------------------------ lightweight transactions (Paxos)
+
+    /** A compare-and-set that adds one to the counter held as text in partition {@code key}. */
+    java.util.concurrent.CompletableFuture<io.charybdis.storage.CasResult> increment(Coordinator c, String key) {
+        return c.cas(TABLE, 500, key.getBytes(StandardCharsets.UTF_8), read(500, key), (current, ts) -> {
+            String v = value(current);
+            long next = v == null ? 1 : Long.parseLong(v) + 1;
+            return new MutationBuilder().start(TABLE, 500, key.getBytes(StandardCharsets.UTF_8)).beginRow(new byte[] {1})
+                    .rowMarker(ts, 0, 0).cell(0, ts, 0, 0, ByteBuffer.wrap(String.valueOf(next)
+                            .getBytes(StandardCharsets.UTF_8))).endRow().build();
+        }, ConsistencyLevel.SERIAL, ConsistencyLevel.QUORUM, null);
+    }
+
+    @Test
+    void concurrentTransactionsFromEveryNodeLoseNoIncrement() throws Exception {
+        start(3, 3);
+        java.util.concurrent.atomic.AtomicInteger applied = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger unknown = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> clients = new ArrayList<>();
+        for (TestNode n : nodes) {
+            for (int t = 0; t < 2; t++) {
+                clients.add(Thread.ofPlatform().start(() -> {
+                    for (int i = 0; i < 15; i++) {
+                        try {
+                            if (increment(n.coordinator, "ctr").join().applied()) {
+                                applied.incrementAndGet();
+                            }
+                        } catch (CompletionException e) {
+                            assertThat(e.getCause()).isInstanceOf(WriteTimeoutException.class); // contention
+                            unknown.incrementAndGet();
+                        }
+                    }
+                }));
+            }
+        }
+        for (Thread t : clients) {
+            t.join();
+        }
+        assertThat(applied.get()).isPositive();
+        ReadResult r = nodes.get(1).coordinator.read(read(500, "ctr"), ConsistencyLevel.SERIAL, null).join();
+        long total = Long.parseLong(value(r));
+        // every acknowledged increment is there; a timed-out one may or may not have been applied
+        assertThat(total).isBetween((long) applied.get(), (long) applied.get() + unknown.get());
+    }
+
+    @Test
+    void aProposalAcceptedButNotCommittedIsFinishedByTheNextTransaction() {
+        start(3, 3);
+        TestNode a = nodes.get(0);
+        TestNode c = nodes.get(2);
+        increment(a.coordinator, "p").join(); // value 1 everywhere (QUORUM), connections made
+        // node 0's commits never reach the others: it accepted on a quorum, applied only on itself
+        droppedVerbs.add(io.charybdis.cluster.messaging.Verb.PAXOS_COMMIT);
+        assertThatThrownBy(() -> increment(a.coordinator, "p").join()).cause()
+                .isInstanceOfSatisfying(WriteTimeoutException.class, e -> assertThat(e.received()).isEqualTo(1));
+        droppedVerbs.clear();
+        cut.add(a.address); // and node 0 is gone: nodes 1 and 2 only have the accepted proposal
+        assertThat(value(c.storage.read(read(500, "p")).join())).isEqualTo("1");
+        assertThat(value(c.coordinator.read(read(500, "p"), ConsistencyLevel.SERIAL, null).join())).isEqualTo("2");
+        assertThat(value(c.storage.read(read(500, "p")).join())).isEqualTo("2"); // committed on the replicas
+        assertThat(increment(c.coordinator, "p").join().applied()).isTrue();
+        cut.clear();
+        assertThat(value(nodes.get(1).coordinator.read(read(500, "p"), ConsistencyLevel.QUORUM, null).join()))
+                .isEqualTo("3");
+    }
+
+    @Test
+    void aTransactionWithoutAQuorumIsUnavailableOrTimesOut() {
+        start(3, 3);
+        increment(nodes.get(0).coordinator, "u").join();
+        cut.add(nodes.get(1).address);
+        cut.add(nodes.get(2).address);
+        assertThatThrownBy(() -> increment(nodes.get(0).coordinator, "u").join()).cause()
+                .isInstanceOfSatisfying(WriteTimeoutException.class, e -> {
+                    assertThat(e.writeType()).isEqualTo(WriteTimeoutException.WriteType.CAS);
+                    assertThat(e.consistency()).isEqualTo(ConsistencyLevel.SERIAL);
+                    assertThat(e.blockFor()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void aReplicaRefusesACoordinatorThatRoutesByAnOlderPlacementEpoch() {
+        start(3, 1); // requests carry epoch 1 (the harness's messaging)
+        // token 1500 belongs to node 2 alone; node 0 coordinates
+        nodes.get(0).coordinator.write(row(1500, "e", "one"), ConsistencyLevel.ONE, null).join();
+        nodes.get(2).replicas.refuseStaleCoordinators(() -> 2); // node 2 saw placement change at epoch 2
+        assertThatThrownBy(() -> nodes.get(0).coordinator.write(row(1500, "e", "two"), ConsistencyLevel.ONE, null)
+                .join()).cause().isInstanceOf(WriteTimeoutException.class);
+        assertThatThrownBy(() -> nodes.get(0).coordinator.read(read(1500, "e"), ConsistencyLevel.ONE, null).join())
+                .cause().isInstanceOf(ReadTimeoutException.class);
+        assertThat(value(nodes.get(2).storage.read(read(1500, "e")).join())).isEqualTo("one"); // not applied
+        nodes.get(2).replicas.refuseStaleCoordinators(() -> 1); // a coordinator as recent as the replica is served
+        nodes.get(0).coordinator.write(row(1500, "e", "three"), ConsistencyLevel.ONE, null).join();
     }
 }

@@ -96,9 +96,21 @@ class CharybdisImageTest {
     }
 
     @Test
-    void shouldRefuseADataCenterOrRackItCannotBeIn() {
-        assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_DC", "dc2"), "CASSANDRA_DC=dc2");
-        assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_RACK", "r7"), "CASSANDRA_RACK=r7");
+    void shouldPlaceItselfInTheDataCenterAndRackItsSnitchReads() {
+        try (CharybdisContainer c = new CharybdisContainer(image).withEnv("CASSANDRA_DC", "dc2")
+                .withEnv("CASSANDRA_RACK", "r7").withEnv("CASSANDRA_ENDPOINT_SNITCH", "GossipingPropertyFileSnitch")) {
+            c.start();
+            try (CqlSession session = CqlSession.builder().addContactPoint(c.getContactPoint())
+                    .withLocalDatacenter("dc2").build()) {
+                Row local = session.execute("SELECT data_center, rack FROM system.local").one();
+                assertThat(local.getString("data_center")).isEqualTo("dc2");
+                assertThat(local.getString("rack")).isEqualTo("r7");
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseASnitchItCannotServe() {
         assertFailsNaming(new CharybdisContainer(image).withEnv("CASSANDRA_ENDPOINT_SNITCH", "Ec2Snitch"),
                 "CASSANDRA_ENDPOINT_SNITCH=Ec2Snitch");
     }

@@ -92,6 +92,7 @@ final class ConfigKeys {
             key("commitlog_total_space", ConfigKeys::dataSize, NodeConfig.Builder::commitlogTotalSpace,
                     legacySize("commitlog_total_space_in_mb", DataSize.MIB)),
             key("ignore_commitlog_corruption", ConfigKeys::bool, NodeConfig.Builder::ignoreCommitlogCorruption),
+            key("auto_bootstrap", ConfigKeys::bool, NodeConfig.Builder::autoBootstrap),
             key("authenticator", raw -> AuthenticatorType.parse(className(raw)), NodeConfig.Builder::authenticator),
             key("authorizer", raw -> AuthorizerType.parse(className(raw)), NodeConfig.Builder::authorizer),
             key("num_tokens", ConfigKeys::integer, NodeConfig.Builder::numTokens),

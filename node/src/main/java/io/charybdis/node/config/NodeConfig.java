@@ -71,6 +71,7 @@ public final class NodeConfig {
     private final DataSize commitlogSegmentSize;
     private final DataSize commitlogTotalSpace;
     private final boolean ignoreCommitlogCorruption;
+    private final boolean autoBootstrap;
     private final AuthenticatorType authenticator;
     private final AuthorizerType authorizer;
     private final int numTokens;
@@ -92,8 +93,11 @@ public final class NodeConfig {
     private final int tombstoneWarnThreshold;
     private final int tombstoneFailureThreshold;
 
+    private final Path configDirectory;
+
     private NodeConfig(Builder b, Machine machine) {
         baseDirectory = b.baseDirectory.toAbsolutePath().normalize();
+        configDirectory = b.configDirectory;
         clusterName = b.clusterName;
         listenAddress = b.listenAddress;
         broadcastAddress = b.broadcastAddress != null ? b.broadcastAddress : b.listenAddress;
@@ -140,6 +144,7 @@ public final class NodeConfig {
         commitlogSegmentSize = b.commitlogSegmentSize;
         commitlogTotalSpace = b.commitlogTotalSpace;
         ignoreCommitlogCorruption = b.ignoreCommitlogCorruption;
+        autoBootstrap = b.autoBootstrap;
         authenticator = b.authenticator;
         authorizer = b.authorizer;
         numTokens = b.numTokens;
@@ -296,6 +301,9 @@ public final class NodeConfig {
 
     /** Where relative directories were resolved ({@code charybdis.home} or the working directory). */
     public Path baseDirectory() { return baseDirectory; }
+
+    /** The directory of the YAML file this configuration was read from; null when none was. */
+    public Path configDirectory() { return configDirectory; }
     public String clusterName() { return clusterName; }
     /** The address internode messaging binds to. */
     public String listenAddress() { return listenAddress; }
@@ -361,6 +369,8 @@ public final class NodeConfig {
     public DataSize commitlogTotalSpace() { return commitlogTotalSpace; }
     /** Skip (and report) corrupt commit log entries on replay instead of refusing to start. */
     public boolean ignoreCommitlogCorruption() { return ignoreCommitlogCorruption; }
+    /** A new node that is not a seed streams its ranges from the cluster before it serves them (Cassandra's key). */
+    public boolean autoBootstrap() { return autoBootstrap; }
     public AuthenticatorType authenticator() { return authenticator; }
     public AuthorizerType authorizer() { return authorizer; }
     public int numTokens() { return numTokens; }
@@ -435,6 +445,7 @@ public final class NodeConfig {
         m.put("commitlog_segment_size", commitlogSegmentSize.toString());
         m.put("commitlog_total_space", commitlogTotalSpace.toString());
         m.put("ignore_commitlog_corruption", Boolean.toString(ignoreCommitlogCorruption));
+        m.put("auto_bootstrap", Boolean.toString(autoBootstrap));
         m.put("authenticator", authenticator.className());
         m.put("authorizer", authorizer.className());
         m.put("num_tokens", Integer.toString(numTokens));
@@ -472,6 +483,7 @@ public final class NodeConfig {
      */
     public static final class Builder {
         private Path baseDirectory = defaultBaseDirectory(System.getProperties());
+        private Path configDirectory;
         private Machine machine;
         private String clusterName = "Test Cluster";
         private String listenAddress = "127.0.0.1";
@@ -515,6 +527,7 @@ public final class NodeConfig {
         private DataSize commitlogSegmentSize = DataSize.ofMebibytes(32);
         private DataSize commitlogTotalSpace = DataSize.ofGibibytes(8);
         private boolean ignoreCommitlogCorruption;
+        private boolean autoBootstrap = true;
         private AuthenticatorType authenticator = AuthenticatorType.ALLOW_ALL;
         private AuthorizerType authorizer = AuthorizerType.ALLOW_ALL;
         private int numTokens = 16;
@@ -589,6 +602,7 @@ public final class NodeConfig {
         public Builder commitlogSegmentSize(DataSize v) { this.commitlogSegmentSize = Objects.requireNonNull(v); return this; }
         public Builder commitlogTotalSpace(DataSize v) { this.commitlogTotalSpace = Objects.requireNonNull(v); return this; }
         public Builder ignoreCommitlogCorruption(boolean v) { this.ignoreCommitlogCorruption = v; return this; }
+        public Builder autoBootstrap(boolean v) { this.autoBootstrap = v; return this; }
         public Builder authenticator(AuthenticatorType v) { this.authenticator = Objects.requireNonNull(v); return this; }
         public Builder authorizer(AuthorizerType v) { this.authorizer = Objects.requireNonNull(v); return this; }
         public Builder numTokens(int v) { this.numTokens = v; return this; }
@@ -598,6 +612,11 @@ public final class NodeConfig {
             this.partitioner = name.contains(".") ? name : ConfigNames.CASSANDRA_DHT_PACKAGE + name;
             return this;
         }
+        public Builder configDirectory(Path v) {
+            this.configDirectory = v == null ? null : v.toAbsolutePath().normalize();
+            return this;
+        }
+
         public Builder endpointSnitch(String v) {
             this.endpointSnitch = ConfigNames.stripPackage(Objects.requireNonNull(v).trim(), ConfigNames.CASSANDRA_LOCATOR_PACKAGE);
             return this;

@@ -115,6 +115,10 @@ public final class NodeConfigLoader {
         ConfigKeys.refuseUnsupportedTransportSettings(yaml, yamlSource);
         ConfigKeys.refuseUnsupportedHintSettings(yaml, yamlSource);
         NodeConfig.Builder builder = NodeConfig.builder().baseDirectory(NodeConfig.defaultBaseDirectory(systemProperties));
+        if (!yamlSource.equals("defaults")) {
+            java.nio.file.Path parent = java.nio.file.Path.of(yamlSource).toAbsolutePath().getParent();
+            builder.configDirectory(parent);
+        }
         for (ConfigKeys.Key<?> key : ConfigKeys.ALL) {
             apply(key, layers, builder);
         }

@@ -42,6 +42,22 @@ public final class QueryContext {
         this.home = ThreadExecutorMap.currentExecutor();
     }
 
+    private QueryContext(QueryContext o, long timestamp) {
+        this.alloc = o.alloc;
+        this.version = o.version;
+        this.options = o.options;
+        this.client = o.client;
+        this.bind = o.bind;
+        this.timestamp = timestamp;
+        this.home = o.home;
+        this.warnings = o.warnings;
+    }
+
+    /** The same request writing at {@code timestamp} (a lightweight transaction's ballot time). */
+    public QueryContext atTimestamp(long timestamp) {
+        return new QueryContext(this, timestamp);
+    }
+
     /** The shard event loop the request arrived on, or null for work not started by a client connection. */
     public EventExecutor home() {
         return home;

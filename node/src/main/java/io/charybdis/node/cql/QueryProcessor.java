@@ -118,6 +118,15 @@ public final class QueryProcessor {
         this.virtualTables = virtualTables;
         this.node = node;
         this.ddl = new SchemaStatements(schemas);
+        this.ddl.setDataCenters(() -> {
+            var md = coordinator.metadata();
+            java.util.Set<String> dcs = new java.util.TreeSet<>();
+            dcs.add(md.self().datacenter());
+            for (var e : md.ring().endpoints()) {
+                dcs.add(e.datacenter());
+            }
+            return dcs;
+        });
         this.prepared = Caffeine.newBuilder()
                 .maximumWeight(Math.max(1, preparedCacheBytes))
                 .weigher((ByteBuffer k, Prepared p) -> 256 + p.query.length() * 2)

@@ -78,6 +78,7 @@ public final class JmxServer implements AutoCloseable {
             return null; // disabled
         }
         NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info());
+        view.cluster = node.cluster();
         JmxServer server;
         try {
             server = listen(config, view);
@@ -153,8 +154,9 @@ public final class JmxServer implements AutoCloseable {
 
     private void registerAll() {
         registerPlatformBeans();
-        standard("org.apache.cassandra.db:type=StorageService", new StorageServiceBean(node),
-                StorageServiceMBean.class);
+        StorageServiceBean storageService = new StorageServiceBean(node);
+        register(name("org.apache.cassandra.db:type=StorageService"), new javax.management.StandardEmitterMBean(
+                storageService, StorageServiceMBean.class, false, storageService.emitter()));
         standard("org.apache.cassandra.db:type=EndpointSnitchInfo", new SmallBeans.EndpointSnitchInfo(node),
                 EndpointSnitchInfoMBean.class);
         standard("org.apache.cassandra.db:type=StorageProxy", new SmallBeans.StorageProxy(node),

@@ -26,6 +26,8 @@ final class NodeView {
     final Supplier<io.charybdis.node.schema.Schema> schema;
     final NodeInfo info;
     volatile boolean running = true;
+    /** The node's cluster membership; null for a node on its own. */
+    volatile ClusterOps cluster;
 
     NodeView(NodeConfig config, Storage storage, Supplier<io.charybdis.node.schema.Schema> schema, NodeInfo info) {
         this.config = config;

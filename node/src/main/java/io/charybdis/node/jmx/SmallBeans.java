@@ -21,7 +21,7 @@ final class SmallBeans {
     private SmallBeans() {
     }
 
-    /** {@code org.apache.cassandra.db:type=EndpointSnitchInfo}: one data center and rack, as SimpleSnitch reports. */
+    /** {@code org.apache.cassandra.db:type=EndpointSnitchInfo}: this node's data center and rack, from its snitch. */
     static final class EndpointSnitchInfo implements EndpointSnitchInfoMBean {
         private final NodeView node;
 
@@ -31,11 +31,19 @@ final class SmallBeans {
 
         @Override
         public String getRack(String host) throws UnknownHostException {
+            ClusterOps.Member m = node.cluster == null ? null : ClusterViews.find(node.cluster, host);
+            if (m != null) {
+                return m.rack();
+            }
             return node.info.rack();
         }
 
         @Override
         public String getDatacenter(String host) throws UnknownHostException {
+            ClusterOps.Member m = node.cluster == null ? null : ClusterViews.find(node.cluster, host);
+            if (m != null) {
+                return m.datacenter();
+            }
             return node.info.dataCenter();
         }
 
@@ -51,7 +59,7 @@ final class SmallBeans {
 
         @Override
         public String getSnitchName() {
-            return "org.apache.cassandra.locator.SimpleSnitch";
+            return io.charybdis.node.config.Snitch.of(node.config).className();
         }
     }
 
@@ -145,11 +153,31 @@ final class SmallBeans {
 
         @Override
         public Map<String, List<String>> getSchemaVersions() {
+            if (node.cluster != null) {
+                // every member installs the schema of the metadata log: one version, the members that answer
+                Map<String, List<String>> versions = new java.util.LinkedHashMap<>();
+                versions.put(node.schema.get().version().toString(), ClusterViews.live(node.cluster, false));
+                List<String> down = ClusterViews.unreachable(node.cluster, false);
+                if (!down.isEmpty()) {
+                    versions.put("UNREACHABLE", down);
+                }
+                return versions;
+            }
             return Map.of(node.schema.get().version().toString(), List.of(node.endpoint()));
         }
 
         @Override
         public Map<String, List<String>> getSchemaVersionsWithPort() {
+            if (node.cluster != null) {
+                // every member installs the schema of the metadata log: one version, the members that answer
+                Map<String, List<String>> versions = new java.util.LinkedHashMap<>();
+                versions.put(node.schema.get().version().toString(), ClusterViews.live(node.cluster, true));
+                List<String> down = ClusterViews.unreachable(node.cluster, true);
+                if (!down.isEmpty()) {
+                    versions.put("UNREACHABLE", down);
+                }
+                return versions;
+            }
             return Map.of(node.schema.get().version().toString(), List.of(node.endpointWithPort()));
         }
 
@@ -324,11 +352,17 @@ final class SmallBeans {
 
         @Override
         public String getAllEndpointStates() {
+            if (node.cluster != null) {
+                return ClusterViews.endpointStates(node.cluster, false, node.schema.get().version().toString(), node.info.startedAtMillis() / 1000);
+            }
             return state(false);
         }
 
         @Override
         public String getAllEndpointStatesWithPort() {
+            if (node.cluster != null) {
+                return ClusterViews.endpointStates(node.cluster, true, node.schema.get().version().toString(), node.info.startedAtMillis() / 1000);
+            }
             return state(true);
         }
 
@@ -339,21 +373,33 @@ final class SmallBeans {
 
         @Override
         public Map<String, String> getSimpleStates() {
+            if (node.cluster != null) {
+                return ClusterViews.simpleStates(node.cluster, false);
+            }
             return Map.of("/" + node.endpoint(), "UP");
         }
 
         @Override
         public Map<String, String> getSimpleStatesWithPort() {
+            if (node.cluster != null) {
+                return ClusterViews.simpleStates(node.cluster, true);
+            }
             return Map.of("/" + node.endpointWithPort(), "UP");
         }
 
         @Override
         public int getDownEndpointCount() {
+            if (node.cluster != null) {
+                return ClusterViews.unreachable(node.cluster, true).size();
+            }
             return 0;
         }
 
         @Override
         public int getUpEndpointCount() {
+            if (node.cluster != null) {
+                return ClusterViews.live(node.cluster, true).size();
+            }
             return 1;
         }
     }

@@ -21,48 +21,93 @@ import java.util.concurrent.ExecutionException;
  */
 final class StorageServiceBean implements StorageServiceMBean {
     private final NodeView node;
+    /** Repair progress goes to nodetool as notifications of this bean. */
+    private final javax.management.NotificationBroadcasterSupport emitter =
+            new javax.management.NotificationBroadcasterSupport();
+    private final RepairJobs repairs = new RepairJobs(emitter);
+    private volatile String removalStatus = "No removals in process.";
 
     StorageServiceBean(NodeView node) {
         this.node = node;
     }
 
+    javax.management.NotificationEmitter emitter() {
+        return emitter;
+    }
+
+    void close() {
+        repairs.close();
+    }
+
     @Override
     public List<String> getLiveNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.live(c, false);
+        }
         return List.of(node.endpoint());
     }
 
     @Override
     public List<String> getLiveNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.live(c, true);
+        }
         return List.of(node.endpointWithPort());
     }
 
     @Override
     public List<String> getUnreachableNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.unreachable(c, false);
+        }
         return List.of();
     }
 
     @Override
     public List<String> getUnreachableNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.unreachable(c, true);
+        }
         return List.of();
     }
 
     @Override
     public List<String> getJoiningNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, false, "JOINING");
+        }
         return List.of();
     }
 
     @Override
     public List<String> getJoiningNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, true, "JOINING");
+        }
         return List.of();
     }
 
     @Override
     public List<String> getLeavingNodes() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, false, "LEAVING");
+        }
         return List.of();
     }
 
     @Override
     public List<String> getLeavingNodesWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.withStatus(c, true, "LEAVING");
+        }
         return List.of();
     }
 
@@ -90,6 +135,11 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public List<String> getTokens(String endpoint) throws UnknownHostException {
+        ClusterOps c = node.cluster;
+        ClusterOps.Member member = c == null ? null : ClusterViews.find(c, endpoint);
+        if (member != null) {
+            return member.tokens().stream().sorted().map(String::valueOf).toList();
+        }
         if (!node.isLocal(endpoint)) {
             InetAddress.getByName(endpoint); // an unknown host name fails as in Cassandra
             return List.of();
@@ -127,11 +177,19 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<String, String> getTokenToEndpointMap() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.tokenToEndpoint(c, false);
+        }
         return tokenMap(node.endpoint());
     }
 
     @Override
     public Map<String, String> getTokenToEndpointWithPortMap() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.tokenToEndpoint(c, true);
+        }
         return tokenMap(node.endpointWithPort());
     }
 
@@ -142,21 +200,37 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<String, String> getEndpointToHostId() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, true, false);
+        }
         return Map.of(node.endpoint(), getLocalHostId());
     }
 
     @Override
     public Map<String, String> getEndpointWithPortToHostId() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, true, true);
+        }
         return Map.of(node.endpointWithPort(), getLocalHostId());
     }
 
     @Override
     public Map<String, String> getHostIdToEndpoint() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, false, false);
+        }
         return Map.of(getLocalHostId(), node.endpoint());
     }
 
     @Override
     public Map<String, String> getHostIdToEndpointWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.hostIds(c, false, true);
+        }
         return Map.of(getLocalHostId(), node.endpointWithPort());
     }
 
@@ -211,6 +285,10 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public String getOperationMode() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return node.running ? c.mode() : "DRAINED";
+        }
         return node.running ? "NORMAL" : "DRAINED";
     }
 
@@ -231,6 +309,10 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isDecommissioning() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return c.mode().equals("LEAVING");
+        }
         return false;
     }
 
@@ -251,17 +333,33 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<InetAddress, Float> getOwnership() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return byAddress(ClusterViews.ownership(c, false));
+        }
         return Map.of(node.info.listenAddress(), 1.0f);
     }
 
     @Override
     public Map<String, Float> getOwnershipWithPort() {
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            return ClusterViews.ownership(c, true);
+        }
         return Map.of(node.endpointWithPort(), 1.0f);
     }
 
     @Override
     public Map<InetAddress, Float> effectiveOwnership(String keyspace) throws IllegalStateException {
         checkKeyspace(keyspace);
+        ClusterOps c = node.cluster;
+        if (c != null && keyspace != null && !keyspace.isEmpty()) {
+            return byAddress(ClusterViews.effectiveOwnership(c, keyspace, false));
+        }
+        if (c != null) {
+            throw new IllegalStateException("Non-system keyspaces don't have the same replication settings, effective "
+                    + "ownership information is meaningless");
+        }
         return getOwnership();
     }
 
@@ -269,6 +367,14 @@ final class StorageServiceBean implements StorageServiceMBean {
     @Override
     public Map<String, Float> effectiveOwnershipWithPort(String keyspace) throws IllegalStateException {
         checkKeyspace(keyspace);
+        ClusterOps c = node.cluster;
+        if (c != null && keyspace != null && !keyspace.isEmpty()) {
+            return ClusterViews.effectiveOwnership(c, keyspace, true);
+        }
+        if (c != null) {
+            throw new IllegalStateException("Non-system keyspaces don't have the same replication settings, effective "
+                    + "ownership information is meaningless");
+        }
         return getOwnershipWithPort();
     }
 
@@ -431,5 +537,125 @@ final class StorageServiceBean implements StorageServiceMBean {
     @Override
     public Map<String, long[]> getOutOfRangeOperationCounts() {
         return Map.of();
+    }
+
+    // ------------------------------------------------------------------ cluster operations (topology, repair)
+
+    @Override
+    public int repairAsync(String keyspace, Map<String, String> options) {
+        KeyspaceMetadata ks = node.keyspace(keyspace);
+        io.charybdis.cluster.locator.ReplicationStrategy strategy =
+                io.charybdis.cluster.locator.ReplicationStrategy.of(ks.replication());
+        boolean replicated = !(strategy instanceof io.charybdis.cluster.locator.ReplicationStrategy.Local)
+                && strategy.replicationFactor() > 1;
+        return repairs.start(node.cluster, keyspace, options == null ? Map.of() : options, replicated);
+    }
+
+    @Override
+    public List<String> getParentRepairStatus(int cmd) {
+        return repairs.status(cmd);
+    }
+
+    @Override
+    public void decommission(boolean force) throws InterruptedException {
+        ClusterOps c = node.cluster;
+        if (c == null) {
+            throw new UnsupportedOperationException("no other node in the cluster to decommission to");
+        }
+        c.decommission();
+    }
+
+    @Override
+    public void removeNode(String hostIdString) {
+        ClusterOps c = node.cluster;
+        if (c == null) {
+            throw new UnsupportedOperationException("Host ID not found.");
+        }
+        java.util.UUID id = java.util.UUID.fromString(hostIdString);
+        removalStatus = "Removing token (" + id + "). Waiting for replication confirmation from the new replicas.";
+        try {
+            c.removeNode(id);
+        } finally {
+            removalStatus = "No removals in process.";
+        }
+    }
+
+    @Override
+    public String getRemovalStatus() {
+        return removalStatus;
+    }
+
+    @Override
+    public String getRemovalStatusWithPort() {
+        return removalStatus;
+    }
+
+    @Override
+    public int forceKeyspaceCleanup(String keyspaceName, String... tables)
+            throws IOException, ExecutionException, InterruptedException {
+        return forceKeyspaceCleanup(0, keyspaceName, tables);
+    }
+
+    /** 0 = SUCCESSFUL, as CompactionManager.AllSSTableOpStatus; a node on its own owns everything: nothing to drop. */
+    @Override
+    public int forceKeyspaceCleanup(int jobs, String keyspaceName, String... tables)
+            throws IOException, ExecutionException, InterruptedException {
+        KeyspaceMetadata ks = node.keyspace(keyspaceName);
+        if (ks.isSystem()) {
+            throw new RuntimeException("Cleanup of system keyspace " + keyspaceName + " is not allowed");
+        }
+        ClusterOps c = node.cluster;
+        if (c != null) {
+            c.cleanup(keyspaceName, tables == null ? List.of() : List.of(tables));
+        }
+        return 0;
+    }
+
+    private static Map<InetAddress, Float> byAddress(Map<String, Float> byName) {
+        Map<InetAddress, Float> out = new LinkedHashMap<>();
+        byName.forEach((k, v) -> {
+            try {
+                out.put(InetAddress.getByName(k), v);
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return out;
+    }
+
+    @Override
+    public List<InetAddress> getNaturalEndpoints(String keyspaceName, String cf, String key) {
+        List<InetAddress> out = new ArrayList<>();
+        for (String e : naturalEndpoints(keyspaceName, cf, key, false)) {
+            try {
+                out.add(InetAddress.getByName(e));
+            } catch (UnknownHostException x) {
+                throw new IllegalStateException(x);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public List<String> getNaturalEndpointsWithPort(String keyspaceName, String cf, String key) {
+        return naturalEndpoints(keyspaceName, cf, key, true);
+    }
+
+    private List<String> naturalEndpoints(String keyspaceName, String cf, String key, boolean withPort) {
+        KeyspaceMetadata ks = node.keyspace(keyspaceName);
+        TableMetadata t = ks.tables().get(cf);
+        if (t == null) {
+            throw new IllegalArgumentException("Unknown table '" + cf + "' in keyspace '" + keyspaceName + "'");
+        }
+        long token = KeyStrings.token(t, key);
+        ClusterOps c = node.cluster;
+        if (c == null) {
+            return List.of(withPort ? node.endpointWithPort() : node.endpoint());
+        }
+        List<String> out = new ArrayList<>();
+        for (ClusterOps.Member m : c.replicas(keyspaceName, token)) {
+            out.add(ClusterViews.name(m, withPort));
+        }
+        return out;
     }
 }

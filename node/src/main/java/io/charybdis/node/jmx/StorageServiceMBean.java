@@ -149,4 +149,31 @@ public interface StorageServiceMBean {
     String getPartitionerName();
 
     Map<String, long[]> getOutOfRangeOperationCounts();
+
+    // ------------------------------------------------------------------ cluster operations (topology, repair)
+
+    /** Starts a repair; progress comes as JMX notifications from source "repair:N". 0: nothing to repair. */
+    int repairAsync(String keyspace, Map<String, String> options);
+
+    /** IN_PROGRESS, COMPLETED or FAILED, then the repair's messages; null for an unknown command. */
+    List<String> getParentRepairStatus(int cmd);
+
+    void decommission(boolean force) throws InterruptedException;
+
+    void removeNode(String hostIdString);
+
+    String getRemovalStatus();
+
+    String getRemovalStatusWithPort();
+
+    int forceKeyspaceCleanup(String keyspaceName, String... tables)
+            throws IOException, ExecutionException, InterruptedException;
+
+    int forceKeyspaceCleanup(int jobs, String keyspaceName, String... tables)
+            throws IOException, ExecutionException, InterruptedException;
+
+    /** nodetool getendpoints: the replicas of a partition key given as text. */
+    List<InetAddress> getNaturalEndpoints(String keyspaceName, String cf, String key);
+
+    List<String> getNaturalEndpointsWithPort(String keyspaceName, String cf, String key);
 }

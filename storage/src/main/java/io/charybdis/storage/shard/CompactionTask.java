@@ -45,6 +45,8 @@ final class CompactionTask implements ShardScheduler.Task {
     final long totalBytes;
     final long startedAtMillis = System.currentTimeMillis();
     private final PurgePolicy purge;
+    /** Cleanup: the tokens kept (the others are dropped); null keeps all. */
+    private final java.util.function.LongPredicate keep;
     private final Path dir;
     private final Compression compression;
     private final int shardCount;
@@ -65,7 +67,9 @@ final class CompactionTask implements ShardScheduler.Task {
     private boolean finished;
 
     CompactionTask(Shard shard, TableShard ts, CompactionJob<SSTableReader> job, PurgePolicy purge, int epoch,
-                   int shardCount, boolean userInitiated, double minShares, List<CompletableFuture<Void>> waiters) {
+                   int shardCount, boolean userInitiated, double minShares, List<CompletableFuture<Void>> waiters,
+                   java.util.function.LongPredicate keep) {
+        this.keep = keep;
         this.shard = shard;
         this.ts = ts;
         this.job = job;
@@ -135,7 +139,7 @@ final class CompactionTask implements ShardScheduler.Task {
                     has[i] = scanners[i].advance();
                 }
             }
-            if (merger.merge(views, n, null, null, purge, out, 0) > 0) {
+            if ((keep == null || keep.test(token)) && merger.merge(views, n, null, null, purge, out, 0) > 0) {
                 if (writer == null) {
                     long generation = ts.entry.nextGeneration();
                     log.added(generation);

@@ -92,11 +92,13 @@ final class Compactor {
             if (ts.running.isEmpty()) {
                 List<CompletableFuture<Void>> waiters = new ArrayList<>(ts.majorWaiters);
                 ts.majorWaiters.clear();
+                java.util.function.LongPredicate keep = ts.majorKeep;
+                ts.majorKeep = null;
                 CompactionJob<SSTableReader> job = strategy.major(compactableSSTables(ts));
                 if (job == null) {
                     waiters.forEach(f -> f.complete(null));
                 } else {
-                    start(ts, job, true, waiters);
+                    start(ts, job, true, waiters, keep);
                 }
             }
             return;
@@ -111,12 +113,12 @@ final class Compactor {
             if (job == null) {
                 break;
             }
-            start(ts, job, false, List.of());
+            start(ts, job, false, List.of(), null);
         }
     }
 
     private void start(TableShard ts, CompactionJob<SSTableReader> job, boolean userInitiated,
-                       List<CompletableFuture<Void>> waiters) {
+                       List<CompletableFuture<Void>> waiters, java.util.function.LongPredicate keep) {
         for (SSTableReader r : job.inputs()) {
             r.acquire();
             ts.compacting.add(r);
@@ -136,7 +138,7 @@ final class Compactor {
         int now = (int) (System.currentTimeMillis() / 1000);
         PurgePolicy purge = new PurgePolicy(now, now - ts.entry.descriptor().gcGraceSeconds(), maxPurgeable);
         CompactionTask task = new CompactionTask(shard, ts, job, purge, ts.epoch, shard.ctx.shardCount(), userInitiated,
-                userInitiated ? USER_COMPACTION_SHARES : 0, waiters);
+                userInitiated ? USER_COMPACTION_SHARES : 0, waiters, keep);
         ts.running.add(task);
         ts.publishStats();
         shard.scheduler.submit(ShardScheduler.Group.COMPACTION, task);
@@ -201,6 +203,20 @@ final class Compactor {
         ts.majorWaiters.add(f);
         maybeCompact(ts);
         return f;
+    }
+
+    /**
+     * Cleanup: a major compaction of the table on this shard that keeps only the partitions whose token
+     * {@code keep} accepts (the ranges this node still replicates); completes when done. Flush first: memtables are
+     * not cleaned.
+     */
+    CompletableFuture<Void> cleanup(TableId tid, java.util.function.LongPredicate keep) {
+        if (!shard.tables.isRegistered(tid)) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + tid));
+        }
+        TableShard ts = shard.tables.get(tid);
+        ts.majorKeep = ts.majorKeep == null ? keep : ts.majorKeep.and(keep);
+        return forceMajorCompaction(tid);
     }
 
     /** Asks every running compaction to stop at its next chunk; returns how many were asked. */

@@ -60,6 +60,7 @@ public final class Shard {
     final Compactor compactor;
     final ShardControllers controllers;
     final ShardReads reads;
+    private final RangeKeys rangeKeys;
     final PartitionLocks locks;
     private volatile long foregroundOps;
     private boolean acceptingWrites = true;
@@ -85,6 +86,7 @@ public final class Shard {
         this.compactor = new Compactor(this);
         this.controllers = new ShardControllers(this);
         this.reads = new ShardReads(this);
+        this.rangeKeys = new RangeKeys(this);
         this.locks = new PartitionLocks(this);
         controllers.applyThroughputCap();
     }
@@ -166,6 +168,31 @@ public final class Shard {
         return inbox.request(() -> reads.readRaw(table, token, key));
     }
 
+    /**
+     * Maintenance (streaming, repair): the partitions this shard holds with tokens in [startToken, endToken], after
+     * {@code after} when not null (resuming), at most {@code limit}, each whole and unfiltered as
+     * {@link #requestRawPartition} gives it, in (token, key) order. Absent partitions (nothing left) are skipped.
+     */
+    public CompletableFuture<java.util.List<Mutation>> requestRawRange(TableId table, long startToken,
+            io.charybdis.storage.mutation.DecoratedKey after, long endToken, int limit) {
+        return submit(() -> rangeKeys.keys(table, startToken, after, endToken, limit).thenCompose(keys -> {
+            java.util.List<CompletableFuture<Mutation>> parts = new java.util.ArrayList<>(keys.size());
+            for (io.charybdis.storage.mutation.DecoratedKey k : keys) {
+                parts.add(reads.readRaw(table, k.token(), k.key()));
+            }
+            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
+                java.util.List<Mutation> out = new java.util.ArrayList<>(parts.size());
+                for (CompletableFuture<Mutation> p : parts) {
+                    Mutation m = p.join();
+                    if (m != null) {
+                        out.add(m);
+                    }
+                }
+                return out;
+            });
+        }));
+    }
+
     /** Request path: read-decide-apply (inline on this shard's thread, else through the bounded queue). */
     public CompletableFuture<CasResult> requestAtomically(TableId tid, long token, byte[] key, ReadCommand current,
                                                           Function<ReadResult, Mutation> decide) {
@@ -215,6 +242,10 @@ public final class Shard {
 
     public CompletableFuture<Void> flushAll() {
         return flusher.flushAll();
+    }
+
+    public CompletableFuture<Void> cleanup(TableId tid, java.util.function.LongPredicate keep) {
+        return compactor.cleanup(tid, keep);
     }
 
     public CompletableFuture<Void> forceMajorCompaction(TableId tid) {

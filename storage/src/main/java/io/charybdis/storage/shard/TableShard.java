@@ -41,6 +41,8 @@ final class TableShard {
     final Set<SSTableReader> compacting = Collections.newSetFromMap(new IdentityHashMap<>());
     final List<CompactionTask> running = new ArrayList<>();
     final List<CompletableFuture<Void>> majorWaiters = new ArrayList<>();
+    /** The tokens the next major compaction keeps (cleanup drops the others); null: all. Shard thread only. */
+    java.util.function.LongPredicate majorKeep;
 
     // published for TableStats (written by the shard thread only)
     volatile int statSSTables;

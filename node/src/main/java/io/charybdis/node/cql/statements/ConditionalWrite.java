@@ -134,7 +134,7 @@ final class ConditionalWrite {
         }
         Columns shown = new Columns(hasExistence, updatesStatic, updatesRegular, conditionColumns);
         boolean regularRows = onRegularRows;
-        return coordinator.cas(new TableId(table.id()), key.token(), Values.bytes(key.key()), read.build(), current -> {
+        return coordinator.cas(new TableId(table.id()), key.token(), Values.bytes(key.key()), read.build(), (current, timestamp) -> {
             Current cur = new Current(table, current);
             for (Map.Entry<byte[], RowConditions> c : conditions.entrySet()) {
                 if (!holds(c.getKey(), c.getValue(), cur)) {
@@ -143,7 +143,7 @@ final class ConditionalWrite {
             }
             List<Mutation> mutations = new ArrayList<>();
             for (Entry e : entries) {
-                mutations.addAll(e.statement().mutations(e.ctx(), current, false));
+                mutations.addAll(e.statement().mutations(e.ctx().atTimestamp(timestamp), current, false));
             }
             return Mutation.merge(mutations);
         }, ctx.serialConsistency(), ctx.consistency(), ctx.home()).thenApply(cas -> result(ctx, cas, conditions, regularRows, shown));

@@ -210,10 +210,20 @@ public final class SchemaStatements {
         }
     }
 
-    /** The data centres of this cluster (a single node: its own). */
-    private static final java.util.Set<String> DATA_CENTERS = java.util.Set.of("datacenter1");
+    /** The data centres of the cluster's members (a single node: its own). */
+    private java.util.function.Supplier<java.util.Set<String>> dataCenters = () -> java.util.Set.of("datacenter1");
 
-    static Map<String, String> replication(String keyspace, Properties props, Map<String, String> previous) {
+    /** Where the data centres NetworkTopologyStrategy may name come from (the cluster metadata's members). */
+    public void setDataCenters(java.util.function.Supplier<java.util.Set<String>> dataCenters) {
+        this.dataCenters = dataCenters;
+    }
+
+    Map<String, String> replication(String keyspace, Properties props, Map<String, String> previous) {
+        return replication(keyspace, props, previous, dataCenters.get());
+    }
+
+    static Map<String, String> replication(String keyspace, Properties props, Map<String, String> previous,
+                                           java.util.Set<String> dataCenters) {
         Map<String, String> given = props.getMap("replication");
         if (given == null) {
             if (props.has("replication")) {
@@ -255,12 +265,16 @@ public final class SchemaStatements {
                         continue;
                     }
                     checkRf(e.getValue());
-                    if (!e.getKey().equals("replication_factor") && !DATA_CENTERS.contains(e.getKey())) {
+                    if (!e.getKey().equals("replication_factor") && !dataCenters.contains(e.getKey())) {
                         throw new ConfigurationException("Unrecognized strategy option {" + e.getKey() + "} passed to "
                                 + "NetworkTopologyStrategy for keyspace " + keyspace);
                     }
                     if (e.getKey().equals("replication_factor")) {
-                        out.put("datacenter1", e.getValue());
+                        for (String dc : dataCenters) { // every data centre that does not name its own
+                            if (!given.containsKey(dc)) {
+                                out.put(dc, e.getValue());
+                            }
+                        }
                     } else {
                         out.put(e.getKey(), e.getValue());
                     }

@@ -1,0 +1,140 @@
+package io.charybdis.node;
+
+import io.charybdis.cluster.locator.Endpoint;
+import io.charybdis.cluster.locator.ReplicationStrategy;
+import io.charybdis.cluster.locator.TokenRing;
+import io.charybdis.cluster.metadata.MetadataState;
+import io.charybdis.cluster.metadata.NodeRecord;
+import io.charybdis.cluster.streaming.Streaming;
+import io.charybdis.cluster.topology.TopologyChanges;
+import io.charybdis.node.jmx.ClusterOps;
+import io.charybdis.node.schema.KeyspaceMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/** {@link ClusterOps} over this node's {@link ClusterMember}: what nodetool sees of the ring and starts on it. */
+final class ClusterOperations implements ClusterOps {
+    private final ClusterMember member;
+    private final CharybdisNode node;
+
+    ClusterOperations(ClusterMember member, CharybdisNode node) {
+        this.member = member;
+        this.node = node;
+    }
+
+    private Member view(NodeRecord r) {
+        var fd = member.liveness();
+        return new Member(r.hostId(), r.address().getHostAddress(), r.storagePort(), r.datacenter(), r.rack(),
+                r.status().name(), fd == null || fd.isAlive(r.endpoint()), r.tokens(), r.rpcAddress().getHostAddress(),
+                r.nativePort(), r.releaseVersion());
+    }
+
+    @Override
+    public List<Member> members() {
+        List<Member> out = new ArrayList<>();
+        for (NodeRecord r : member.metadata().state().members().values()) {
+            out.add(view(r));
+        }
+        return out;
+    }
+
+    @Override
+    public UUID self() {
+        return member.hostId();
+    }
+
+    @Override
+    public List<Member> replicas(String keyspace, long token) {
+        KeyspaceMetadata ks = node.schemas().schema().keyspace(keyspace);
+        if (ks == null) {
+            throw new IllegalArgumentException("Unknown keyspace '" + keyspace + "'");
+        }
+        MetadataState state = member.metadata().state();
+        TokenRing ring = state.ring();
+        NodeRecord me = state.members().get(member.hostId());
+        List<Member> out = new ArrayList<>();
+        if (ring == null || me == null) {
+            return out;
+        }
+        for (Endpoint e : ReplicationStrategy.of(ks.replication()).replicas(token, ring, me.endpoint())) {
+            NodeRecord r = state.members().get(e.hostId());
+            if (r != null) {
+                out.add(view(r));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String mode() {
+        return member.topology().mode();
+    }
+
+    private List<TopologyChanges.Table> tables(String keyspace, List<String> names) {
+        if (node.schemas().schema().keyspace(keyspace) == null) {
+            throw new IllegalArgumentException("Keyspace " + keyspace + " does not exist");
+        }
+        List<TopologyChanges.Table> out = new ArrayList<>();
+        for (TopologyChanges.Table t : ClusterMember.tables(node.schemas())) {
+            if (t.keyspace().equals(keyspace) && (names.isEmpty() || names.contains(t.name()))) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void repair(String keyspace, List<String> tables, boolean primaryRange, Consumer<String> log) {
+        member.topology().repair(tables(keyspace, tables), primaryRange, log);
+    }
+
+    @Override
+    public void decommission() {
+        member.topology().leave(member.hostId());
+        Thread stop = new Thread(node::close, "decommissioned-node-stop");
+        stop.setDaemon(true);
+        stop.start();
+    }
+
+    @Override
+    public void removeNode(UUID hostId) {
+        if (hostId.equals(member.hostId())) {
+            throw new UnsupportedOperationException("Cannot remove self");
+        }
+        NodeRecord r = member.metadata().state().members().get(hostId);
+        if (r == null) {
+            throw new UnsupportedOperationException("Host ID not found.");
+        }
+        var fd = member.liveness();
+        if (fd != null && fd.isAlive(r.endpoint())) {
+            throw new UnsupportedOperationException("Node " + r.address().getHostAddress() + ":" + r.storagePort()
+                    + " is alive and owns this ID. Use decommission command to remove it from the ring");
+        }
+        member.topology().leave(hostId);
+    }
+
+    @Override
+    public void cleanup(String keyspace, List<String> tables) {
+        member.topology().cleanup(tables(keyspace, tables), node.storage());
+    }
+
+    @Override
+    public long[] streamingTotals() {
+        Streaming s = member.topology().streaming();
+        return new long[] {s.partitionsReceived(), s.bytesReceived(), s.partitionsSent(), s.bytesSent(),
+                s.active().size()};
+    }
+
+    @Override
+    public List<String> activeStreams() {
+        List<String> out = new ArrayList<>();
+        for (Streaming.Transfer t : member.topology().streaming().active()) {
+            out.add((t.receiving() ? "Receiving from " : "Sending to ") + t.peer().getAddress().getHostAddress() + ":"
+                    + t.peer().getPort() + " table=" + t.table() + " partitions=" + t.partitions().get() + " bytes="
+                    + t.bytes().get());
+        }
+        return out;
+    }
+}

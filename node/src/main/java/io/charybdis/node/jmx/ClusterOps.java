@@ -1,0 +1,49 @@
+package io.charybdis.node.jmx;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * What the JMX beans ask of a cluster member: the members as the metadata log holds them, and the operations nodetool
+ * starts (repair, decommission, removenode, cleanup). A node on its own has none ({@code CharybdisNode.cluster()}
+ * is null), and the beans answer as a one-node ring.
+ */
+public interface ClusterOps {
+    /** One member of the ring: status JOINING, NORMAL or LEAVING; alive as the failure detector says. */
+    record Member(UUID hostId, String address, int storagePort, String datacenter, String rack, String status,
+                  boolean alive, List<Long> tokens, String rpcAddress, int nativePort, String releaseVersion) {
+        public String endpointWithPort() {
+            return address + ":" + storagePort;
+        }
+    }
+
+    List<Member> members();
+
+    /** This node's host id. */
+    UUID self();
+
+    /** The replicas of a token in a keyspace, primary first, as addresses with their storage ports. */
+    List<Member> replicas(String keyspace, long token);
+
+    /** STARTING, JOINING, NORMAL, LEAVING, DECOMMISSIONED. */
+    String mode();
+
+    /** Full repair of a keyspace's tables (all when empty) over this node's ranges; blocks until done. */
+    void repair(String keyspace, List<String> tables, boolean primaryRange, Consumer<String> log);
+
+    /** Streams this node's ranges to their next replicas, leaves the ring and stops the node; blocks until it left. */
+    void decommission();
+
+    /** Re-replicates a dead member's ranges from the other replicas and removes it from the ring. */
+    void removeNode(UUID hostId);
+
+    /** Drops the data of ranges this node no longer replicates, for a keyspace's tables (all when empty). */
+    void cleanup(String keyspace, List<String> tables);
+
+    /** Streaming totals since start: partitions and bytes received, partitions and bytes sent; transfers active. */
+    long[] streamingTotals();
+
+    /** The transfers under way, one line each (peer, direction, table, partitions, bytes). */
+    List<String> activeStreams();
+}
