@@ -31,8 +31,11 @@ import java.util.function.Function;
  *       otherwise sends it to that shard; {@link Home#resume} brings the outcome back to the caller's shard.</li>
  *   <li>Quorums come from replication factors, not from node counts: on one node, a keyspace with replication
  *       factor 3 answers QUORUM with Unavailable, as Cassandra does.</li>
- *   <li>A replica plan naming another node cannot be served until internode messaging exists; it fails loudly
- *       (this node's metadata never contains another node today).</li>
+ *   <li>A coordinator built without internode messaging (a node alone) fails loudly on a plan naming another
+ *       node.</li>
+ *   <li>Work kept outside this class: hinted handoff ({@code hints.HintsService}: writes a replica missed),
+ *       range reads ({@link RangeCoordinator}: the ring walked in token order), the batchlog of LOGGED batches
+ *       ({@code batchlog.Batchlog}), Paxos ({@code paxos}).</li>
  * </ul>
  */
 public final class Coordinator {
