@@ -46,10 +46,12 @@ def free_ports(count):
             s.close()
 
 
-def cql_answers(host, port, timeout=5.0):
-    """True if host:port speaks CQL: an OPTIONS request (protocol v4) gets a SUPPORTED response."""
+def cql_answers(host, port, timeout=5.0, wrap=None):
+    """True if host:port speaks CQL: an OPTIONS request (protocol v4) gets a SUPPORTED response; `wrap` (a
+    function of the connected socket, e.g. an SSLContext's wrap_socket) is applied first when given."""
     try:
-        with socket.create_connection((host, port), timeout=timeout) as s:
+        with socket.create_connection((host, port), timeout=timeout) as raw:
+            s = wrap(raw) if wrap else raw
             s.settimeout(timeout)
             # version 4 request, flags 0, stream 1, opcode OPTIONS (0x05), empty body
             s.sendall(struct.pack(">BBhBi", 0x04, 0x00, 1, 0x05, 0))
@@ -121,13 +123,17 @@ class NodeProcess:
             code = self.proc.poll()
             if code is not None:
                 self._start_failed(f"node exited with code {code} during startup (in {self.workdir})")
-            if cql_answers(self.host, self.port, timeout=2.0):
+            if self.ready():
                 self.start_failure = None
                 return self
             if time.monotonic() > deadline:
                 self.kill()
                 self._start_failed(f"node did not answer CQL on {self.host}:{self.port} within {timeout}s; killed it")
             time.sleep(0.25)
+
+    def ready(self):
+        """True once the node answers CQL (subclasses serving TLS check through TLS)."""
+        return cql_answers(self.host, self.port, timeout=2.0)
 
     def _start_failed(self, what):
         self.start_failure = what

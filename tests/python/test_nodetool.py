@@ -190,3 +190,37 @@ def test_nodetool_against_a_node(nodetool_env, node_factory):
     assert "Current timeout for type read: 5000 ms" in nodetool("gettimeout", "read")
     ring = nodetool("ring")
     assert len([l for l in ring.splitlines() if l.startswith(node.host)]) == 16
+
+
+def test_nodetool_over_tls_with_a_password_file(nodetool_env, node_factory, tmp_path):
+    """JMX with jmx_password_file and jmx_encryption_options: nodetool with -u/-pw over TLS (what its --ssl sets up:
+    -Dssl.enable=true and a truststore) reads the node; without credentials or without TLS it is refused."""
+    from tls_certs import Certificates
+    certs = Certificates(tmp_path / "certs")
+    passwords = tmp_path / "jmxremote.password"
+    passwords.write_text("operator s3cret-pw\n")
+    trust = tmp_path / "truststore.p12"
+    keytool = Path(nodetool_env["JAVA_HOME"]) / "bin" / "keytool"
+    subprocess.run([str(keytool), "-importcert", "-noprompt", "-alias", "ca", "-file", certs.path("ca.pem"),
+                    "-keystore", str(trust), "-storetype", "PKCS12", "-storepass", "trust-pw"],
+                   check=True, capture_output=True, timeout=60)
+    node = node_factory("nodetool-tls", extra_args=[
+        f"-Dcharybdis.jmx_password_file={passwords}",
+        "-Dcharybdis.jmx_encryption_options={enabled: true, ssl_context_factory: {class_name: "
+        f"org.apache.cassandra.security.PEMBasedSslContextFactory}}, keystore: '{certs.path('node.pem')}'}}",
+    ]).start()
+    _wait_for_port(node.host, node.jmx_port)
+
+    tls_env = dict(nodetool_env)
+    tls_env["JAVA_TOOL_OPTIONS"] = (f"-Dssl.enable=true -Djavax.net.ssl.trustStore={trust} "
+                                    "-Djavax.net.ssl.trustStorePassword=trust-pw -Djavax.net.ssl.trustStoreType=PKCS12")
+    nodetool = Nodetool(tls_env, node)
+    assert _line(nodetool("-u", "operator", "-pw", "s3cret-pw", "version"), "ReleaseVersion") == "5.0.6"
+    assert "Test Cluster" in nodetool("-u", "operator", "-pw", "s3cret-pw", "describecluster")
+    r = subprocess.run([str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), "-u", "operator", "-pw", "guess",
+                        "version"], env=tls_env, capture_output=True, text=True, timeout=CALL_TIMEOUT_S)
+    assert r.returncode != 0 and "5.0.6" not in r.stdout, r.stdout
+    r = subprocess.run([str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), "-u", "operator", "-pw",
+                        "s3cret-pw", "version"], env=nodetool_env, capture_output=True, text=True,
+                       timeout=CALL_TIMEOUT_S)  # no TLS
+    assert r.returncode != 0 and "5.0.6" not in r.stdout, r.stdout

@@ -65,6 +65,8 @@ public final class CharybdisNode implements AutoCloseable {
     private volatile io.charybdis.node.jmx.JmxServer jmx;
     /** This node's membership of a cluster; null for a node on its own. */
     private volatile ClusterMember member;
+    /** Roles, permissions and the auth cache. */
+    private volatile io.charybdis.node.auth.AuthService auth;
 
     private CharybdisNode(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, CqlServer server,
                           NodeInfo info) {
@@ -90,9 +92,13 @@ public final class CharybdisNode implements AutoCloseable {
         Path data = config.dataFileDirectories().get(0);
         io.charybdis.node.config.Snitch snitch = io.charybdis.node.config.Snitch.of(config); // refuses bad settings first
         Files.createDirectories(data);
+        // TLS settings are checked before anything starts: a bad keystore stops startup naming the option
+        javax.net.ssl.SSLContext jmxTls = config.jmxPort() != -1 && config.jmxEncryptionOptions().enabled()
+                ? io.charybdis.node.tls.TlsContexts.jdk(config.jmxEncryptionOptions()) : null;
         Shards shards = new Shards(config.smp(), "charybdis");
         Storage storage = null;
         ClusterMember[] memberHolder = new ClusterMember[1];
+        io.charybdis.node.auth.AuthService[] authHolder = new io.charybdis.node.auth.AuthService[1];
         try {
             StorageConfig sc = new StorageConfig(data, config.commitlogDirectory(), sync(config),
                     config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
@@ -165,8 +171,20 @@ public final class CharybdisNode implements AutoCloseable {
             qp.guardrails().batchSize(config.batchSizeWarnThreshold().bytes(), config.batchSizeFailThreshold().bytes());
             qp.guardrails().tombstones(config.tombstoneWarnThreshold(), config.tombstoneFailureThreshold());
             qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, nodeInfo));
-            Authenticator auth = config.authenticator() == AuthenticatorType.PASSWORD ? Authenticator.passwords()
-                    : Authenticator.allowAll();
+            boolean passwords = config.authenticator() == AuthenticatorType.PASSWORD;
+            boolean authorization = config.authorizer() == io.charybdis.node.config.AuthorizerType.CASSANDRA;
+            java.time.Duration validity = config.rolesValidity().compareTo(config.permissionsValidity()) < 0
+                    ? config.rolesValidity() : config.permissionsValidity();
+            io.charybdis.node.auth.AuthService authService = new io.charybdis.node.auth.AuthService(passwords,
+                    authorization, new io.charybdis.node.auth.RoleStore(
+                            new io.charybdis.node.auth.InternalQueries(qp)), validity, 10_000);
+            authHolder[0] = authService;
+            qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema),
+                    authorization ? new io.charybdis.node.auth.StatementAuthorizer(authService) : null);
+            if (passwords) {
+                setupDefaultSuperuser(authService);
+            }
+            Authenticator auth = passwords ? Authenticator.passwords(authService) : Authenticator.allowAll();
             CqlServer server = CqlServer.create(shards, qp, auth, nodeInfo, config);
             schemas.addListener(server::schemaChanged);
             if (member != null) {
@@ -180,9 +198,13 @@ public final class CharybdisNode implements AutoCloseable {
                     config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis());
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
             node.member = member;
-            node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node); // never throws
+            node.auth = authService;
+            node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node, jmxTls); // never throws
             return node;
         } catch (Exception | Error e) {
+            if (authHolder[0] != null) {
+                authHolder[0].close();
+            }
             if (memberHolder[0] != null) {
                 memberHolder[0].close();
             }
@@ -195,6 +217,34 @@ public final class CharybdisNode implements AutoCloseable {
             }
             shards.close();
             throw e;
+        }
+    }
+
+    /**
+     * Creates cassandra/cassandra when no role exists yet (Cassandra's CassandraRoleManager does it
+     * superuser_setup_delay after startup; a node on its own does it before accepting clients). When system_auth cannot
+     * be reached yet (a cluster still forming), it tries again in the background every 10 seconds.
+     */
+    private static void setupDefaultSuperuser(io.charybdis.node.auth.AuthService auth) {
+        try {
+            auth.setupDefaultSuperuser().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            log.warn("Could not set up the default superuser yet ({}); retrying in the background", e.toString());
+            Thread retry = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted() && !auth.isClosed()) {
+                    try {
+                        Thread.sleep(10_000);
+                        auth.setupDefaultSuperuser().get(30, TimeUnit.SECONDS);
+                        return;
+                    } catch (InterruptedException ie) {
+                        return;
+                    } catch (Exception again) {
+                        log.debug("Default superuser setup failed again", again);
+                    }
+                }
+            }, "charybdis-auth-setup");
+            retry.setDaemon(true);
+            retry.start();
         }
     }
 
@@ -332,6 +382,9 @@ public final class CharybdisNode implements AutoCloseable {
             jmx.close();
         }
         server.close();
+        if (auth != null) {
+            auth.close();
+        }
         if (member != null) {
             member.close();
         }

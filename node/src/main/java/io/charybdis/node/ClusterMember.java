@@ -3,9 +3,13 @@ package io.charybdis.node;
 import io.charybdis.cluster.ClusterMetadata;
 import io.charybdis.cluster.Coordinator;
 import io.charybdis.cluster.messaging.FaultInjector;
+import io.charybdis.cluster.messaging.InternodeTls;
 import io.charybdis.cluster.messaging.MessagingService;
 import io.charybdis.cluster.messaging.Verb;
 import io.charybdis.cluster.metadata.MetadataService;
+import io.charybdis.cluster.metadata.MetadataTls;
+import io.charybdis.node.config.EncryptionOptions;
+import io.charybdis.node.tls.TlsContexts;
 import io.charybdis.cluster.metadata.MetadataState;
 import io.charybdis.cluster.metadata.NodeRecord;
 import io.charybdis.cluster.metadata.SchemaConflictException;
@@ -131,6 +135,24 @@ final class ClusterMember implements AutoCloseable {
                     Coordinator c = routing.get();
                     return c == null ? 0 : c.metadata().epoch();
                 }, faults);
+        EncryptionOptions internode = config.serverEncryptionOptions();
+        MetadataService[] metadataHolder = new MetadataService[1];
+        MetadataTls metadataTls = null;
+        if (internode.internodeEncryption() != EncryptionOptions.InternodeEncryption.NONE) {
+            messaging.useTls(new InternodeTls(TlsContexts.server(internode), TlsContexts.client(internode),
+                    internode.policy() == EncryptionOptions.Policy.OPTIONAL
+                            || internode.internodeEncryption() != EncryptionOptions.InternodeEncryption.ALL,
+                    peer -> encrypt(internode.internodeEncryption(), metadataHolder[0] == null ? List.of()
+                            : metadataHolder[0].state().members().values(), peer, datacenter, rack)));
+            var trust = TlsContexts.trustManagers(internode);
+            if (trust == null) {
+                trust = javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+                trust.init((java.security.KeyStore) null);
+            }
+            metadataTls = new MetadataTls(TlsContexts.keyManagers(internode, false).getKeyManagers()[0],
+                    trust.getTrustManagers()[0], internode.requireClientAuth());
+            LOG.info("Internode TLS: {} (metadata log on port {} over TLS)", internode.describe(), config.metadataPort());
+        }
         messaging.handle(Verb.METADATA_ADDRESS, (payload, shard, epoch, sender) -> {
             ByteBuf out = Unpooled.buffer();
             out.writeCharSequence(metadataAddress.getAddress().getHostAddress() + ":" + metadataAddress.getPort(),
@@ -162,7 +184,8 @@ final class ClusterMember implements AutoCloseable {
                     config.nativeTransportPort(), datacenter, rack, shards.count(), NodeInfo.RELEASE_VERSION, tokens,
                     bootstrap ? NodeRecord.Status.JOINING : NodeRecord.Status.NORMAL);
             member.metadata = MetadataService.start(config.clusterName(), dataDirectory.resolve("cluster-metadata"),
-                    metadataAddress, seedMetadata, me, member::onMetadata);
+                    metadataAddress, seedMetadata, me, member::onMetadata, metadataTls);
+            metadataHolder[0] = member.metadata;
             member.onMetadata(member.metadata.state());
             if (member.metadata.state().schema().version().equals(NO_SCHEMA) && hasUserKeyspaces(schemas.schema())) {
                 member.commit(null, schemas.schema(), List.of()); // this node formed the cluster: its schema is the first
@@ -252,6 +275,33 @@ final class ClusterMember implements AutoCloseable {
 
     UUID hostId() {
         return hostId;
+    }
+
+    /**
+     * Cassandra's {@code internode_encryption} rule for an outbound connection: always with {@code all}; with
+     * {@code dc}/{@code rack} when the peer is in another datacenter/rack, or not known yet (then encrypted).
+     */
+    static boolean encrypt(EncryptionOptions.InternodeEncryption mode, java.util.Collection<NodeRecord> members,
+                           InetSocketAddress peer, String datacenter, String rack) {
+        if (mode == EncryptionOptions.InternodeEncryption.ALL) {
+            return true;
+        }
+        if (mode == EncryptionOptions.InternodeEncryption.NONE) {
+            return false;
+        }
+        NodeRecord record = null;
+        for (NodeRecord r : members) {
+            if (r.address().equals(peer.getAddress()) && r.storagePort() == peer.getPort()) {
+                record = r;
+            }
+        }
+        if (record == null) {
+            return true;
+        }
+        if (!record.datacenter().equals(datacenter)) {
+            return true;
+        }
+        return mode == EncryptionOptions.InternodeEncryption.RACK && !record.rack().equals(rack);
     }
 
     /** The seeds' metadata addresses, asked over messaging; this node's own when it is the first seed. */

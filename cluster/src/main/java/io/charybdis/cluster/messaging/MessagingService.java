@@ -16,6 +16,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ServerChannel;
+import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -50,6 +51,9 @@ import org.slf4j.LoggerFactory;
  *       further sends at once with {@link MessagingException.Reason#OVERLOADED}; nothing queues without bound.</li>
  *   <li><b>Timeouts.</b> A request fails with TIMEOUT when its answer is late; the receiver skips requests whose
  *       sender has already given up (their timeout travels in the frame).</li>
+ *   <li><b>TLS.</b> With {@link InternodeTls} an SslHandler sits first in the pipeline: always on inbound channels
+ *       (optional or required), on outbound ones to the peers {@link InternodeTls#encryptTo()} selects. The inbound
+ *       channel keeps it when it moves to the shard's loop.</li>
  *   <li><b>Faults for tests.</b> Every frame passes the {@link FaultInjector} before it is written.</li>
  * </ul>
  */
@@ -72,6 +76,7 @@ public final class MessagingService implements AutoCloseable {
     private final Map<Verb, Handler> handlers = new EnumMap<>(Verb.class);
     private final ConcurrentHashMap<Target, Outbound> outbound = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Channel, Boolean> inbound = new ConcurrentHashMap<>();
+    private volatile InternodeTls tls;
     private volatile InetSocketAddress self;
     private volatile Channel server;
     private volatile boolean closed;
@@ -87,6 +92,12 @@ public final class MessagingService implements AutoCloseable {
         this.clientChannel = clientChannel;
         this.epoch = epoch;
         this.faults = faults;
+    }
+
+    /** Encrypts internode traffic as {@code tls} says; before {@link #start}. */
+    public MessagingService useTls(InternodeTls tls) {
+        this.tls = tls;
+        return this;
     }
 
     /** Registers the handler of a verb; before {@link #start}. */
@@ -105,6 +116,11 @@ public final class MessagingService implements AutoCloseable {
                     protected void initChannel(Channel ch) {
                         inbound.put(ch, Boolean.TRUE);
                         ch.closeFuture().addListener(x -> inbound.remove(ch));
+                        InternodeTls t = tls;
+                        if (t != null) {
+                            ch.pipeline().addLast("tls", t.inboundOptional() ? new OptionalSslHandler(t.server())
+                                    : t.server().newHandler(ch.alloc()));
+                        }
                         ch.pipeline().addLast("frames", new FrameCodec.Decoder()).addLast("handshake", new InboundHandshake());
                     }
                 }).bind(address).syncUninterruptibly();
@@ -349,6 +365,12 @@ public final class MessagingService implements AutoCloseable {
                     .handler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            InternodeTls t = tls;
+                            if (t != null && t.encryptTo().test(target.peer)) {
+                                // writes wait in the SslHandler until its handshake is done
+                                ch.pipeline().addLast("tls", t.client().newHandler(ch.alloc(),
+                                        target.peer.getHostString(), target.peer.getPort()));
+                            }
                             ch.pipeline().addLast("frames", new FrameCodec.Decoder()).addLast("answers", Outbound.this);
                         }
                     });

@@ -14,7 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.netty.NettyConfigKeys;
 import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.Message;
@@ -55,6 +58,7 @@ public final class MetadataService implements AutoCloseable {
     private final RaftGroupId groupId;
     private final RaftPeer self;
     private final RaftProperties properties;
+    private final Parameters parameters;
     /** Runs metadata commands for callers that must not block (a DDL statement on a shard). */
     private final java.util.concurrent.ExecutorService commands = java.util.concurrent.Executors.newSingleThreadExecutor(
             r -> {
@@ -64,12 +68,13 @@ public final class MetadataService implements AutoCloseable {
             });
 
     private MetadataService(RaftServer server, MetadataStateMachine stateMachine, RaftGroupId groupId, RaftPeer self,
-                            RaftProperties properties) {
+                            RaftProperties properties, Parameters parameters) {
         this.server = server;
         this.stateMachine = stateMachine;
         this.groupId = groupId;
         this.self = self;
         this.properties = properties;
+        this.parameters = parameters;
     }
 
     static RaftGroupId groupId(String clusterName) {
@@ -89,13 +94,34 @@ public final class MetadataService implements AutoCloseable {
      */
     public static MetadataService start(String clusterName, Path directory, InetSocketAddress address,
                                         List<InetSocketAddress> seeds, NodeRecord me, Consumer<MetadataState> listener) {
+        return start(clusterName, directory, address, seeds, me, listener, null);
+    }
+
+    /**
+     * As {@link #start(String, Path, InetSocketAddress, List, NodeRecord, Consumer)}; with {@code tls} not null the
+     * log's traffic is encrypted (over Ratis' gRPC transport: every member of the cluster must then use TLS).
+     */
+    public static MetadataService start(String clusterName, Path directory, InetSocketAddress address,
+                                        List<InetSocketAddress> seeds, NodeRecord me, Consumer<MetadataState> listener,
+                                        MetadataTls tls) {
         RaftGroupId gid = groupId(clusterName);
         RaftPeer self = peer(address);
         RaftProperties p = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
-        NettyConfigKeys.Server.setHost(p, address.getAddress().getHostAddress());
-        NettyConfigKeys.Server.setPort(p, address.getPort());
-        NettyConfigKeys.Server.setUseEpoll(p, false);
+        Parameters parameters = new Parameters();
+        if (tls == null) {
+            RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
+            NettyConfigKeys.Server.setHost(p, address.getAddress().getHostAddress());
+            NettyConfigKeys.Server.setPort(p, address.getPort());
+            NettyConfigKeys.Server.setUseEpoll(p, false);
+        } else {
+            RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+            GrpcConfigKeys.Server.setHost(p, address.getAddress().getHostAddress());
+            GrpcConfigKeys.Server.setPort(p, address.getPort());
+            GrpcTlsConfig conf = new GrpcTlsConfig(tls.keyManager(), tls.trustManager(), tls.mutual());
+            GrpcConfigKeys.Server.setTlsConf(parameters, conf);
+            GrpcConfigKeys.Client.setTlsConf(parameters, conf);
+            GrpcConfigKeys.Admin.setTlsConf(parameters, conf);
+        }
         RaftServerConfigKeys.setStorageDir(p, List.of(directory.toFile()));
         // Election timeouts generous enough for a loaded machine: metadata changes are rare, stability matters more
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(2, TimeUnit.SECONDS));
@@ -109,13 +135,14 @@ public final class MetadataService implements AutoCloseable {
             boolean bootstrap = !existing && firstSeed.equals(address);
             MetadataStateMachine sm = new MetadataStateMachine(listener);
             RaftServer.Builder b = RaftServer.newBuilder().setServerId(self.getId()).setProperties(p)
+                    .setParameters(parameters)
                     .setStateMachineRegistry(g -> sm);
             if (bootstrap) {
                 b.setGroup(RaftGroup.valueOf(gid, self));
             }
             RaftServer server = b.build();
             server.start();
-            MetadataService svc = new MetadataService(server, sm, gid, self, p);
+            MetadataService svc = new MetadataService(server, sm, gid, self, p, parameters);
             try {
                 if (!existing && !bootstrap) {
                     svc.joinGroup(seeds, address);
@@ -178,7 +205,7 @@ public final class MetadataService implements AutoCloseable {
     }
 
     private RaftClient client(RaftGroup group) {
-        return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+        return RaftClient.newBuilder().setProperties(properties).setParameters(parameters).setRaftGroup(group)
                 .setRetryPolicy(org.apache.ratis.retry.RetryPolicies.retryUpToMaximumCountWithFixedSleep(300,
                         TimeDuration.valueOf(100, TimeUnit.MILLISECONDS)))
                 .build();

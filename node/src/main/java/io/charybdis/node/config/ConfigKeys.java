@@ -62,6 +62,15 @@ final class ConfigKeys {
             key("storage_port", ConfigKeys::integer, NodeConfig.Builder::storagePort),
             key("metadata_port", ConfigKeys::integer, NodeConfig.Builder::metadataPort),
             key("jmx_port", ConfigKeys::integer, NodeConfig.Builder::jmxPort),
+            key("jmx_address", ConfigKeys::string, NodeConfig.Builder::jmxAddress),
+            key("jmx_password_file", ConfigKeys::path, NodeConfig.Builder::jmxPasswordFile),
+            key("jmx_access_file", ConfigKeys::path, NodeConfig.Builder::jmxAccessFile),
+            key("jmx_encryption_options", raw -> EncryptionOptions.parse("jmx_encryption_options", raw, false),
+                    NodeConfig.Builder::jmxEncryptionOptions),
+            key("client_encryption_options", raw -> EncryptionOptions.parse("client_encryption_options", raw, false),
+                    NodeConfig.Builder::clientEncryptionOptions),
+            key("server_encryption_options", raw -> EncryptionOptions.parse("server_encryption_options", raw, true),
+                    NodeConfig.Builder::serverEncryptionOptions),
             key("prometheus_port", ConfigKeys::integer, NodeConfig.Builder::prometheusPort),
             key("data_file_directories", ConfigKeys::pathList, NodeConfig.Builder::dataFileDirectories),
             key("commitlog_directory", ConfigKeys::path, NodeConfig.Builder::commitlogDirectory),
@@ -95,6 +104,16 @@ final class ConfigKeys {
             key("auto_bootstrap", ConfigKeys::bool, NodeConfig.Builder::autoBootstrap),
             key("authenticator", raw -> AuthenticatorType.parse(className(raw)), NodeConfig.Builder::authenticator),
             key("authorizer", raw -> AuthorizerType.parse(className(raw)), NodeConfig.Builder::authorizer),
+            key("role_manager", raw -> onlyClass(className(raw), "role_manager", "CassandraRoleManager"),
+                    NodeConfig.Builder::roleManager),
+            key("network_authorizer", raw -> onlyClass(className(raw), "network_authorizer",
+                    "AllowAllNetworkAuthorizer"), NodeConfig.Builder::networkAuthorizer),
+            key("roles_validity", ConfigKeys::duration, NodeConfig.Builder::rolesValidity,
+                    legacyMillis("roles_validity_in_ms")),
+            key("permissions_validity", ConfigKeys::duration, NodeConfig.Builder::permissionsValidity,
+                    legacyMillis("permissions_validity_in_ms")),
+            key("credentials_validity", ConfigKeys::duration, NodeConfig.Builder::credentialsValidity,
+                    legacyMillis("credentials_validity_in_ms")),
             key("num_tokens", ConfigKeys::integer, NodeConfig.Builder::numTokens),
             key("partitioner", ConfigKeys::string, NodeConfig.Builder::partitioner),
             key("endpoint_snitch", ConfigKeys::className, NodeConfig.Builder::endpointSnitch),
@@ -138,9 +157,7 @@ final class ConfigKeys {
             "disk_access_mode", "disk_optimization_strategy", "commitlog_sync_batch_window_in_ms", "commit_failure_policy",
             "disk_failure_policy",
             "auto_snapshot", "incremental_backups", "snapshot_before_compaction", "column_index_size",
-            "column_index_size_in_kb", "role_manager", "network_authorizer", "roles_validity", "permissions_validity",
-            "credentials_validity", "roles_validity_in_ms", "permissions_validity_in_ms", "credentials_validity_in_ms",
-            "client_encryption_options", "server_encryption_options", "internode_compression",
+            "column_index_size_in_kb", "internode_compression",
             "dynamic_snitch", "dynamic_snitch_update_interval", "dynamic_snitch_reset_interval",
             "dynamic_snitch_badness_threshold", "phi_convict_threshold", "trickle_fsync", "trickle_fsync_interval",
             "native_transport_port_ssl", "listen_interface", "rpc_interface", "cdc_enabled", "gc_warn_threshold",
@@ -152,26 +169,15 @@ final class ConfigKeys {
     }
 
     /**
-     * Ignored keys whose cassandra.yaml values would promise what Charybdis does not do on the native transport:
-     * client TLS ({@code client_encryption_options} with {@code enabled} or {@code optional} true) and the separate
-     * TLS port ({@code native_transport_port_ssl}). Their disabled forms, as found in stock cassandra.yaml files,
-     * are accepted.
+     * {@code native_transport_port_ssl} (Cassandra's deprecated separate TLS port) is refused: Charybdis serves TLS
+     * and plain text on {@code native_transport_port} with {@code client_encryption_options.optional: true}.
      */
     static void refuseUnsupportedTransportSettings(Map<String, Object> yaml, String source) {
-        if (yaml.get("client_encryption_options") instanceof Map<?, ?> tls) {
-            for (String flag : List.of("enabled", "optional")) {
-                Object v = tls.get(flag);
-                if (v != null && "true".equalsIgnoreCase(v.toString().trim())) {
-                    throw new ConfigurationException("client_encryption_options." + flag + "=true in " + source
-                            + " is not supported: the native transport has no TLS yet, clients would connect in"
-                            + " clear text");
-                }
-            }
-        }
         Object sslPort = yaml.get("native_transport_port_ssl");
         if (sslPort != null && !sslPort.toString().isBlank()) {
             throw new ConfigurationException("native_transport_port_ssl=" + sslPort + " in " + source
-                    + " is not supported: the native transport has no TLS yet");
+                    + " is not supported: set client_encryption_options.optional: true to serve TLS and plain text"
+                    + " on native_transport_port");
         }
     }
 
@@ -298,6 +304,16 @@ final class ConfigKeys {
                     + " the units B/s, KiB/s, MiB/s, e.g. 64MiB/s");
         }
         return DataSize.parse(text.substring(0, text.length() - 2));
+    }
+
+    /** A Cassandra auth class of which only one is built: its short name, or a failure naming the key. */
+    static String onlyClass(String text, String key, String expected) {
+        String shortName = ConfigNames.stripPackage(text.trim(), ConfigNames.CASSANDRA_AUTH_PACKAGE);
+        if (!shortName.equalsIgnoreCase(expected)) {
+            throw new IllegalArgumentException("unsupported " + key + " '" + text + "'; Charybdis has only "
+                    + expected);
+        }
+        return expected;
     }
 
     static Duration duration(Object raw) {

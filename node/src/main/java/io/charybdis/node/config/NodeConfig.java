@@ -50,6 +50,12 @@ public final class NodeConfig {
     private final int storagePort;
     private final int metadataPort;
     private final int jmxPort;
+    private final String jmxAddress;
+    private final Path jmxPasswordFile;
+    private final Path jmxAccessFile;
+    private final EncryptionOptions jmxEncryptionOptions;
+    private final EncryptionOptions clientEncryptionOptions;
+    private final EncryptionOptions serverEncryptionOptions;
     private final int prometheusPort;
     private final List<Path> dataFileDirectories;
     private final Path commitlogDirectory;
@@ -74,6 +80,11 @@ public final class NodeConfig {
     private final boolean autoBootstrap;
     private final AuthenticatorType authenticator;
     private final AuthorizerType authorizer;
+    private final String roleManager;
+    private final String networkAuthorizer;
+    private final Duration rolesValidity;
+    private final Duration permissionsValidity;
+    private final Duration credentialsValidity;
     private final int numTokens;
     private final String partitioner;
     private final String endpointSnitch;
@@ -121,6 +132,12 @@ public final class NodeConfig {
         storagePort = b.storagePort;
         metadataPort = b.metadataPort;
         jmxPort = b.jmxPort;
+        jmxAddress = b.jmxAddress;
+        jmxPasswordFile = b.jmxPasswordFile == null ? null : resolve(b.jmxPasswordFile);
+        jmxAccessFile = b.jmxAccessFile == null ? null : resolve(b.jmxAccessFile);
+        jmxEncryptionOptions = b.jmxEncryptionOptions;
+        clientEncryptionOptions = b.clientEncryptionOptions;
+        serverEncryptionOptions = b.serverEncryptionOptions;
         prometheusPort = b.prometheusPort;
         List<Path> dirs = b.dataFileDirectories != null && !b.dataFileDirectories.isEmpty()
                 ? b.dataFileDirectories : List.of(Path.of("data"));
@@ -147,6 +164,11 @@ public final class NodeConfig {
         autoBootstrap = b.autoBootstrap;
         authenticator = b.authenticator;
         authorizer = b.authorizer;
+        roleManager = b.roleManager;
+        networkAuthorizer = b.networkAuthorizer;
+        rolesValidity = b.rolesValidity;
+        permissionsValidity = b.permissionsValidity;
+        credentialsValidity = b.credentialsValidity;
         numTokens = b.numTokens;
         partitioner = b.partitioner;
         endpointSnitch = b.endpointSnitch;
@@ -192,6 +214,7 @@ public final class NodeConfig {
             requirePort("jmx_port", jmxPort);
         }
         requirePort("prometheus_port", prometheusPort);
+        validateJmx();
         if (nativeTransportPort != 0 && nativeTransportPort == nativeShardAwareTransportPort) {
             throw new ConfigurationException("native_shard_aware_transport_port=" + nativeShardAwareTransportPort
                     + " must differ from native_transport_port");
@@ -255,8 +278,51 @@ public final class NodeConfig {
         if (maxHintsFileSize.bytes() <= 0) {
             throw new ConfigurationException("max_hints_file_size=" + maxHintsFileSize + " must be positive");
         }
+        if (authenticator == AuthenticatorType.ALLOW_ALL && authorizer != AuthorizerType.ALLOW_ALL) {
+            throw new ConfigurationException("authenticator=AllowAllAuthenticator can't be used with authorizer="
+                    + authorizer.className());
+        }
+        for (var v : java.util.Map.of("roles_validity", rolesValidity, "permissions_validity", permissionsValidity,
+                "credentials_validity", credentialsValidity).entrySet()) {
+            if (v.getValue().isNegative()) {
+                throw new ConfigurationException(v.getKey() + "=" + Durations.format(v.getValue())
+                        + " must not be negative");
+            }
+        }
         if (tombstoneWarnThreshold < 0 || tombstoneFailureThreshold < 0) {
             throw new ConfigurationException("tombstone_warn_threshold and tombstone_failure_threshold must not be negative");
+        }
+    }
+
+    /** JMX reachable from other hosts must ask for a password: an open remote JMX is remote code execution. */
+    private void validateJmx() {
+        requireNonBlank("jmx_address", jmxAddress);
+        boolean loopback;
+        try {
+            loopback = java.net.InetAddress.getByName(jmxAddress).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            throw new ConfigurationException("jmx_address=" + jmxAddress + " cannot be resolved");
+        }
+        if (jmxPort != -1 && !loopback && jmxPasswordFile == null) {
+            throw new ConfigurationException("jmx_address=" + jmxAddress + " is not a loopback address: set"
+                    + " jmx_password_file (and jmx_encryption_options) so that JMX asks for credentials, or bind it to"
+                    + " 127.0.0.1");
+        }
+        if (jmxPasswordFile != null && !java.nio.file.Files.isReadable(jmxPasswordFile)) {
+            throw new ConfigurationException("jmx_password_file=" + jmxPasswordFile + " does not exist or cannot be read");
+        }
+        if (jmxAccessFile != null && !java.nio.file.Files.isReadable(jmxAccessFile)) {
+            throw new ConfigurationException("jmx_access_file=" + jmxAccessFile + " does not exist or cannot be read");
+        }
+        if (jmxAccessFile != null && jmxPasswordFile == null) {
+            throw new ConfigurationException("jmx_access_file needs jmx_password_file (access rules name authenticated users)");
+        }
+        if (serverEncryptionOptions.internodeEncryption() != EncryptionOptions.InternodeEncryption.NONE
+                && serverEncryptionOptions.keystore() == null
+                && !serverEncryptionOptions.pemParameters().containsKey("private_key")) {
+            throw new ConfigurationException("server_encryption_options.internode_encryption="
+                    + serverEncryptionOptions.internodeEncryption().name().toLowerCase(java.util.Locale.ROOT)
+                    + " needs a keystore");
         }
     }
 
@@ -345,6 +411,17 @@ public final class NodeConfig {
     /** Charybdis only: the cluster metadata (Raft) member's port, used when the node is part of a cluster. */
     public int metadataPort() { return metadataPort; }
     public int jmxPort() { return jmxPort; }
+    /** The address JMX binds to (127.0.0.1 unless configured). */
+    public String jmxAddress() { return jmxAddress; }
+    /** Null: JMX asks for no credentials (then it is bound to a loopback address). */
+    public Path jmxPasswordFile() { return jmxPasswordFile; }
+    public Path jmxAccessFile() { return jmxAccessFile; }
+    /** TLS of JMX's RMI registry and connector ({@code enabled: true} turns it on). */
+    public EncryptionOptions jmxEncryptionOptions() { return jmxEncryptionOptions; }
+    /** TLS on the CQL ports. */
+    public EncryptionOptions clientEncryptionOptions() { return clientEncryptionOptions; }
+    /** TLS between nodes (messaging on storage_port and the metadata log on metadata_port). */
+    public EncryptionOptions serverEncryptionOptions() { return serverEncryptionOptions; }
     public int prometheusPort() { return prometheusPort; }
     /** Absolute. */
     public List<Path> dataFileDirectories() { return dataFileDirectories; }
@@ -373,6 +450,14 @@ public final class NodeConfig {
     public boolean autoBootstrap() { return autoBootstrap; }
     public AuthenticatorType authenticator() { return authenticator; }
     public AuthorizerType authorizer() { return authorizer; }
+    public String roleManager() { return roleManager; }
+    public String networkAuthorizer() { return networkAuthorizer; }
+    /** How long a role's attributes and granted roles stay cached (Cassandra's roles cache). */
+    public Duration rolesValidity() { return rolesValidity; }
+    /** How long a role's permissions stay cached (Cassandra's permissions cache). */
+    public Duration permissionsValidity() { return permissionsValidity; }
+    /** Kept for Cassandra's key; credentials are read afresh at every login. */
+    public Duration credentialsValidity() { return credentialsValidity; }
     public int numTokens() { return numTokens; }
     /** Always {@link #MURMUR3_PARTITIONER} (others are rejected at load). */
     public String partitioner() { return partitioner; }
@@ -424,6 +509,12 @@ public final class NodeConfig {
         m.put("storage_port", Integer.toString(storagePort));
         m.put("metadata_port", Integer.toString(metadataPort));
         m.put("jmx_port", Integer.toString(jmxPort));
+        m.put("jmx_address", jmxAddress);
+        m.put("jmx_password_file", jmxPasswordFile == null ? "" : jmxPasswordFile.toString());
+        m.put("jmx_access_file", jmxAccessFile == null ? "" : jmxAccessFile.toString());
+        m.put("jmx_encryption_options", jmxEncryptionOptions.describe());
+        m.put("client_encryption_options", clientEncryptionOptions.describe());
+        m.put("server_encryption_options", serverEncryptionOptions.describe());
         m.put("prometheus_port", Integer.toString(prometheusPort));
         m.put("data_file_directories", String.join(",", dataFileDirectories.stream().map(Path::toString).toList()));
         m.put("commitlog_directory", commitlogDirectory.toString());
@@ -448,6 +539,11 @@ public final class NodeConfig {
         m.put("auto_bootstrap", Boolean.toString(autoBootstrap));
         m.put("authenticator", authenticator.className());
         m.put("authorizer", authorizer.className());
+        m.put("role_manager", roleManager);
+        m.put("network_authorizer", networkAuthorizer);
+        m.put("roles_validity", Durations.format(rolesValidity));
+        m.put("permissions_validity", Durations.format(permissionsValidity));
+        m.put("credentials_validity", Durations.format(credentialsValidity));
         m.put("num_tokens", Integer.toString(numTokens));
         m.put("partitioner", partitioner);
         m.put("endpoint_snitch", endpointSnitch);
@@ -506,6 +602,12 @@ public final class NodeConfig {
         private int storagePort = 7000;
         private int metadataPort = 7010;
         private int jmxPort = 7199;
+        private String jmxAddress = "127.0.0.1";
+        private Path jmxPasswordFile;
+        private Path jmxAccessFile;
+        private EncryptionOptions jmxEncryptionOptions = EncryptionOptions.parse("jmx_encryption_options", null, false);
+        private EncryptionOptions clientEncryptionOptions = EncryptionOptions.disabledClient();
+        private EncryptionOptions serverEncryptionOptions = EncryptionOptions.disabledServer();
         private int prometheusPort = 9180;
         private List<Path> dataFileDirectories;
         private Path commitlogDirectory;
@@ -530,6 +632,11 @@ public final class NodeConfig {
         private boolean autoBootstrap = true;
         private AuthenticatorType authenticator = AuthenticatorType.ALLOW_ALL;
         private AuthorizerType authorizer = AuthorizerType.ALLOW_ALL;
+        private String roleManager = "CassandraRoleManager";
+        private String networkAuthorizer = "AllowAllNetworkAuthorizer";
+        private Duration rolesValidity = Duration.ofMillis(2000);
+        private Duration permissionsValidity = Duration.ofMillis(2000);
+        private Duration credentialsValidity = Duration.ofMillis(2000);
         private int numTokens = 16;
         private String partitioner = MURMUR3_PARTITIONER;
         private String endpointSnitch = "SimpleSnitch";
@@ -581,6 +688,15 @@ public final class NodeConfig {
         public Builder storagePort(int v) { this.storagePort = v; return this; }
         public Builder metadataPort(int v) { this.metadataPort = v; return this; }
         public Builder jmxPort(int v) { this.jmxPort = v; return this; }
+        /** Where JMX listens; a non-loopback address needs {@link #jmxPasswordFile(Path)}. */
+        public Builder jmxAddress(String v) { this.jmxAddress = v; return this; }
+        /** Users and passwords as the JDK's {@code jmxremote.password} file writes them. */
+        public Builder jmxPasswordFile(Path v) { this.jmxPasswordFile = v; return this; }
+        /** Access levels as the JDK's {@code jmxremote.access} file writes them. */
+        public Builder jmxAccessFile(Path v) { this.jmxAccessFile = v; return this; }
+        public Builder jmxEncryptionOptions(EncryptionOptions v) { this.jmxEncryptionOptions = Objects.requireNonNull(v); return this; }
+        public Builder clientEncryptionOptions(EncryptionOptions v) { this.clientEncryptionOptions = Objects.requireNonNull(v); return this; }
+        public Builder serverEncryptionOptions(EncryptionOptions v) { this.serverEncryptionOptions = Objects.requireNonNull(v); return this; }
         public Builder prometheusPort(int v) { this.prometheusPort = v; return this; }
         public Builder dataFileDirectories(List<Path> v) { this.dataFileDirectories = v == null ? null : List.copyOf(v); return this; }
         public Builder commitlogDirectory(Path v) { this.commitlogDirectory = v; return this; }
@@ -605,6 +721,11 @@ public final class NodeConfig {
         public Builder autoBootstrap(boolean v) { this.autoBootstrap = v; return this; }
         public Builder authenticator(AuthenticatorType v) { this.authenticator = Objects.requireNonNull(v); return this; }
         public Builder authorizer(AuthorizerType v) { this.authorizer = Objects.requireNonNull(v); return this; }
+        public Builder roleManager(String v) { this.roleManager = Objects.requireNonNull(v); return this; }
+        public Builder networkAuthorizer(String v) { this.networkAuthorizer = Objects.requireNonNull(v); return this; }
+        public Builder rolesValidity(Duration v) { this.rolesValidity = Objects.requireNonNull(v); return this; }
+        public Builder permissionsValidity(Duration v) { this.permissionsValidity = Objects.requireNonNull(v); return this; }
+        public Builder credentialsValidity(Duration v) { this.credentialsValidity = Objects.requireNonNull(v); return this; }
         public Builder numTokens(int v) { this.numTokens = v; return this; }
         /** Short ({@code Murmur3Partitioner}) or qualified name; anything but Murmur3 fails in {@link #build()}. */
         public Builder partitioner(String v) {

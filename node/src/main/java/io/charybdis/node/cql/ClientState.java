@@ -7,9 +7,24 @@ package io.charybdis.node.cql;
 public final class ClientState {
     private volatile String keyspace;
     private volatile String user;
+    private final boolean internal;
 
     public ClientState(String user) {
+        this(user, false);
+    }
+
+    private ClientState(String user, boolean internal) {
         this.user = user;
+        this.internal = internal;
+    }
+
+    /** The node's own statements (system_auth upkeep): no permission applies to them. */
+    public static ClientState internal() {
+        return new ClientState("system", true);
+    }
+
+    public boolean isInternal() {
+        return internal;
     }
 
     public String keyspace() {

@@ -30,7 +30,6 @@ import io.charybdis.node.cql.values.Functions;
 import io.charybdis.node.schema.KeyspaceMetadata;
 import io.charybdis.node.schema.Schema;
 import io.charybdis.node.schema.SchemaChange;
-import io.charybdis.node.schema.SchemaConstants;
 import io.charybdis.node.schema.SchemaManager;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.node.system.NodeInfo;
@@ -109,6 +108,10 @@ public final class QueryProcessor {
     private final Cache<ByteBuffer, Prepared> prepared;
     private volatile Describer describer;
     private final Guardrails guardrails = new Guardrails();
+    /** CassandraAuthorizer's per-statement checks; null with AllowAllAuthorizer (no per-request work then). */
+    private volatile io.charybdis.node.auth.StatementAuthorizer authorizer;
+    /** Roles and permissions statements; null until the node plugs in its auth service. */
+    private volatile io.charybdis.node.auth.AuthStatements authStatements;
 
     public QueryProcessor(SchemaManager schemas, Coordinator coordinator,
                           BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
@@ -142,6 +145,13 @@ public final class QueryProcessor {
         this.describer = describer;
     }
 
+    /** Plugs in roles and permissions: the statements, and the authorizer (null for AllowAllAuthorizer). */
+    public void setAuth(io.charybdis.node.auth.AuthStatements statements,
+                        io.charybdis.node.auth.StatementAuthorizer authorizer) {
+        this.authStatements = statements;
+        this.authorizer = authorizer;
+    }
+
     public SchemaManager schemas() {
         return schemas;
     }
@@ -158,7 +168,21 @@ public final class QueryProcessor {
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
         CqlStatement stmt = analyze(ps, ks, client);
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
-        return run(stmt, options, client, alloc, version, values);
+        if (authorizer == null) {
+            return run(stmt, options, client, alloc, version, values); // AllowAllAuthorizer: nothing to check
+        }
+        return authorized(ps.statement(), ks, client, () -> run(stmt, options, client, alloc, version, values));
+    }
+
+    /**
+     * Runs {@code then} once the client's role may run {@code s} (at once when no check applies or the role's
+     * permissions are cached). Only called with CassandraAuthorizer.
+     */
+    private CompletableFuture<ResultMessage> authorized(Statement s, String keyspace, ClientState client,
+                                                        Supplier<CompletableFuture<ResultMessage>> then) {
+        io.charybdis.node.auth.StatementAuthorizer a = authorizer;
+        CompletableFuture<Void> check = a.check(s, keyspace, client, schemas.schema());
+        return check == null ? then.get() : check.thenCompose(v -> then.get());
     }
 
     public Prepared prepare(String cql, String keyspace, ClientState client) {
@@ -191,7 +215,11 @@ public final class QueryProcessor {
         refresh(p, client);
         CqlStatement stmt = p.statement;
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, p.parsed.bindMarkerCount());
-        return run(stmt, options, client, alloc, version, values);
+        if (authorizer == null) {
+            return run(stmt, options, client, alloc, version, values); // AllowAllAuthorizer: nothing to check
+        }
+        return authorized(p.parsed.statement(), p.keyspace, client,
+                () -> run(stmt, options, client, alloc, version, values));
     }
 
     /** One statement of a BATCH request: a query string or a prepared statement, with its values. */
@@ -203,14 +231,28 @@ public final class QueryProcessor {
                                                   ProtocolVersion version) {
         List<BatchExecution.Child> children = new ArrayList<>();
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
+        List<CompletableFuture<Void>> checks = null;
         for (BatchItem item : items) {
             CqlStatement stmt;
+            Statement syntax;
+            String itemKeyspace = ks;
             if (item.prepared() != null) {
                 refresh(item.prepared(), client);
                 stmt = item.prepared().statement;
+                syntax = item.prepared().parsed.statement();
+                itemKeyspace = item.prepared().keyspace;
             } else {
                 ParsedStatement ps = parse(item.query());
                 stmt = analyze(ps, ks, client);
+                syntax = ps.statement();
+            }
+            io.charybdis.node.auth.StatementAuthorizer a = authorizer;
+            CompletableFuture<Void> check = a == null ? null : a.check(syntax, itemKeyspace, client, schemas.schema());
+            if (check != null) {
+                if (checks == null) {
+                    checks = new ArrayList<>();
+                }
+                checks.add(check);
             }
             if (!(stmt instanceof ModificationExecution m)) {
                 throw new InvalidRequestException("Invalid statement in batch: only UPDATE, INSERT and DELETE "
@@ -224,9 +266,14 @@ public final class QueryProcessor {
             children.add(new BatchExecution.Child(m, values));
         }
         BatchExecution batch = new BatchExecution(coordinator, logged, List.of(), guardrails);
-        long now = timestamps.next();
-        QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now, nowSeconds(options, now));
-        return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
+        Supplier<CompletableFuture<ResultMessage>> go = () -> {
+            long now = timestamps.next();
+            QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now,
+                    nowSeconds(options, now));
+            return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
+        };
+        return checks == null ? go.get()
+                : CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).thenCompose(v -> go.get());
     }
 
     private static int nowSeconds(QueryOptions options, long nowMicros) {
@@ -320,6 +367,14 @@ public final class QueryProcessor {
             }
             case ModificationStatement mod -> {
                 TableResolution t = resolve(schema, mod.table(), keyspace);
+                if (t.table.isVirtual() && authorizer != null) {
+                    // Cassandra checks MODIFY before refusing writes to system tables: answer in that order
+                    try {
+                        return new ModificationExecution(mod, t.table, coordinator, markers, functions);
+                    } catch (InvalidRequestException refused) {
+                        return simple(ctx -> CompletableFuture.failedFuture(refused));
+                    }
+                }
                 return new ModificationExecution(mod, t.table, coordinator, markers, functions);
             }
             case BatchStatement batch -> {
@@ -337,10 +392,15 @@ public final class QueryProcessor {
             }
             case TruncateStatement tr -> {
                 TableResolution t = resolve(schema, tr.table(), keyspace);
-                if (t.virtual != null || SchemaConstants.isSystemKeyspace(t.table.keyspace())) {
-                    throw new UnauthorizedException("Cannot TRUNCATE table " + t.table + ": system tables cannot be "
-                            + "truncated");
+                if (t.virtual != null || t.table.isVirtual()) {
+                    UnauthorizedException refused = new UnauthorizedException("Cannot TRUNCATE table " + t.table
+                            + ": system tables cannot be truncated");
+                    if (authorizer == null) {
+                        throw refused;
+                    }
+                    return simple(ctx -> CompletableFuture.failedFuture(refused)); // after the MODIFY check
                 }
+                // system_auth's tables are stored: a superuser may truncate them, as in Cassandra
                 TableId id = new TableId(t.table.id());
                 return simple(ctx -> coordinator.truncate(id, ctx.home()).handle((v, e) -> {
                     if (e != null) {
@@ -358,10 +418,14 @@ public final class QueryProcessor {
                 }));
             }
             case SchemaStatement ddlStmt -> {
+                io.charybdis.node.auth.StatementAuthorizer.preventSystemSchemaChange(ddlStmt, keyspace);
                 return simple(ctx -> {
                     io.charybdis.node.schema.KeyspaceMetadata before =
                             ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.AlterKeyspace ak
                                     ? schemas.schema().keyspace(ak.keyspace()) : null;
+                    io.charybdis.node.schema.KeyspaceMetadata dropping =
+                            ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.DropKeyspace dk
+                                    ? schemas.schema().keyspace(dk.keyspace()) : null;
                     SchemaChange change = ddl.execute(ddlStmt, keyspace);
                     if (change != null && change.target() == SchemaChange.Target.KEYSPACE
                             && change.change() != SchemaChange.Change.DROPPED) {
@@ -372,8 +436,13 @@ public final class QueryProcessor {
                                     + "distribute the data.");
                         }
                     }
-                    return CompletableFuture.completedFuture(change == null ? ResultMessage.VOID
-                            : new ResultMessage.SchemaChanged(change));
+                    ResultMessage done = change == null ? ResultMessage.VOID : new ResultMessage.SchemaChanged(change);
+                    io.charybdis.node.auth.AuthStatements as = authStatements;
+                    if (as == null || change == null) {
+                        return CompletableFuture.completedFuture(done);
+                    }
+                    return as.schemaChanged(change, ctx.client(),
+                            dropping == null ? List.of() : dropping.tables().keySet()).thenApply(v -> done);
                 });
             }
             case DescribeStatement d -> {
@@ -383,8 +452,14 @@ public final class QueryProcessor {
                 }
                 return ds.describe(d, keyspace);
             }
-            case AuthStatement a -> throw new InvalidRequestException("Role and permission management is not "
-                    + "supported by Charybdis yet");
+            case AuthStatement a -> {
+                io.charybdis.node.auth.AuthStatements as = authStatements;
+                if (as == null) {
+                    throw new InvalidRequestException("Role and permission management is not available on this "
+                            + "node");
+                }
+                return as.statement(a, keyspace);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.charybdis.node.jmx;
 
 import io.charybdis.node.CharybdisNode;
+import io.charybdis.node.config.EncryptionOptions;
 import io.charybdis.node.config.NodeConfig;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.storage.CompactionStatus;
@@ -19,6 +20,7 @@ import java.net.ServerSocket;
 import java.rmi.NoSuchObjectException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
+import java.rmi.server.RMIClientSocketFactory;
 import java.rmi.server.RMIServerSocketFactory;
 import java.rmi.server.UnicastRemoteObject;
 import java.util.ArrayList;
@@ -38,14 +40,26 @@ import javax.management.StandardMBean;
 import javax.management.remote.JMXServiceURL;
 import javax.management.remote.rmi.RMIConnectorServer;
 import javax.management.remote.rmi.RMIJRMPServerImpl;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLServerSocket;
+import javax.rmi.ssl.SslRMIClientSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Serves Cassandra's JMX surface for {@code nodetool}: an RMI registry and the RMI connector on one port
- * ({@code service:jmx:rmi:///jndi/rmi://HOST:PORT/jmxrmi}, no authentication, like Cassandra's local JMX), over a
+ * ({@code service:jmx:rmi:///jndi/rmi://HOST:PORT/jmxrmi}) at {@code jmx_address} (127.0.0.1 unless configured), over a
  * per-node MBeanServer holding the platform MXBeans and the Cassandra-named beans of this node, so several nodes in
  * one JVM do not collide.
+ *
+ * <p>Security as Cassandra's {@code cassandra-env.sh} offers it for remote JMX: {@code jmx_password_file} (the JDK's
+ * {@code jmxremote.password} format: one {@code user password} per line) makes every connection authenticate, and
+ * {@code jmx_access_file} ({@code jmxremote.access} format: {@code user readonly|readwrite}) limits what each user
+ * may do; {@code jmx_encryption_options} with {@code enabled: true} puts both the registry and the connector behind
+ * TLS ({@code com.sun.management.jmxremote.ssl} and {@code .registry.ssl} together; clients use
+ * {@code SslRMIClientSocketFactory}, as {@code nodetool --ssl} does), with client certificates when
+ * {@code require_client_auth}. A non-loopback {@code jmx_address} without a password file stops startup.
  */
 public final class JmxServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JmxServer.class);
@@ -74,6 +88,11 @@ public final class JmxServer implements AutoCloseable {
      * with an error logged, if the port cannot be bound (the node still serves CQL).
      */
     public static JmxServer start(NodeConfig config, CharybdisNode node) {
+        return start(config, node, null);
+    }
+
+    /** As {@link #start(NodeConfig, CharybdisNode)}, with TLS from {@code tls} when it is not null. */
+    public static JmxServer start(NodeConfig config, CharybdisNode node, SSLContext tls) {
         if (config.jmxPort() == -1) {
             return null; // disabled
         }
@@ -81,10 +100,10 @@ public final class JmxServer implements AutoCloseable {
         view.cluster = node.cluster();
         JmxServer server;
         try {
-            server = listen(config, view);
+            server = listen(config, view, tls);
         } catch (IOException | RuntimeException e) {
             log.error("JMX is disabled: cannot listen on {}:{} ({}); nodetool cannot reach this node",
-                    config.rpcAddress(), config.jmxPort(), e.toString());
+                    config.jmxAddress(), config.jmxPort(), e.toString());
             return null;
         }
         try {
@@ -95,31 +114,59 @@ public final class JmxServer implements AutoCloseable {
             server.close();
             return null;
         }
-        log.info("JMX (nodetool) listening on {}:{}", server.host, server.port);
+        log.info("JMX (nodetool) listening on {}:{}{}{}", server.host, server.port,
+                config.jmxPasswordFile() != null ? ", with passwords from " + config.jmxPasswordFile() : ", no authentication",
+                tls != null ? ", TLS" : "");
         return server;
     }
 
-    private static JmxServer listen(NodeConfig config, NodeView view) throws IOException {
-        InetAddress address = InetAddress.getByName(config.rpcAddress());
+    private static JmxServer listen(NodeConfig config, NodeView view, SSLContext tls) throws IOException {
+        InetAddress address = InetAddress.getByName(config.jmxAddress());
         String host = address.getHostAddress();
         // RMI stubs carry this host name; Cassandra sets it the same way for its local JMX server
         if (System.getProperty("java.rmi.server.hostname") == null) {
             System.setProperty("java.rmi.server.hostname", host);
         }
-        BoundServerSocketFactory ssf = new BoundServerSocketFactory(address);
+        SSLParameters tlsParameters = null;
+        if (tls != null) {
+            EncryptionOptions o = config.jmxEncryptionOptions();
+            tlsParameters = tls.getDefaultSSLParameters();
+            if (o.enabledProtocols() != null) {
+                tlsParameters.setProtocols(o.enabledProtocols().toArray(String[]::new));
+            }
+            if (!o.cipherSuites().isEmpty()) {
+                tlsParameters.setCipherSuites(o.cipherSuites().toArray(String[]::new));
+            }
+            tlsParameters.setNeedClientAuth(o.requireClientAuth());
+        }
+        BoundServerSocketFactory ssf = new BoundServerSocketFactory(address, tls, tlsParameters);
+        RMIClientSocketFactory csf = tls == null ? null : new SslRMIClientSocketFactory();
         int port = config.jmxPort();
         if (port == 0) {
             try (ServerSocket probe = ssf.createServerSocket(0)) {
                 port = probe.getLocalPort();
             }
         }
-        Registry registry = LocateRegistry.createRegistry(port, null, ssf);
+        Registry registry = LocateRegistry.createRegistry(port, csf, ssf);
         try {
             MBeanServer mbs = MBeanServerFactory.newMBeanServer();
             Map<String, Object> env = new HashMap<>();
             env.put(RMIConnectorServer.RMI_SERVER_SOCKET_FACTORY_ATTRIBUTE, ssf);
-            RMIJRMPServerImpl rmiServer = new RMIJRMPServerImpl(port, null, ssf, env);
-            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi://" + host + ":" + port + "/jndi/rmi://" + host
+            if (csf != null) {
+                env.put(RMIConnectorServer.RMI_CLIENT_SOCKET_FACTORY_ATTRIBUTE, csf);
+            }
+            if (config.jmxPasswordFile() != null) {
+                // RMIConnectorServer authenticates every connection against this file (JMXPluggableAuthenticator)
+                env.put("jmx.remote.x.password.file", config.jmxPasswordFile().toString());
+            }
+            if (config.jmxAccessFile() != null) {
+                env.put("jmx.remote.x.access.file", config.jmxAccessFile().toString());
+            }
+            RMIJRMPServerImpl rmiServer = new RMIJRMPServerImpl(port, csf, ssf, env);
+            // with TLS the connector must not bind itself through JNDI (that client would need to trust this node's
+            // certificate); the stub goes into the registry below either way
+            JMXServiceURL url = tls != null ? new JMXServiceURL("service:jmx:rmi://" + host + ":" + port)
+                    : new JMXServiceURL("service:jmx:rmi://" + host + ":" + port + "/jndi/rmi://" + host
                     + ":" + port + "/jmxrmi");
             RMIConnectorServer connector = new RMIConnectorServer(url, env, rmiServer, mbs);
             connector.start();
@@ -515,14 +562,25 @@ public final class JmxServer implements AutoCloseable {
      */
     private static final class BoundServerSocketFactory implements RMIServerSocketFactory {
         private final InetAddress address;
+        private final SSLContext tls;
+        private final SSLParameters parameters;
 
-        BoundServerSocketFactory(InetAddress address) {
+        BoundServerSocketFactory(InetAddress address, SSLContext tls, SSLParameters parameters) {
             this.address = address;
+            this.tls = tls;
+            this.parameters = parameters;
         }
 
         @Override
         public ServerSocket createServerSocket(int port) throws IOException {
-            ServerSocket s = new ServerSocket();
+            ServerSocket s;
+            if (tls != null) {
+                SSLServerSocket ssl = (SSLServerSocket) tls.getServerSocketFactory().createServerSocket();
+                ssl.setSSLParameters(parameters);
+                s = ssl;
+            } else {
+                s = new ServerSocket();
+            }
             s.setReuseAddress(true);
             s.bind(new java.net.InetSocketAddress(address, port), 50);
             return s;
@@ -530,7 +588,7 @@ public final class JmxServer implements AutoCloseable {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof BoundServerSocketFactory f && f.address.equals(address);
+            return o instanceof BoundServerSocketFactory f && f.address.equals(address) && f.tls == tls;
         }
 
         @Override

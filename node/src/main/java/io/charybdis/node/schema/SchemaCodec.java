@@ -17,7 +17,17 @@ public final class SchemaCodec {
     public static Map<String, Object> toDocument(Schema schema) {
         List<Object> keyspaces = new ArrayList<>();
         for (KeyspaceMetadata ks : schema.keyspaces().values()) {
-            if (ks.virtual() || ks.isSystem()) {
+            if (ks.virtual()) {
+                continue;
+            }
+            if (ks.isSystem()) {
+                // a stored system keyspace (system_auth): its tables are built in, its replication is the user's
+                Map<String, Object> k = new LinkedHashMap<>();
+                k.put("name", ks.name());
+                k.put("system", true);
+                k.put("durable_writes", ks.durableWrites());
+                k.put("replication", new LinkedHashMap<>(ks.replication()));
+                keyspaces.add(k);
                 continue;
             }
             Map<String, Object> k = new LinkedHashMap<>();

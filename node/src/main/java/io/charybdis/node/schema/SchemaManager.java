@@ -66,15 +66,24 @@ public final class SchemaManager {
         this.builtIn = Map.copyOf(builtIn);
         Map<String, Object> doc = store.load();
         Schema loaded = doc == null ? Schema.empty() : SchemaCodec.fromDocument(doc);
-        Schema s = loaded;
-        for (KeyspaceMetadata ks : builtIn.values()) {
-            s = s.with(ks);
-        }
-        this.current = s;
+        this.current = withBuiltIn(loaded);
     }
 
     public Schema schema() {
         return current;
+    }
+
+    /**
+     * {@code s} with every built-in keyspace; a stored system keyspace (system_auth) keeps the replication
+     * {@code s} gives it (ALTER KEYSPACE system_auth), its tables always the built-in ones.
+     */
+    private Schema withBuiltIn(Schema s) {
+        for (KeyspaceMetadata ks : builtIn.values()) {
+            KeyspaceMetadata given = s.keyspace(ks.name());
+            s = s.with(given == null || ks.virtual() ? ks
+                    : ks.withParams(given.durableWrites(), given.replication()));
+        }
+        return s;
     }
 
     public void setLifecycle(TableLifecycle lifecycle) {
@@ -116,11 +125,7 @@ public final class SchemaManager {
      * persists it, registers, alters and drops tables, and tells listeners (drivers' SCHEMA_CHANGE events).
      */
     public synchronized void install(Schema userSchema, List<SchemaChange> events) {
-        Schema after = userSchema;
-        for (KeyspaceMetadata ks : builtIn.values()) {
-            after = after.with(ks);
-        }
-        Schema fixed = after;
+        Schema fixed = withBuiltIn(userSchema);
         updateHere(before -> fixed, events);
     }
 

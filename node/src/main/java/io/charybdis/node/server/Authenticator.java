@@ -1,81 +1,47 @@
 package io.charybdis.node.server;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.Map;
+import io.charybdis.node.auth.AuthService;
+import io.charybdis.node.cql.exceptions.AuthenticationException;
+
+import java.util.concurrent.CompletableFuture;
 
 /**
- * The configured authenticator. {@code AllowAllAuthenticator} logs everyone in; {@code PasswordAuthenticator}
- * takes SASL PLAIN tokens ({@code \0user\0password}) and knows the default superuser cassandra/cassandra.
+ * The configured authenticator as the native protocol sees it. {@code AllowAllAuthenticator} logs everyone in as
+ * the anonymous user; {@code PasswordAuthenticator} asks for SASL PLAIN credentials and checks them against the roles
+ * in system_auth ({@link AuthService}), answering Cassandra's messages.
  */
 public final class Authenticator {
     public static final String ALLOW_ALL = "org.apache.cassandra.auth.AllowAllAuthenticator";
     public static final String PASSWORD = "org.apache.cassandra.auth.PasswordAuthenticator";
 
-    private final boolean password;
-    private final Map<String, String> users;
+    private final AuthService auth;
 
-    public Authenticator(boolean password, Map<String, String> users) {
-        this.password = password;
-        this.users = Map.copyOf(users);
+    private Authenticator(AuthService auth) {
+        this.auth = auth;
     }
 
     public static Authenticator allowAll() {
-        return new Authenticator(false, Map.of());
+        return new Authenticator(null);
     }
 
-    public static Authenticator passwords() {
-        return new Authenticator(true, Map.of("cassandra", "cassandra"));
+    public static Authenticator passwords(AuthService auth) {
+        return new Authenticator(auth);
     }
 
     public boolean requiresLogin() {
-        return password;
+        return auth != null;
     }
 
+    /** The class name sent in AUTHENTICATE (some drivers accept only Cassandra's). */
     public String className() {
-        return password ? PASSWORD : ALLOW_ALL;
+        return auth != null ? PASSWORD : ALLOW_ALL;
     }
 
-    /** The authenticated role, or null for bad credentials. */
-    public String authenticate(byte[] token) {
-        String[] parts = parse(token);
-        if (parts == null) {
-            return null;
+    /** Completes with the role logged in, or fails with an {@link AuthenticationException}. */
+    public CompletableFuture<String> authenticate(byte[] token) {
+        if (auth == null) {
+            return CompletableFuture.completedFuture("anonymous");
         }
-        String expected = users.get(parts[0]);
-        if (expected == null) {
-            return null;
-        }
-        boolean ok = MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
-                parts[1].getBytes(StandardCharsets.UTF_8));
-        return ok ? parts[0] : null;
-    }
-
-    public String userOf(byte[] token) {
-        String[] parts = parse(token);
-        return parts == null ? "" : parts[0];
-    }
-
-    private static String[] parse(byte[] token) {
-        if (token == null) {
-            return null;
-        }
-        int first = -1;
-        int second = -1;
-        for (int i = 0; i < token.length; i++) {
-            if (token[i] == 0) {
-                if (first < 0) {
-                    first = i;
-                } else if (second < 0) {
-                    second = i;
-                }
-            }
-        }
-        if (first < 0 || second < 0) {
-            return null;
-        }
-        String user = new String(token, first + 1, second - first - 1, StandardCharsets.UTF_8);
-        String pass = new String(token, second + 1, token.length - second - 1, StandardCharsets.UTF_8);
-        return new String[]{user, pass};
+        return auth.authenticate(token);
     }
 }

@@ -4,7 +4,6 @@ import io.charybdis.node.cql.ClientState;
 import io.charybdis.node.cql.QueryProcessor;
 import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.AlreadyExistsException;
-import io.charybdis.node.cql.exceptions.AuthenticationException;
 import io.charybdis.node.cql.exceptions.CqlException;
 import io.charybdis.node.cql.exceptions.UnpreparedException;
 import io.charybdis.node.schema.SchemaChange;
@@ -249,15 +248,26 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             writeError(ctx, stream, cost, ErrorCode.PROTOCOL_ERROR, "Unexpected AUTH_RESPONSE message");
             return;
         }
-        String user = server.authenticator().authenticate(a.token());
-        if (user == null) {
-            writeError(ctx, stream, cost, ErrorCode.BAD_CREDENTIALS, "Provided username "
-                    + server.authenticator().userOf(a.token()) + " and/or password are incorrect");
-            return;
-        }
-        client.login(user);
-        authenticated = true;
-        reply(ctx, Responses.to(ctx.alloc(), version(), stream).authSuccess(null), cost);
+        server.authenticator().authenticate(a.token()).whenComplete((user, error) -> ctx.executor().execute(() -> {
+            if (error != null) {
+                Throwable t = error;
+                while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                        && t.getCause() != null) {
+                    t = t.getCause();
+                }
+                if (t instanceof io.charybdis.node.cql.exceptions.CqlException cql) {
+                    writeError(ctx, stream, cost, ErrorCode.BAD_CREDENTIALS, cql.getMessage());
+                } else {
+                    log.warn("Authentication failed on an internal error", t);
+                    writeError(ctx, stream, cost, ErrorCode.BAD_CREDENTIALS, "Unable to perform authentication: "
+                            + t.getMessage());
+                }
+                return;
+            }
+            client.login(user);
+            authenticated = true;
+            reply(ctx, Responses.to(ctx.alloc(), version(), stream).authSuccess(null), cost);
+        }));
     }
 
     private void execute(ChannelHandlerContext ctx, int stream, int cost, boolean tracing, Request request) {
@@ -414,7 +424,9 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             }
             return;
         }
-        if (cause instanceof java.io.IOException) {
+        if (cause instanceof java.io.IOException || cause instanceof javax.net.ssl.SSLException
+                || cause.getCause() instanceof javax.net.ssl.SSLException) {
+            // includes TLS handshakes that failed (no or an untrusted client certificate, plain text on a TLS port)
             log.debug("Connection {} failed: {}", ctx.channel(), cause.toString());
         } else {
             log.warn("Closing connection {} after an unexpected error", ctx.channel(), cause);

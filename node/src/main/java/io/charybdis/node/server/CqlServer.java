@@ -16,6 +16,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.netty.handler.ssl.SslContext;
+import io.charybdis.node.config.EncryptionOptions;
+import io.charybdis.node.tls.TlsContexts;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import org.slf4j.Logger;
@@ -39,8 +43,10 @@ import java.util.function.Supplier;
  *
  * <p>Every connection's pipeline, from the socket in:
  * <pre>
- *   [idleState] → flushConsolidation → envelopeDecoder/frameDecoder → envelopeEncoder/frameEncoder → cql
+ *   [tls] → [idleState] → flushConsolidation → envelopeDecoder/frameDecoder → envelopeEncoder/frameEncoder → cql
  * </pre>
+ * {@code tls} is Netty's {@link io.netty.handler.ssl.SslHandler} when {@code client_encryption_options} turn TLS on,
+ * or an {@link OptionalSslHandler} that looks at the first bytes and keeps TLS or plain text when TLS is optional.
  * {@code idleState} is there when {@code native_transport_idle_timeout} is positive: it closes a connection that
  * has neither read nor written anything for that long, as Cassandra 5.0 does. Outbound buffers have Cassandra's water
  * marks ({@link #WRITE_BUFFER_HIGH_WATER_MARK}/{@link #WRITE_BUFFER_LOW_WATER_MARK}): above the high one the
@@ -65,6 +71,9 @@ public final class CqlServer implements AutoCloseable {
     private final Map<Channel, CqlConnection> schemaListeners = new ConcurrentHashMap<>();
     private final Map<Channel, CqlConnection> topologyListeners = new ConcurrentHashMap<>();
     private final Map<Channel, CqlConnection> statusListeners = new ConcurrentHashMap<>();
+    private SslContext tls;
+    private boolean tlsOptional;
+    private java.util.concurrent.ThreadPoolExecutor tlsTasks;
     private Channel regular;
     private Channel shardAware;
     private int shardAwarePort;
@@ -103,9 +112,43 @@ public final class CqlServer implements AutoCloseable {
                 config.nativeTransportMaxRequestDataInFlightPerIp().bytes());
         RequestRateLimiter rate = config.nativeTransportRateLimitingEnabled()
                 ? new RequestRateLimiter(config.nativeTransportMaxRequestsPerSecond()) : null;
-        return new CqlServer(shards, processor, authenticator, node,
+        CqlServer server = new CqlServer(shards, processor, authenticator, node,
                 (int) Math.min(Integer.MAX_VALUE, config.nativeTransportMaxFrameSize().bytes()), limits, rate,
                 config.nativeTransportIdleTimeout(), config.nativeTransportAllowOlderProtocols());
+        EncryptionOptions tls = config.clientEncryptionOptions();
+        if (tls.policy() != EncryptionOptions.Policy.UNENCRYPTED) {
+            server.useTls(TlsContexts.server(tls), tls.policy() == EncryptionOptions.Policy.OPTIONAL);
+            log.info("Client TLS on the CQL ports ({}): {}", tls.policy(), tls.describe());
+        }
+        return server;
+    }
+
+    /**
+     * Serves TLS on both CQL ports ({@code client_encryption_options}); {@code optional}: plain-text clients are served
+     * too, told apart by their first bytes. Before {@link #start}.
+     */
+    public void useTls(SslContext context, boolean optional) {
+        this.tls = context;
+        this.tlsOptional = optional;
+        this.tlsTasks = handshakeExecutor();
+    }
+
+    /**
+     * Runs the SSLEngine's delegated tasks (key exchange, certificate checks: the expensive part of a handshake) off
+     * the shard threads, so that a burst of handshakes does not stall the requests a shard serves. Bounded: when its
+     * queue is full, the shard runs the task itself.
+     */
+    private static java.util.concurrent.ThreadPoolExecutor handshakeExecutor() {
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ThreadPoolExecutor e = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 30,
+                TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(4096), r -> {
+                    Thread t = new Thread(r, "tls-handshake-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new java.util.concurrent.ThreadPoolExecutor.CallerRunsPolicy());
+        e.allowCoreThreadTimeOut(true);
+        return e;
     }
 
     /** Cassandra's outbound water marks for client connections. */
@@ -183,6 +226,14 @@ public final class CqlServer implements AutoCloseable {
             protected void initChannel(SocketChannel ch) {
                 int shard = Math.max(0, shards.shardOf(ch.eventLoop()));
                 ch.config().setWriteBufferWaterMark(WATER_MARK);
+                if (tls != null) {
+                    ch.pipeline().addLast("tls", tlsOptional ? new OptionalSslHandler(tls) {
+                        @Override
+                        protected io.netty.handler.ssl.SslHandler newSslHandler(ChannelHandlerContext ctx, SslContext c) {
+                            return c.newHandler(ctx.alloc(), tlsTasks);
+                        }
+                    } : tls.newHandler(ch.alloc(), tlsTasks));
+                }
                 if (idleTimeoutMillis > 0) {
                     ch.pipeline().addLast("idleState", new IdleStateHandler(false, 0, 0, idleTimeoutMillis,
                             TimeUnit.MILLISECONDS) {
@@ -240,6 +291,10 @@ public final class CqlServer implements AutoCloseable {
         m.put("SCYLLA_SHARDING_IGNORE_MSB", List.of("12"));
         if (shardAware != null) {
             m.put("SCYLLA_SHARD_AWARE_PORT", List.of(Integer.toString(shardAwarePort)));
+            if (tls != null) {
+                // the shard-aware port serves TLS like the regular one; ScyllaDB's drivers look here when using TLS
+                m.put("SCYLLA_SHARD_AWARE_PORT_SSL", List.of(Integer.toString(shardAwarePort)));
+            }
         }
         return m;
     }
@@ -336,6 +391,9 @@ public final class CqlServer implements AutoCloseable {
             }
             for (Channel ch : connections) {
                 ch.close();
+            }
+            if (tlsTasks != null) {
+                tlsTasks.shutdown();
             }
         } catch (RuntimeException e) {
             log.warn("Error while closing the CQL server", e);

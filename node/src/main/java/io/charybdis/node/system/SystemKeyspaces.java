@@ -14,9 +14,10 @@ import java.util.Set;
  *
  * <p>Every table of {@code system}, {@code system_schema}, {@code system_auth}, {@code system_distributed},
  * {@code system_traces}, {@code system_views} and {@code system_virtual_schema} exists with Cassandra's columns,
- * ids and options (see {@link SystemTableDefinitions}); all are virtual (computed on read, never stored). The ones
- * clients read have rows: {@code system.local}, {@code system_schema.*}, {@code system_virtual_schema.*}; the
- * others ({@code system.peers}, {@code system.peers_v2}, {@code system_auth.*}, ...) answer with no rows.
+ * ids and options (see {@link SystemTableDefinitions}). Those of {@code system_auth} are stored tables (roles and
+ * permissions, written through the coordinator); all others are virtual (computed on read, never stored). The
+ * ones clients read have rows: {@code system.local}, {@code system.peers(_v2)}, {@code system_schema.*},
+ * {@code system_virtual_schema.*}; the others answer with no rows.
  *
  * <p>Both maps are immutable and built once per JVM.
  */
@@ -59,7 +60,9 @@ public final class SystemKeyspaces {
         for (KeyspaceMetadata ks : builtIn.values()) {
             Map<String, VirtualTable> tables = new LinkedHashMap<>();
             for (TableMetadata t : ks.tables().values()) {
-                tables.put(t.name(), create(t));
+                if (t.isVirtual()) {
+                    tables.put(t.name(), create(t));
+                }
             }
             out.put(ks.name(), Collections.unmodifiableMap(tables));
         }

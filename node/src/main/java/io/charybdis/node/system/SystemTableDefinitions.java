@@ -51,6 +51,14 @@ final class SystemTableDefinitions {
         }
     }
 
+    /**
+     * Whether a system keyspace's tables are stored tables (written and read through the coordinator like a user's)
+     * rather than computed on read: system_auth, where roles and permissions live.
+     */
+    static boolean isStored(String keyspace) {
+        return keyspace.equals("system_auth");
+    }
+
     /** The id Cassandra gives a system table: {@code UUID.nameUUIDFromBytes(keyspace + table)}. */
     static UUID tableId(String keyspace, String table) {
         return UUID.nameUUIDFromBytes((keyspace + table).getBytes(StandardCharsets.UTF_8));
@@ -82,7 +90,7 @@ final class SystemTableDefinitions {
                             replication.put("replication_factor", f[3]);
                         }
                     }
-                    ks = new KeyspaceMetadata(f[1], true, replication, Map.of(), Map.of(), true);
+                    ks = new KeyspaceMetadata(f[1], true, replication, Map.of(), Map.of(), !isStored(f[1]));
                 }
                 case "T" -> {
                     ks = finish(ks, table);
@@ -159,7 +167,7 @@ final class SystemTableDefinitions {
                     d.maxIndexInterval(), intOption("memtable_flush_period_in_ms", d.memtableFlushPeriodInMs()),
                     d.minIndexInterval(), d.readRepair(), d.speculativeRetry());
             return new TableMetadata(keyspace, name, tableId(keyspace, name), columns, params, nextCellId, dropped,
-                    indexes, true);
+                    indexes, !isStored(keyspace));
         }
 
         private int intOption(String option, int dflt) {

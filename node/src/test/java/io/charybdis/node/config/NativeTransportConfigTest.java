@@ -82,13 +82,49 @@ class NativeTransportConfigTest {
     }
 
     @Test
-    void shouldRefuseClientTlsItCannotProvideButAcceptItsDisabledForm() {
-        load("client_encryption_options:\n  enabled: false\n  optional: false\n  keystore: conf/.keystore\n");
-        assertThatThrownBy(() -> load("client_encryption_options:\n  enabled: true\n"))
-                .hasMessageContaining("client_encryption_options.enabled=true in test.yaml is not supported");
-        assertThatThrownBy(() -> load("client_encryption_options:\n  optional: true\n"))
-                .hasMessageContaining("client_encryption_options.optional=true");
+    void shouldReadClientTlsAndRefuseWhatItDoesNotKnow() {
+        NodeConfig off = load("client_encryption_options:\n  enabled: false\n  optional: false\n  keystore: conf/.keystore\n");
+        assertThat(off.clientEncryptionOptions().policy()).isEqualTo(EncryptionOptions.Policy.UNENCRYPTED);
+        NodeConfig on = load("client_encryption_options:\n  enabled: true\n  keystore: k.p12\n  store_type: pkcs12\n"
+                + "  accepted_protocols: [TLSv1.3]\n  cipher_suites: [TLS_AES_128_GCM_SHA256]\n");
+        assertThat(on.clientEncryptionOptions().policy()).isEqualTo(EncryptionOptions.Policy.ENCRYPTED);
+        assertThat(on.clientEncryptionOptions().storeType()).isEqualTo("PKCS12");
+        assertThat(on.clientEncryptionOptions().enabledProtocols()).containsExactly("TLSv1.3");
+        assertThat(load("client_encryption_options:\n  enabled: true\n  optional: true\n")
+                .clientEncryptionOptions().policy()).isEqualTo(EncryptionOptions.Policy.OPTIONAL);
+        assertThatThrownBy(() -> load("client_encryption_options:\n  enabled: true\n  keystore_type: JKS\n"))
+                .hasMessageContaining("client_encryption_options.keystore_type");
+        assertThatThrownBy(() -> load("client_encryption_options:\n  store_type: BKS\n"))
+                .hasMessageContaining("store_type=BKS");
+        assertThatThrownBy(() -> load("client_encryption_options:\n  ssl_context_factory:\n"
+                + "    class_name: com.example.MyFactory\n"))
+                .hasMessageContaining("com.example.MyFactory");
+        assertThatThrownBy(() -> load("server_encryption_options:\n  internode_encryption: everywhere\n"))
+                .hasMessageContaining("internode_encryption=everywhere");
+        assertThatThrownBy(() -> load("server_encryption_options:\n  internode_encryption: all\n"))
+                .hasMessageContaining("needs a keystore");
         assertThatThrownBy(() -> load("native_transport_port_ssl: 9142\n"))
                 .hasMessageContaining("native_transport_port_ssl=9142 in test.yaml is not supported");
+    }
+
+    @Test
+    void shouldTakeEncryptionOptionsAsAYamlFlowMappingInOverrides() {
+        Properties props = new Properties();
+        props.setProperty("charybdis.home", home.toString());
+        props.setProperty("charybdis.client_encryption_options", "{enabled: true, optional: true, keystore: 'a b.pem',"
+                + " ssl_context_factory: {class_name: PEMBasedSslContextFactory}}");
+        NodeConfig c = new NodeConfigLoader(new HashMap<>(), props).loadYaml("", "test.yaml", Map.of());
+        assertThat(c.clientEncryptionOptions().policy()).isEqualTo(EncryptionOptions.Policy.OPTIONAL);
+        assertThat(c.clientEncryptionOptions().keystore()).isEqualTo("a b.pem");
+        assertThat(c.clientEncryptionOptions().pem()).isTrue();
+    }
+
+    @Test
+    void shouldKeepJmxOnLoopbackUnlessPasswordsAreRequired() {
+        assertThat(load("").jmxAddress()).isEqualTo("127.0.0.1");
+        assertThatThrownBy(() -> load("jmx_address: 0.0.0.0\n")).hasMessageContaining("jmx_password_file");
+        assertThatThrownBy(() -> load("jmx_address: 0.0.0.0\njmx_password_file: nowhere/jmx.password\n"))
+                .hasMessageContaining("does not exist");
+        assertThat(load("jmx_address: 0.0.0.0\njmx_port: -1\n").jmxAddress()).isEqualTo("0.0.0.0");
     }
 }

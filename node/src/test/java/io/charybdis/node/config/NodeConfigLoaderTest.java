@@ -150,6 +150,31 @@ class NodeConfigLoaderTest {
     }
 
     @Test
+    void shouldReadTheAuthKeysAndRefuseWhatIsNotBuilt() {
+        NodeConfig c = load("""
+                authenticator: PasswordAuthenticator
+                authorizer: org.apache.cassandra.auth.CassandraAuthorizer
+                role_manager: org.apache.cassandra.auth.CassandraRoleManager
+                network_authorizer: AllowAllNetworkAuthorizer
+                roles_validity_in_ms: 500
+                permissions_validity: 1s
+                """);
+        assertThat(c.authorizer()).isEqualTo(AuthorizerType.CASSANDRA);
+        assertThat(c.roleManager()).isEqualTo("CassandraRoleManager");
+        assertThat(c.rolesValidity()).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.permissionsValidity()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.credentialsValidity()).isEqualTo(Duration.ofMillis(2000));
+
+        assertThatThrownBy(() -> load("role_manager: com.example.LdapRoleManager\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("role_manager");
+        assertThatThrownBy(() -> load("network_authorizer: CassandraNetworkAuthorizer\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("network_authorizer");
+        assertThatThrownBy(() -> load("authorizer: CassandraAuthorizer\n"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("AllowAllAuthenticator can't be used with authorizer=CassandraAuthorizer");
+    }
+
+    @Test
     void shouldRejectNameAndLegacyAliasInTheSameSource() {
         assertThatThrownBy(() -> load("""
                 commitlog_sync_period: 10s

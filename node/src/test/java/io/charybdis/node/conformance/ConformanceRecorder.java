@@ -19,6 +19,10 @@ import java.util.List;
  * java -cp node/target/test-classes:node/target/classes:$(cat cp.txt) \
  *     io.charybdis.node.conformance.ConformanceRecorder 127.0.0.2 9042 node/src/test/resources/conformance [topic...]
  * </pre>
+ *
+ * <p>The topics of {@code conformance-auth/} are recorded from a reference started with {@code --auth}
+ * (PasswordAuthenticator + CassandraAuthorizer), passing {@code --auth} after the directory: the default session
+ * then logs in as cassandra/cassandra.
  */
 public final class ConformanceRecorder {
     private ConformanceRecorder() {
@@ -28,8 +32,11 @@ public final class ConformanceRecorder {
         String host = args[0];
         int port = Integer.parseInt(args[1]);
         Path dir = Path.of(args[2]);
-        List<String> only = List.of(args).subList(3, args.length);
-        try (CqlSession session = Sessions.open(host, port)) {
+        List<String> only = new java.util.ArrayList<>(List.of(args).subList(3, args.length));
+        // --auth: the reference runs PasswordAuthenticator + CassandraAuthorizer; the default session is the superuser
+        boolean auth = only.remove("--auth");
+        try (CqlSession session = auth ? Sessions.open(host, port, "cassandra", "cassandra")
+                : Sessions.open(host, port)) {
             String release = session.execute("SELECT release_version FROM system.local").one().getString(0);
             if (!release.startsWith("5.0")) {
                 throw new IllegalStateException("reference must be Cassandra 5.0, is " + release);
@@ -42,8 +49,9 @@ public final class ConformanceRecorder {
                 StringBuilder out = new StringBuilder();
                 int errors = 0;
                 List<Corpus.Statement> statements = Corpus.parse(file);
+                try (LoginSessions sessions = new LoginSessions(host, port, session)) {
                 for (Corpus.Statement st : statements) {
-                    ObjectNode o = Outcome.run(session, st);
+                    ObjectNode o = Outcome.run(sessions.sessionFor(st), st);
                     if (o.has("error")) {
                         errors++;
                         String msg = o.get("error").get("message").asText();
@@ -53,6 +61,7 @@ public final class ConformanceRecorder {
                         }
                     }
                     out.append(Outcome.JSON.writeValueAsString(o)).append('\n');
+                }
                 }
                 Files.writeString(Corpus.expectedFile(file), out, StandardCharsets.UTF_8);
                 System.out.printf("%-14s %4d statements, %3d errors (Cassandra %s)%n", topic, statements.size(),

@@ -64,7 +64,7 @@ class ConformanceTest {
         return Corpus.topics(Corpus.DIR).stream().map(ConformanceTest::topic);
     }
 
-    private static DynamicContainer topic(Path file) {
+    static DynamicContainer topic(Path file) {
         List<Corpus.Statement> statements = Corpus.parse(file);
         List<JsonNode> expected = readExpected(Corpus.expectedFile(file));
         List<DynamicTest> tests = new ArrayList<>();

@@ -28,17 +28,28 @@ import java.util.stream.Stream;
  *       with their names and types, the partition key indexes drivers route by, the result columns);</li>
  *   <li>{@code @cl <level> [<serial level>]}: the statement runs at this consistency level (and serial
  *       consistency level) instead of the driver's defaults (LOCAL_ONE, SERIAL).</li>
+ *   <li>{@code @login <user> <password>}: this and every later statement of the topic run in a session logged in
+ *       as this role (one session per role, opened at its first use), until the next {@code @login} or
+ *       {@code @logout} (back to the topic's default session).</li>
  * </ul>
+ *
+ * <p>Topics in {@code conformance-auth/} are recorded from, and run against, a node with
+ * {@code PasswordAuthenticator} and {@code CassandraAuthorizer}; their default session is the superuser
+ * cassandra/cassandra.
  */
 final class Corpus {
     static final Path DIR = Path.of("src/test/resources/conformance");
 
     record Statement(String topic, int index, int line, String cql, boolean unordered, String msgFragment,
             boolean anyMessage, boolean ignoreWarnings, String skipReason, boolean prepare, String consistency,
-            String serialConsistency) {
+            String serialConsistency, Login login) {
         String id() {
             return topic + "#" + index;
         }
+    }
+
+    /** The role a statement runs as ({@code @login}); null: the topic's default session. */
+    record Login(String user, String password) {
     }
 
     private Corpus() {
@@ -80,6 +91,7 @@ final class Corpus {
         String skip = null;
         String cl = null;
         String serial = null;
+        Login login = null;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (cur.isEmpty() && (line.isEmpty() || line.startsWith("--"))) {
@@ -99,6 +111,14 @@ final class Corpus {
                         String[] levels = d.substring(3).strip().split("\\s+");
                         cl = levels[0];
                         serial = levels.length > 1 ? levels[1] : null;
+                    } else if (d.startsWith("login ")) {
+                        String[] up = d.substring(6).strip().split("\\s+");
+                        if (up.length != 2) {
+                            throw new IllegalArgumentException(cqlFile + ":" + (i + 1) + ": @login user password");
+                        }
+                        login = new Login(up[0], up[1]);
+                    } else if (d.equals("logout")) {
+                        login = null;
                     } else if (d.startsWith("msg ")) {
                         fragment = d.substring(4).strip();
                     } else {
@@ -119,7 +139,7 @@ final class Corpus {
             if (ends) {
                 String cql = cur.substring(0, cur.length() - 1).strip();
                 out.add(new Statement(topic, out.size() + 1, startLine, cql, unordered, fragment, anyMsg, noWarn,
-                        skip, prepare, cl, serial));
+                        skip, prepare, cl, serial, login));
                 cur.setLength(0);
                 unordered = anyMsg = noWarn = prepare = false;
                 fragment = null;

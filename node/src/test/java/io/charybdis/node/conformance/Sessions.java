@@ -13,6 +13,17 @@ final class Sessions {
     }
 
     static CqlSession open(String host, int port) {
+        return open(host, port, b -> b);
+    }
+
+    /** A session logged in as {@code user} (PlainTextAuthProvider); no credentials when {@code user} is null. */
+    static CqlSession open(String host, int port, String user, String password) {
+        return open(host, port, b -> user == null ? b : b.withAuthCredentials(user, password));
+    }
+
+    /** As {@link #open(String, int)}, with {@code builder} applied last (TLS, credentials). */
+    static CqlSession open(String host, int port,
+                           java.util.function.UnaryOperator<com.datastax.oss.driver.api.core.CqlSessionBuilder> builder) {
         DriverConfigLoader config = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
@@ -22,10 +33,10 @@ final class Sessions {
                 .withBoolean(DefaultDriverOption.METADATA_TOKEN_MAP_ENABLED, false)
                 .withInt(DefaultDriverOption.REQUEST_PAGE_SIZE, 5000)
                 .build();
-        return CqlSession.builder()
+        return builder.apply(CqlSession.builder()
                 .addContactPoint(new InetSocketAddress(host, port))
                 .withLocalDatacenter("datacenter1")
-                .withConfigLoader(config)
+                .withConfigLoader(config))
                 .build();
     }
 }

@@ -22,6 +22,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import com.datastax.oss.driver.api.core.CqlSessionBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,14 +39,23 @@ class BadInputTest {
     static CharybdisNode node;
     static CqlSession healthy;
 
+    /** TLS for the raw connections ({@code null}: plain text) and whether they log in after STARTUP. */
+    static SSLContext tls;
+    static boolean authenticate;
+
     @BeforeAll
     static void start() throws Exception {
+        startNode(b -> b, b -> b);
+    }
+
+    static void startNode(UnaryOperator<NodeConfig.Builder> config, UnaryOperator<CqlSessionBuilder> client)
+            throws Exception {
         dir = Files.createTempDirectory("charybdis-bad-input");
-        node = CharybdisNode.start(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
-                .nativeShardAwareTransportPort(0).jmxPort(0).smp(2).nativeTransportMaxFrameSize(DataSize.ofBytes(1 << 20))
+        node = CharybdisNode.start(config.apply(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(2).nativeTransportMaxFrameSize(DataSize.ofBytes(1 << 20)))
                 .build());
-        healthy = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
-                .withLocalDatacenter("datacenter1").build();
+        healthy = client.apply(CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
+                .withLocalDatacenter("datacenter1")).build();
         healthy.execute("CREATE KEYSPACE bad WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         healthy.execute("CREATE TABLE bad.t (k int PRIMARY KEY, v int)");
     }
@@ -70,13 +83,21 @@ class BadInputTest {
     }
 
     static final class Conn implements AutoCloseable {
-        final Socket socket = new Socket();
+        final Socket socket;
         final OutputStream out;
         final DataInputStream in;
         int lastFlags;
 
         Conn() throws IOException {
-            socket.connect(new InetSocketAddress("127.0.0.1", node.nativePort()), 5000);
+            Socket raw = new Socket();
+            raw.connect(new InetSocketAddress("127.0.0.1", node.nativePort()), 5000);
+            if (tls != null) {
+                SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(raw, "127.0.0.1", node.nativePort(), true);
+                ssl.startHandshake();
+                socket = ssl;
+            } else {
+                socket = raw;
+            }
             socket.setSoTimeout(10_000);
             out = socket.getOutputStream();
             in = new DataInputStream(socket.getInputStream());
@@ -122,6 +143,17 @@ class BadInputTest {
             }
             send(version, 0, 0, 0x01, b.toByteArray());
             Response r = read();
+            if (authenticate) {
+                assertThat(r.opcode()).as("AUTHENTICATE").isEqualTo(0x03);
+                if (version >= 5) {
+                    return; // v5 framing starts here; the v5 test sends its corrupt segment now
+                }
+                byte[] token = "\0cassandra\0cassandra".getBytes(StandardCharsets.UTF_8);
+                send(version, 0, 0, 0x0F, ByteBuffer.allocate(4 + token.length).putInt(token.length).put(token).array());
+                r = read();
+                assertThat(r.opcode()).as("AUTH_SUCCESS").isEqualTo(0x10);
+                return;
+            }
             assertThat(r.opcode()).as("READY").isEqualTo(0x02);
         }
 

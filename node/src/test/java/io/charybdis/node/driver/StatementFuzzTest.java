@@ -76,9 +76,16 @@ class StatementFuzzTest {
 
     @BeforeAll
     static void start() throws Exception {
-        node = new TestNode();
+        startNode(b -> b, b -> b);
+    }
+
+    /** The node with {@code config} applied, and the session with {@code client} applied (TLS, credentials). */
+    static void startNode(java.util.function.UnaryOperator<io.charybdis.node.config.NodeConfig.Builder> config,
+                          java.util.function.UnaryOperator<com.datastax.oss.driver.api.core.CqlSessionBuilder> client)
+            throws Exception {
+        node = new TestNode(config);
         session = node.session(b -> b.withBoolean(DefaultDriverOption.METADATA_SCHEMA_ENABLED, false)
-                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30)));
+                .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(30)), client);
         session.execute("CREATE KEYSPACE fz WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
         session.execute("USE fz");
         for (var e : TABLES.entrySet()) {
@@ -118,7 +125,7 @@ class StatementFuzzTest {
         Gen gen = new Gen(random);
         List<String> failures = new ArrayList<>();
         Map<String, PreparedStatement> prepared = new LinkedHashMap<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(fuzzSeconds());
         int sent = 0;
         int errors = 0;
         while (sent < STATEMENTS && System.nanoTime() < deadline && failures.size() < 20) {
@@ -163,6 +170,11 @@ class StatementFuzzTest {
         assertThat(session.execute("SELECT release_version FROM system.local").one()).isNotNull();
         assertThat(failures).as("%d statements sent (%d client errors), seed %d", sent, errors, SEED).isEmpty();
         assertThat(sent).isGreaterThan(500);
+    }
+
+    /** How long the fuzzing runs. */
+    long fuzzSeconds() {
+        return SECONDS;
     }
 
     static String hex(ByteBuffer b) {

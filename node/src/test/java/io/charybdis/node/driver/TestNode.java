@@ -56,6 +56,11 @@ final class TestNode implements AutoCloseable {
     }
 
     CqlSession session(UnaryOperator<ProgrammaticDriverConfigLoaderBuilder> config) {
+        return session(config, b -> b);
+    }
+
+    /** A session with driver settings {@code config}, and {@code builder} applied last (TLS, credentials). */
+    CqlSession session(UnaryOperator<ProgrammaticDriverConfigLoaderBuilder> config, UnaryOperator<CqlSessionBuilder> builder) {
         ProgrammaticDriverConfigLoaderBuilder loader = DriverConfigLoader.programmaticBuilder()
                 .withDuration(DefaultDriverOption.REQUEST_TIMEOUT, Duration.ofSeconds(20))
                 .withDuration(DefaultDriverOption.CONNECTION_INIT_QUERY_TIMEOUT, Duration.ofSeconds(10))
@@ -65,7 +70,7 @@ final class TestNode implements AutoCloseable {
                 .addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
                 .withLocalDatacenter("datacenter1")
                 .withConfigLoader(config.apply(loader).build());
-        return b.build();
+        return builder.apply(b).build();
     }
 
     @Override

@@ -81,11 +81,22 @@ class SystemSchemaGoldenTest {
     }
 
     @Test
-    void shouldBuildEverySystemKeyspaceAsVirtual() {
+    void shouldBuildEverySystemKeyspaceAsVirtualButSystemAuth() {
         Map<String, KeyspaceMetadata> builtIn = SystemKeyspaces.builtIn();
         assertThat(builtIn.keySet()).containsExactlyInAnyOrder("system", "system_schema", "system_auth",
                 "system_distributed", "system_traces", "system_views", "system_virtual_schema");
         for (KeyspaceMetadata ks : builtIn.values()) {
+            if (ks.name().equals("system_auth")) {
+                // roles and permissions: stored tables, written and read through the coordinator
+                assertThat(ks.virtual()).isFalse();
+                assertThat(ks.tables().values()).allSatisfy(t -> {
+                    assertThat(t.isVirtual()).as(t.toString()).isFalse();
+                    assertThat(SystemKeyspaces.find(ks.name(), t.name())).isNull();
+                });
+                assertThat(ks.tables().keySet()).contains("roles", "role_members", "role_permissions",
+                        "resource_role_permissons_index", "network_permissions", "cidr_permissions");
+                continue;
+            }
             assertThat(ks.virtual()).as(ks.name()).isTrue();
             for (TableMetadata t : ks.tables().values()) {
                 assertThat(t.isVirtual()).as(t.toString()).isTrue();

@@ -140,8 +140,11 @@ public final class SchemaStatements {
     }
 
     private SchemaChange alterKeyspace(Schema schema, AlterKeyspace s) {
-        checkNotSystem(s.keyspace());
         KeyspaceMetadata ks = schema.keyspace(s.keyspace());
+        if (ks == null || ks.virtual()) {
+            // the replication of a stored system keyspace (system_auth) is the user's to alter, as in Cassandra
+            checkNotSystem(s.keyspace());
+        }
         if (ks == null) {
             if (s.ifExists()) {
                 return null;

@@ -287,7 +287,7 @@ final class StatementParser extends DdlParser {
                 default -> throw noViableAlternative();
             }
             if (!seen.add(option)) {
-                throw invalid(optionToken, "Multiple definition for property " + option);
+                throw invalid(optionToken, "Multiple definition for property '" + option + "'");
             }
         } while (accept(TokenType.K_AND));
         checkPasswords(start, password, hashed, generated);

@@ -55,7 +55,7 @@ class CqlSyntaxErrorTest {
             "DROP THING x | 1 | 5 | no viable alternative at input 'THING'",
             "GRANT SELECT ON ks.t bob | 1 | 21 | mismatched input 'bob' expecting K_TO",
             "CREATE ROLE r WITH PASSWORD 'x' | 1 | 28 | mismatched input 'x' expecting '='",
-            "CREATE ROLE r WITH LOGIN = true AND LOGIN = false | 1 | 36 | Multiple definition for property LOGIN",
+            "CREATE ROLE r WITH LOGIN = true AND LOGIN = false | 1 | 36 | Multiple definition for property 'LOGIN'",
             "CREATE ROLE r WITH PASSWORD = 'a' AND HASHED PASSWORD = 'b' | 1 | 19 | Options 'password' and 'hashed password' are mutually exclusive",
             "CREATE USER \"bob\" | 1 | 12 | Quoted strings are are not supported for user names and USER is deprecated, please use ROLE",
             "DESCRIBE | 1 | 8 | no viable alternative at input '<EOF>'",
