@@ -7,6 +7,7 @@ runs NodeTool on a JDK 17 (or 11). The test is skipped only when that launcher o
 
 import os
 import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, connect
+from conftest import REPO, connect, cql_answers
 
 REFERENCE = REPO.parent / "shared" / "tools" / "cassandra-reference"
 NODETOOL = REFERENCE / "nodetool.sh"
@@ -224,3 +225,172 @@ def test_nodetool_over_tls_with_a_password_file(nodetool_env, node_factory, tmp_
                         "s3cret-pw", "version"], env=nodetool_env, capture_output=True, text=True,
                        timeout=CALL_TIMEOUT_S)  # no TLS
     assert r.returncode != 0 and "5.0.6" not in r.stdout, r.stdout
+
+
+def _tool_config(tmp_path):
+    """A minimal cassandra.yaml: nodetool stopdaemon initializes Cassandra's configuration before it calls the node
+    (an installed nodetool finds conf/cassandra.yaml; the reference launcher sets no -Dcassandra.config)."""
+    conf = tmp_path / "nodetool-cassandra.yaml"
+    conf.write_text("cluster_name: nodetool\npartitioner: org.apache.cassandra.dht.Murmur3Partitioner\n"
+                    "endpoint_snitch: SimpleSnitch\ncommitlog_sync: periodic\ncommitlog_sync_period: 10000ms\n"
+                    "seed_provider:\n  - class_name: org.apache.cassandra.locator.SimpleSeedProvider\n"
+                    "    parameters:\n      - seeds: \"127.0.0.1\"\n")
+    return conf
+
+
+def _sstables(node, keyspace, table):
+    data = Path(node.workdir) / "data" / keyspace
+    return [p for d in data.glob(f"{table}-*") for p in d.glob("*Data*")] if data.is_dir() else []
+
+
+def test_nodetool_snapshots_compaction_drain_and_stopdaemon(nodetool_env, node_factory, tmp_path):
+    from cassandra.concurrent import execute_concurrent_with_args
+
+    node = node_factory("nodetool-ops").start()
+    _wait_for_port(node.host, node.jmx_port)
+    nodetool = Nodetool(nodetool_env, node)
+
+    with connect(node) as session:
+        session.execute("CREATE KEYSPACE ops WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+        # no compaction before nodetool compact asks for one
+        session.execute("CREATE TABLE ops.t (k int PRIMARY KEY, v text) WITH compaction = "
+                        "{'class': 'SizeTieredCompactionStrategy', 'min_threshold': 32}")
+        insert = session.prepare("INSERT INTO ops.t (k, v) VALUES (?, ?)")
+        for batch in range(4):  # four flushes: four SSTables per shard that got data
+            # values that do not compress away: compaction has megabytes to read and write
+            rows = [(i, secrets.token_hex(500)) for i in range(batch * 3000, (batch + 1) * 3000)]
+            execute_concurrent_with_args(session, insert, rows, concurrency=64, raise_on_first_error=True)
+            before = len(_sstables(node, "ops", "t"))
+            nodetool("flush", "ops", "t")
+            assert len(_sstables(node, "ops", "t")) > before  # flush wrote SSTables
+
+    # info: the memory budget's parts as Cassandra's fields show them, and the heap
+    info = nodetool("info")
+    assert re.match(r"[\d.]+ / [\d.]+", _line(info, "Heap Memory (MB)"))
+    assert _line(info, "Row Cache").startswith("entries ")
+    # the cache's capacity is what memory_budget (256 MiB on the test nodes) leaves beside the memtables
+    capacity = re.search(r"capacity ([\d.]+) (MiB|KiB)", _line(info, "Row Cache"))
+    assert capacity and capacity.group(2) == "MiB" and 200 < float(capacity.group(1)) <= 256, info
+
+    # compactionstats while a compaction runs: slowed down by a 1 MiB/s cap
+    nodetool("setcompactionthroughput", "1")
+    started = time.monotonic()
+    compact = subprocess.Popen([str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), "compact", "ops", "t"],
+                               env=nodetool.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        seen = None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and seen is None:
+            out = nodetool("compactionstats")
+            seen = re.search(r"^\S+\s+Major compaction\s+ops\s+t\s+\d+\s+\d+\s+bytes\s+[\d.]+%", out, re.M)
+            if compact.poll() is not None:
+                break
+        assert seen, (f"no running compaction of ops.t in compactionstats ({time.monotonic() - started:.1f}s after "
+                      f"nodetool compact started; it exited with {compact.poll()}):\n{out}")
+    finally:
+        nodetool("setcompactionthroughput", "0")
+        _, err = compact.communicate(timeout=180)
+    assert compact.returncode == 0, err
+
+    # snapshot / listsnapshots / clearsnapshot
+    out = nodetool("snapshot", "-t", "before", "ops")
+    assert "Requested creating snapshot(s) for [ops] with snapshot name [before] and options {skipFlush=false}" in out
+    assert "Snapshot directory: before" in out
+    nodetool("snapshot", "-t", "again", "-kt", "ops.t")
+    listed = nodetool("listsnapshots")
+    assert "Snapshot name Keyspace name Column family name True size Size on disk Creation time" in listed
+    rows = [l.split() for l in listed.splitlines() if l.startswith(("before ", "again "))]
+    assert sorted(r[0] for r in rows) == ["again", "before"] and all(r[1:3] == ["ops", "t"] for r in rows), listed
+    assert "Total TrueDiskSpaceUsed: 0 bytes" in listed  # hard links of live SSTables
+    again = subprocess.run([str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), "snapshot", "-t", "before", "ops"],
+                           env=nodetool.env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           timeout=CALL_TIMEOUT_S)
+    assert again.returncode == 2 and "error: Snapshot before already exists." in again.stderr, again
+    out = nodetool("clearsnapshot", "-t", "before", "ops")
+    assert "Requested clearing snapshot(s) for [ops] with snapshot name [before]" in out
+    assert [l.split()[0] for l in nodetool("listsnapshots").splitlines() if l.startswith(("before ", "again "))] \
+        == ["again"]
+    nodetool("clearsnapshot", "--all")
+    assert "There are no snapshots" in nodetool("listsnapshots")
+
+    # logging levels, on the node's logback
+    nodetool("setlogginglevel", "io.charybdis.node.jmx", "DEBUG")
+    levels = nodetool("getlogginglevels")
+    assert re.search(r"^ROOT\s+INFO$", levels, re.M) and re.search(r"^io\.charybdis\.node\.jmx\s+DEBUG$", levels, re.M)
+
+    # drain: no more CQL, everything flushed (nothing left to replay), the node still answers nodetool
+    nodetool("drain")
+    info = nodetool("info")
+    assert _line(info, "Native Transport active") == "false"
+    assert not cql_answers(node.host, node.port, timeout=2.0)
+
+    # stopdaemon: the process exits cleanly
+    env = dict(nodetool.env)
+    env["JAVA_TOOL_OPTIONS"] = f"-Dcassandra.config=file://{_tool_config(tmp_path)}"
+    r = subprocess.run([str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), "stopdaemon"], env=env,
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=CALL_TIMEOUT_S)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert node.proc.wait(timeout=60) == 0
+    log = (Path(node.workdir) / "logs" / "system.log").read_text()
+    assert "Stopping at the request of nodetool stopdaemon" in log and "Charybdis stopped cleanly" in log
+
+
+def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_factory):
+    """bin/nodetool (Charybdis's own, picocli over JMX) against Apache Cassandra 5.0.6's nodetool on the same node:
+    same stdout and exit status for each command."""
+    node = node_factory("nodetool-ours").start()
+    _wait_for_port(node.host, node.jmx_port)
+    apache = Nodetool(nodetool_env, node)
+
+    def run(tool, *args):
+        if tool == "apache":
+            cmd = [str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), *args]
+            env, timeout = apache.env, FIRST_CALL_TIMEOUT_S
+        else:
+            cmd = [str(REPO / "bin" / "nodetool"), "-h", node.host, "-p", str(node.jmx_port), *args]
+            env, timeout = None, CALL_TIMEOUT_S
+        r = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+        return r.returncode, r.stdout
+
+    def same(*args, state_changing=False):
+        a = run("apache", *args)
+        o = run("ours", *args)
+        assert o == a, f"nodetool {' '.join(args)}:\napache (exit {a[0]}):\n{a[1]}\nours (exit {o[0]}):\n{o[1]}"
+        return a
+
+    with connect(node) as session:
+        session.execute("CREATE KEYSPACE cmp WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE cmp.t (k int PRIMARY KEY, v text)")
+        for i in range(100):
+            session.execute("INSERT INTO cmp.t (k, v) VALUES (%s, %s)", (i, f"v{i}"))
+
+    assert same("version")[0] == 0
+    assert same("status")[0] == 0
+    assert same("status", "cmp")[0] == 0
+    assert same("flush", "cmp")[0] == 0
+    assert same("flush")[0] == 0
+    assert same("listsnapshots")[1].endswith("There are no snapshots\n")
+    # each tool takes and clears its own snapshot of the same name: the same messages
+    for tool in ("apache", "ours"):
+        code, out = run(tool, "snapshot", "-t", "s1", "cmp")
+        assert code == 0 and out == ("Requested creating snapshot(s) for [cmp] with snapshot name [s1] and options "
+                                     "{skipFlush=false}\nSnapshot directory: s1\n"), (tool, out)
+        code, out = run(tool, "snapshot", "-t", "s2", "-kt", "cmp.t")
+        assert code == 0 and "for [cmp.t] with snapshot name [s2]" in out, (tool, out)
+        listing = same("listsnapshots")
+        assert "s1 " in listing[1] and "s2 " in listing[1]
+        assert run(tool, "snapshot", "-t", "s1", "cmp")[0] == 2  # exists already
+        code, out = run(tool, "clearsnapshot", "-t", "s1", "cmp")
+        assert code == 0 and out == "Requested clearing snapshot(s) for [cmp] with snapshot name [s1]\n"
+        code, out = run(tool, "clearsnapshot", "--all")
+        assert code == 0 and out == "Requested clearing snapshot(s) for [all keyspaces] with [all snapshots]\n"
+    assert same("clearsnapshot")[0] == 1  # neither a name nor --all: a command-line error
+    assert same("nosuchcommand")[0] == 1
+
+    assert run("ours", "drain") == (0, "")
+    assert same("status")[0] == 0
+    assert run("ours", "stopdaemon") == (0, "")
+    assert node.proc.wait(timeout=60) == 0
+    code, out = run("ours", "version")
+    assert code == 1 and out == ""  # no node: Apache's "nodetool: Failed to connect ..." goes to stderr

@@ -63,6 +63,10 @@ public final class CharybdisNode implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** JMX for nodetool (io.charybdis.node.jmx); null if it could not listen. */
     private volatile io.charybdis.node.jmx.JmxServer jmx;
+    /** Prometheus metrics on prometheus_port; null if disabled or it could not listen. */
+    private volatile io.charybdis.node.metrics.MetricsServer metrics;
+    /** ScyllaDB's operation mode number (see ScyllaMetrics): normal once started, then draining and drained. */
+    private volatile int operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_STARTING;
     /** This node's membership of a cluster; null for a node on its own. */
     private volatile ClusterMember member;
     /** Roles, permissions and the auth cache. */
@@ -200,6 +204,8 @@ public final class CharybdisNode implements AutoCloseable {
             node.member = member;
             node.auth = authService;
             node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node, jmxTls); // never throws
+            node.metrics = node.startMetrics(rpc); // never throws
+            node.operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_NORMAL;
             return node;
         } catch (Exception | Error e) {
             if (authHolder[0] != null) {
@@ -246,6 +252,87 @@ public final class CharybdisNode implements AutoCloseable {
             retry.setDaemon(true);
             retry.start();
         }
+    }
+
+    private io.charybdis.node.metrics.MetricsServer startMetrics(InetAddress rpc) {
+        if (config.prometheusPort() == -1) {
+            return null;
+        }
+        long[] threadIds = new long[shards.count()];
+        try {
+            for (int i = 0; i < threadIds.length; i++) {
+                threadIds[i] = shards.loop(i).submit(() -> Thread.currentThread().threadId()).get(10, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            log.error("Metrics are disabled: the shard threads did not answer", e);
+            return null;
+        }
+        io.charybdis.node.metrics.ScyllaMetrics collector = new io.charybdis.node.metrics.ScyllaMetrics(
+                rpc.getHostAddress(), storage, server.requestMetrics(), threadIds, () -> operationMode,
+                this::storedTables, config.memoryBudget().bytes(), NodeInfo.RELEASE_VERSION);
+        return io.charybdis.node.metrics.MetricsServer.start(rpc, config.prometheusPort(), collector);
+    }
+
+    /** The tables whose data is in the storage engine, by id: {keyspace, table}. */
+    private Map<TableId, String[]> storedTables() {
+        Map<TableId, String[]> r = new LinkedHashMap<>();
+        for (var ks : schemas.schema().keyspaces().values()) {
+            if (!ks.virtual()) {
+                for (TableMetadata t : ks.tables().values()) {
+                    r.put(new TableId(t.id()), new String[] {t.keyspace(), t.name()});
+                }
+            }
+        }
+        return r;
+    }
+
+    /** The Prometheus endpoint, or null when prometheus_port is -1 or it could not listen. */
+    public io.charybdis.node.metrics.MetricsServer metrics() {
+        return metrics;
+    }
+
+    /** ScyllaDB's number for the node's operation mode (3: normal; 6, 7: draining, drained). */
+    public int operationMode() {
+        return operationMode;
+    }
+
+    /**
+     * nodetool drain: stops serving CQL clients, flushes every memtable and syncs the commit log, so that a restart
+     * replays nothing. JMX and the metrics stay up (Cassandra's node stays up too, DRAINED, until it is stopped).
+     */
+    public synchronized void drain() throws java.util.concurrent.ExecutionException, InterruptedException {
+        if (operationMode == io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINED) {
+            return;
+        }
+        operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINING;
+        log.info("Draining: closing client connections, flushing memtables, syncing the commit log");
+        server.close();
+        storage.drain().get();
+        operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINED;
+        log.info("Drained");
+    }
+
+    /** What nodetool stopdaemon does: by default closes this node; bin/charybdis's process exits instead. */
+    private volatile Runnable stopHandler = this::close;
+
+    /** Replaces what {@link #requestStop} does (Main: exit the process, whose shutdown hook closes the node). */
+    public void onStopRequest(Runnable handler) {
+        this.stopHandler = handler;
+    }
+
+    /** Stops the node shortly, on a thread of its own, so that the caller (a JMX request) gets its answer first. */
+    public void requestStop() {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            log.info("Stopping at the request of nodetool stopdaemon");
+            stopHandler.run();
+        }, "charybdis-stopdaemon");
+        t.setDaemon(false);
+        t.start();
     }
 
     private static CommitLogSync sync(NodeConfig config) {
@@ -380,6 +467,9 @@ public final class CharybdisNode implements AutoCloseable {
         }
         if (jmx != null) {
             jmx.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         server.close();
         if (auth != null) {

@@ -197,7 +197,18 @@ final class ClusterMember implements AutoCloseable {
             member.hints = startHints(config, member, replicas, md, hostId, schemas);
             topology.attach(md, member.failureDetector);
             if (bootstrap) {
-                topology.bootstrap();
+                try {
+                    topology.bootstrap();
+                } catch (RuntimeException | Error e) {
+                    // a member left JOINING would count as a pending replica of its ranges for good
+                    LOG.error("bootstrap failed: leaving the cluster again", e);
+                    try {
+                        member.metadata.leave(hostId);
+                    } catch (RuntimeException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                    throw e;
+                }
             }
             topology.mode("NORMAL");
             schemas.setCommitter(new SchemaManager.Committer() {
@@ -271,6 +282,10 @@ final class ClusterMember implements AutoCloseable {
 
     MetadataService metadata() {
         return metadata;
+    }
+
+    MessagingService messaging() {
+        return messaging;
     }
 
     UUID hostId() {

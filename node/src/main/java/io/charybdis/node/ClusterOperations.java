@@ -91,11 +91,16 @@ final class ClusterOperations implements ClusterOps {
     }
 
     @Override
-    public void decommission() {
-        member.topology().leave(member.hostId());
+    public void decommission(boolean force) {
+        member.topology().leave(member.hostId(), force);
         Thread stop = new Thread(node::close, "decommissioned-node-stop");
         stop.setDaemon(true);
         stop.start();
+    }
+
+    @Override
+    public boolean decommissionFailed() {
+        return member.topology().leaveFailed();
     }
 
     @Override
@@ -112,7 +117,7 @@ final class ClusterOperations implements ClusterOps {
             throw new UnsupportedOperationException("Node " + r.address().getHostAddress() + ":" + r.storagePort()
                     + " is alive and owns this ID. Use decommission command to remove it from the ring");
         }
-        member.topology().leave(hostId);
+        member.topology().leave(hostId, true);
     }
 
     @Override
@@ -128,13 +133,41 @@ final class ClusterOperations implements ClusterOps {
     }
 
     @Override
-    public List<String> activeStreams() {
-        List<String> out = new ArrayList<>();
+    public List<Stream> activeStreams() {
+        List<Stream> out = new ArrayList<>();
         for (Streaming.Transfer t : member.topology().streaming().active()) {
-            out.add((t.receiving() ? "Receiving from " : "Sending to ") + t.peer().getAddress().getHostAddress() + ":"
-                    + t.peer().getPort() + " table=" + t.table() + " partitions=" + t.partitions().get() + " bytes="
-                    + t.bytes().get());
+            KeyspaceLookup name = KeyspaceLookup.of(node, t.table().uuid());
+            out.add(new Stream(t.plan(), t.description(), t.peer().getAddress().getHostAddress(), t.peer().getPort(),
+                    t.receiving(), name.qualified(), t.partitions().get(), t.bytes().get()));
         }
         return out;
+    }
+
+    @Override
+    public java.util.Map<String, long[][]> traffic() {
+        java.util.Map<String, long[][]> out = new java.util.LinkedHashMap<>();
+        member.messaging().traffic().forEach((peer, pools) -> {
+            long[][] v = new long[pools.length][];
+            for (int i = 0; i < pools.length; i++) {
+                v[i] = new long[] {pools[i].pending(), pools[i].completed(), pools[i].dropped()};
+            }
+            out.put(peer.getAddress().getHostAddress() + ":" + peer.getPort(), v);
+        });
+        return out;
+    }
+
+    /** A table's keyspace.name for display; its id when the schema no longer has it. */
+    private record KeyspaceLookup(String qualified) {
+        static KeyspaceLookup of(CharybdisNode node, UUID table) {
+            KeyspaceMetadata ks = node.schemas().schema().keyspaceOfTable(table);
+            if (ks != null) {
+                for (var t : ks.tables().values()) {
+                    if (t.id().equals(table)) {
+                        return new KeyspaceLookup(ks.name() + "." + t.name());
+                    }
+                }
+            }
+            return new KeyspaceLookup(table.toString());
+        }
     }
 }

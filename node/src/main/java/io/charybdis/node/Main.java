@@ -96,6 +96,7 @@ public final class Main {
             System.exit(1);
             return;
         }
+        running.get().onStopRequest(() -> System.exit(0)); // nodetool stopdaemon; the shutdown hook closes the node
         LOG.info("Charybdis {} {}", BuildInfo.version(), running.get().describeListening());
 
         // The node's own threads keep the JVM alive; waiting here also covers daemon-thread event loops.

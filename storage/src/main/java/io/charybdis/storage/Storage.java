@@ -387,8 +387,25 @@ public final class Storage implements AutoCloseable {
                 .thenCompose(v -> onAllShards(Shard::syncCommitLog));
     }
 
+    /** The directory of a registered table's SSTables (its snapshots are under {@code snapshots/<tag>} in it). */
+    public Path tableDirectory(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.directory();
+    }
+
     /** Flushes the table, then hard-links its SSTable files under {@code <table dir>/snapshots/<tag>}. */
     public CompletableFuture<List<Path>> snapshot(TableId id, String tag) {
+        return snapshot(id, tag, true);
+    }
+
+    /**
+     * Hard-links the table's SSTable files under {@code <table dir>/snapshots/<tag>}, after a flush unless
+     * {@code flush} is false (then what is only in memtables is not in the snapshot).
+     */
+    public CompletableFuture<List<Path>> snapshot(TableId id, String tag, boolean flush) {
         TableEntry e = tables.get(id);
         if (e == null) {
             return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
@@ -396,7 +413,7 @@ public final class Storage implements AutoCloseable {
         if (tag.isEmpty() || tag.contains("/") || tag.contains("..")) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("bad snapshot tag=" + tag));
         }
-        return flush(id).thenCompose(v -> {
+        return (flush ? flush(id) : CompletableFuture.<Void>completedFuture(null)).thenCompose(v -> {
             List<CompletableFuture<List<SSTableReader>>> fs = new ArrayList<>();
             for (Shard s : shards) {
                 fs.add(s.submit(() -> s.acquireSSTables(id)));
@@ -508,6 +525,32 @@ public final class Storage implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ compaction management
+
+    /** Each shard's memory, cache, commit log and scheduler figures, each taken on its shard; in shard order. */
+    public CompletableFuture<List<ShardSnapshot>> shardSnapshots() {
+        List<CompletableFuture<ShardSnapshot>> fs = new ArrayList<>();
+        for (Shard s : shards) {
+            fs.add(s.submit(s::snapshot));
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new))
+                .thenApply(v -> fs.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** Slots of {@link #sstablesPerRead}: index n counts reads that consulted n SSTables, the last "that many or more". */
+    public static int sstablesPerReadSlots() {
+        return TableEntry.SSTABLES_PER_READ_SLOTS;
+    }
+
+    /** One table's single-partition reads on one shard by SSTables consulted; safe from any thread. */
+    public long[] sstablesPerRead(TableId id, int shard) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        long[] counts = new long[sstablesPerReadSlots()];
+        e.addSSTablesPerRead(shard, counts);
+        return counts;
+    }
 
     /** Running compactions, pending work and backlog per table, and each shard's controller state. */
     public CompletableFuture<CompactionStatus> compactionStatus() {

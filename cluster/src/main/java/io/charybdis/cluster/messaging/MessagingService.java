@@ -142,6 +142,7 @@ public final class MessagingService implements AutoCloseable {
     public CompletableFuture<ByteBuf> send(InetSocketAddress peer, int shard, Verb verb, ByteBuf payload,
                                            long timeoutMillis) {
         CompletableFuture<ByteBuf> result = new CompletableFuture<>();
+        count(peer, verb, payload.readableBytes(), result);
         if (closed) {
             payload.release();
             result.completeExceptionally(new MessagingException(MessagingException.Reason.CLOSED, "messaging is closed"));
@@ -160,6 +161,52 @@ public final class MessagingService implements AutoCloseable {
             }
         }
         return result;
+    }
+
+    // ------------------------------------------------------------------ traffic counters (nodetool netstats)
+
+    /** Requests sent to one peer in one pool: waiting for their answer, answered, failed or timed out. */
+    public static final class PoolCounters {
+        final java.util.concurrent.atomic.AtomicLong pending = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong completed = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
+
+        public long pending() {
+            return pending.get();
+        }
+
+        public long completed() {
+            return completed.get();
+        }
+
+        public long dropped() {
+            return dropped.get();
+        }
+    }
+
+    /** Cassandra's three connection pools per peer: gossip (liveness, metadata), large (over 64 KiB), small. */
+    public enum Pool {
+        GOSSIP, LARGE, SMALL
+    }
+
+    private static final int LARGE_MESSAGE_BYTES = 64 << 10;
+    private final ConcurrentHashMap<InetSocketAddress, PoolCounters[]> traffic = new ConcurrentHashMap<>();
+
+    private void count(InetSocketAddress peer, Verb verb, int bytes, CompletableFuture<ByteBuf> result) {
+        Pool pool = verb == Verb.ECHO || verb == Verb.METADATA_ADDRESS || verb == Verb.METADATA_EPOCH ? Pool.GOSSIP
+                : bytes > LARGE_MESSAGE_BYTES ? Pool.LARGE : Pool.SMALL;
+        PoolCounters c = traffic.computeIfAbsent(peer, p -> new PoolCounters[] {new PoolCounters(), new PoolCounters(),
+                new PoolCounters()})[pool.ordinal()];
+        c.pending.incrementAndGet();
+        result.whenComplete((b, e) -> {
+            c.pending.decrementAndGet();
+            (e == null ? c.completed : c.dropped).incrementAndGet();
+        });
+    }
+
+    /** The counters of each peer this node has sent to, indexed by {@link Pool#ordinal()}. */
+    public Map<InetSocketAddress, PoolCounters[]> traffic() {
+        return java.util.Collections.unmodifiableMap(traffic);
     }
 
     @Override

@@ -92,6 +92,11 @@ public final class MetadataService implements AutoCloseable {
      * Starts this node's metadata member and makes sure {@code me} is in the cluster: forms the group, rejoins it,
      * or joins it through {@code seeds} (metadata addresses). Returns once this node's JOIN is applied.
      */
+    /** Log entries between two snapshots of the state. */
+    public static final long SNAPSHOT_EVERY = 1000;
+    /** {@link #SNAPSHOT_EVERY}, lowered by tests. */
+    static volatile long snapshotEvery = SNAPSHOT_EVERY;
+
     public static MetadataService start(String clusterName, Path directory, InetSocketAddress address,
                                         List<InetSocketAddress> seeds, NodeRecord me, Consumer<MetadataState> listener) {
         return start(clusterName, directory, address, seeds, me, listener, null);
@@ -123,6 +128,10 @@ public final class MetadataService implements AutoCloseable {
             GrpcConfigKeys.Admin.setTlsConf(parameters, conf);
         }
         RaftServerConfigKeys.setStorageDir(p, List.of(directory.toFile()));
+        // snapshots keep the log (and a restart's replay) short; the log before a snapshot is purged
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, snapshotEvery);
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         // Election timeouts generous enough for a loaded machine: metadata changes are rare, stability matters more
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(2, TimeUnit.SECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(4, TimeUnit.SECONDS));

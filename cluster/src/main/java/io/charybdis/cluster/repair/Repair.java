@@ -83,8 +83,8 @@ public final class Repair {
                     log.accept("Endpoints " + a.address().getHostAddress() + " and " + b.address().getHostAddress()
                             + " have " + diff.size() + " range(s) out of sync for " + range);
                     streamed = streamed.thenCompose(n -> streaming.requestFetch(a, table, diff, List.of(b),
-                            STREAM_TIMEOUT_MILLIS).thenCombine(streaming.requestFetch(b, table, diff, List.of(a),
-                            STREAM_TIMEOUT_MILLIS), (x, y) -> n + x + y));
+                            STREAM_TIMEOUT_MILLIS, "Repair").thenCombine(streaming.requestFetch(b, table, diff,
+                            List.of(a), STREAM_TIMEOUT_MILLIS, "Repair"), (x, y) -> n + x + y));
                 }
             }
             int d = differing;

@@ -59,8 +59,17 @@ public final class Streaming {
     private final AtomicLong ids = new AtomicLong();
 
     /** A transfer under way, for nodetool netstats. */
-    public record Transfer(InetSocketAddress peer, boolean receiving, TableId table, AtomicLong partitions,
-                           AtomicLong bytes) {
+    public record Transfer(UUID plan, String description, InetSocketAddress peer, boolean receiving, TableId table,
+                           AtomicLong partitions, AtomicLong bytes) {
+    }
+
+    /** A time-based (version 1 layout) id for a transfer, as Cassandra's stream plan ids are. */
+    private static UUID planId() {
+        long t = System.currentTimeMillis() * 10_000 + 0x01B21DD213814000L;
+        long msb = (t << 32) | ((t >>> 16) & 0xFFFF0000L) | 0x1000L | ((t >>> 48) & 0x0FFFL);
+        long lsb = (java.util.concurrent.ThreadLocalRandom.current().nextLong() & 0x3FFFFFFFFFFFFFFFL)
+                | 0x8000000000000000L;
+        return new UUID(msb, lsb);
     }
 
     private Streaming(MessagingService messaging, Storage storage) {
@@ -76,7 +85,10 @@ public final class Streaming {
             TableId table = TableId.of(payload.readLong(), payload.readLong());
             List<TokenRange> ranges = readRanges(payload);
             List<Endpoint> sources = readEndpoints(payload);
-            return s.fetch(table, ranges, sources).thenApply(n -> Unpooled.buffer(8).writeLong(n));
+            String description = payload.isReadable()
+                    ? payload.readCharSequence(payload.readUnsignedShort(), java.nio.charset.StandardCharsets.UTF_8)
+                    .toString() : "Other";
+            return s.fetch(table, ranges, sources, description).thenApply(n -> Unpooled.buffer(8).writeLong(n));
         });
         return s;
     }
@@ -143,6 +155,16 @@ public final class Streaming {
      * with the number of partitions applied once every source has sent all it holds of them.
      */
     public CompletableFuture<Long> fetch(TableId table, List<TokenRange> ranges, List<Endpoint> sources) {
+        return fetch(table, ranges, sources, "Other");
+    }
+
+    /**
+     * {@link #fetch(TableId, List, List)} named for nodetool netstats: Cassandra's stream operation descriptions
+     * ("Bootstrap", "Unbootstrap", "Repair", "Restore replica count").
+     */
+    public CompletableFuture<Long> fetch(TableId table, List<TokenRange> ranges, List<Endpoint> sources,
+                                         String description) {
+        UUID plan = planId();
         CompletableFuture<Long> chain = CompletableFuture.completedFuture(0L);
         for (Endpoint source : sources) {
             if (source.storageAddress().equals(messaging.address())) {
@@ -154,8 +176,8 @@ public final class Streaming {
                         int s = shard;
                         chain = chain.thenCompose(n -> {
                             long id = ids.incrementAndGet();
-                            Transfer t = new Transfer(source.storageAddress(), true, table, new AtomicLong(),
-                                    new AtomicLong());
+                            Transfer t = new Transfer(plan, description, source.storageAddress(), true, table,
+                                    new AtomicLong(), new AtomicLong());
                             active.put(id, t);
                             return pull(source, s, table, p, null, t, 0).whenComplete((x, e) -> active.remove(id))
                                     .thenApply(x -> n + x);
@@ -169,14 +191,16 @@ public final class Streaming {
 
     /** Asks {@code target} to fetch the ranges from the sources; completes with the partitions it applied. */
     public CompletableFuture<Long> requestFetch(Endpoint target, TableId table, List<TokenRange> ranges,
-                                                List<Endpoint> sources, long timeoutMillis) {
+                                                List<Endpoint> sources, long timeoutMillis, String description) {
         if (target.storageAddress().equals(messaging.address())) {
-            return fetch(table, ranges, sources);
+            return fetch(table, ranges, sources, description);
         }
         ByteBuf payload = Unpooled.buffer();
         payload.writeLong(table.msb()).writeLong(table.lsb());
         writeRanges(payload, ranges);
         writeEndpoints(payload, sources);
+        byte[] d = description.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        payload.writeShort(d.length).writeBytes(d);
         return messaging.send(target.storageAddress(), 0, Verb.STREAM_FETCH, payload, timeoutMillis).thenApply(b -> {
             try {
                 return b.readLong();

@@ -64,6 +64,7 @@ public final class TopologyChanges {
     private volatile MetadataService metadata;
     private volatile Liveness liveness = Liveness.ALL_ALIVE;
     private volatile String mode = "STARTING";
+    private volatile boolean failed;
 
     private TopologyChanges(MessagingService messaging, Streaming streaming, Repair repair, Supplier<List<Table>> tables,
                             UUID self, long settleMillis) {
@@ -132,7 +133,8 @@ public final class TopologyChanges {
                     }
                 }
                 for (var e : bySources.entrySet()) {
-                    streamed += join(streaming.fetch(t.id(), e.getValue(), e.getKey()), STREAM_TIMEOUT_MILLIS);
+                    streamed += join(streaming.fetch(t.id(), e.getValue(), e.getKey(), "Bootstrap"),
+                            STREAM_TIMEOUT_MILLIS);
                 }
             }
         }
@@ -147,11 +149,29 @@ public final class TopologyChanges {
      * Makes {@code leaving} leave the ring: LEAVING, its ranges fetched by the nodes that gain them (from every live
      * replica), then removed. For a decommission {@code leaving} is this node; for removenode a dead node.
      */
-    public void leave(UUID leaving) {
+    public void leave(UUID leaving, boolean force) {
         MetadataState state = metadata.state();
         NodeRecord r = state.members().get(leaving);
         if (r == null) {
             throw new IllegalArgumentException("Host ID not found: " + leaving);
+        }
+        for (NodeRecord m : state.members().values()) {
+            if (!m.hostId().equals(leaving) && m.status() != NodeRecord.Status.NORMAL) {
+                throw new IllegalStateException("Other bootstrapping/leaving nodes detected, cannot remove "
+                        + r.endpoint() + " while " + m.endpoint() + " is " + m.status());
+            }
+        }
+        long remaining = state.members().values().stream()
+                .filter(m -> !m.hostId().equals(leaving) && m.status() == NodeRecord.Status.NORMAL).count();
+        if (!force) {
+            for (Table t : tables.get()) {
+                ReplicationStrategy strategy = ReplicationStrategy.of(t.replication());
+                if (!(strategy instanceof ReplicationStrategy.Local) && strategy.replicationFactor() > remaining) {
+                    throw new IllegalStateException("Not enough live nodes to maintain replication factor in keyspace "
+                            + t.keyspace() + " (RF = " + strategy.replicationFactor() + ", N = " + (remaining + 1)
+                            + "). Perform a forceful decommission to ignore.");
+                }
+            }
         }
         if (leaving.equals(self)) {
             mode = "LEAVING";
@@ -159,7 +179,33 @@ public final class TopologyChanges {
         if (r.status() != NodeRecord.Status.LEAVING) {
             metadata.setStatus(leaving, NodeRecord.Status.LEAVING);
         }
-        state = metadata.state();
+        try {
+            streamAway(leaving, r);
+        } catch (RuntimeException | Error e) {
+            // the ranges did not all reach their next replicas: the member stays, NORMAL again, and the operator
+            // can try again (Cassandra's "decommission failed")
+            LOG.error("{} could not leave: {}; it is NORMAL again", r.endpoint(), e.toString());
+            failed = true;
+            metadata.setStatus(leaving, NodeRecord.Status.NORMAL);
+            if (leaving.equals(self)) {
+                mode = "NORMAL";
+            }
+            throw e;
+        }
+        metadata.leave(leaving);
+        if (leaving.equals(self)) {
+            mode = "DECOMMISSIONED";
+        }
+    }
+
+    /** Whether the last decommission or removenode run from here failed. */
+    public boolean leaveFailed() {
+        return failed;
+    }
+
+    private void streamAway(UUID leaving, NodeRecord r) {
+        failed = false;
+        MetadataState state = metadata.state();
         barrier(state.epoch());
         state = metadata.state();
         TokenRing before = state.ring();
@@ -180,7 +226,7 @@ public final class TopologyChanges {
                 for (var target : plan.entrySet()) {
                     for (var e : target.getValue().entrySet()) {
                         fs.add(streaming.requestFetch(target.getKey(), t.id(), e.getValue(), e.getKey(),
-                                STREAM_TIMEOUT_MILLIS));
+                                STREAM_TIMEOUT_MILLIS, leaving.equals(self) ? "Unbootstrap" : "Restore replica count"));
                     }
                 }
                 for (CompletableFuture<Long> f : fs) {
@@ -188,11 +234,7 @@ public final class TopologyChanges {
                 }
             }
         }
-        LOG.info("{} left the ring: its ranges streamed to their new replicas ({} partitions)", r.endpoint(), streamed);
-        metadata.leave(leaving);
-        if (leaving.equals(self)) {
-            mode = "DECOMMISSIONED";
-        }
+        LOG.info("{} leaves the ring: its ranges streamed to their new replicas ({} partitions)", r.endpoint(), streamed);
     }
 
     // ------------------------------------------------------------------ cleanup

@@ -137,4 +137,45 @@ class MetadataServiceTest {
                 .cause().isInstanceOf(SchemaConflictException.class);
         assertThat(n1.state().schema().version()).isEqualTo(v1);
     }
+
+    @Test
+    void theStateIsSnapshottedTheLogPurgedAndARestartStartsFromTheSnapshot() throws Exception {
+        long before = MetadataService.snapshotEvery;
+        MetadataService.snapshotEvery = 8;
+        try {
+            InetSocketAddress a0 = freeAddress();
+            InetSocketAddress a1 = freeAddress();
+            MetadataService n0 = start(0, a0, List.of(a0), record(0, 1));
+            MetadataService n1 = start(1, a1, List.of(a0), record(1, 2));
+            UUID version = new UUID(0, 0);
+            for (int i = 0; i < 30; i++) {
+                UUID next = UUID.randomUUID();
+                n0.changeSchema(version, next, ("doc " + i).getBytes(), List.of("CHANGE " + i)).get();
+                version = next;
+            }
+            UUID last = version;
+            n1.catchUp();
+            await(() -> n1.state().schema().version().equals(last));
+            java.nio.file.Path sm = dir.resolve("n1");
+            await(() -> {
+                try (var files = java.nio.file.Files.walk(sm)) {
+                    return files.anyMatch(f -> f.getFileName().toString().matches("snapshot\\.\\d+_\\d+"));
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            });
+            long epoch = n1.state().epoch();
+            n1.close();
+            started.remove(n1);
+            seen.remove(new UUID(7, 1));
+            MetadataService again = start(1, a1, List.of(a0), record(1, 2));
+            await(() -> again.state().epoch() >= epoch);
+            assertThat(again.state().schema().version()).isEqualTo(last);
+            assertThat(new String(again.state().schema().document())).isEqualTo("doc 29");
+            assertThat(again.state().members()).hasSize(2);
+            assertThat(seen.get(new UUID(7, 1)).schema().version()).isEqualTo(last); // the listener was told
+        } finally {
+            MetadataService.snapshotEvery = before;
+        }
+    }
 }

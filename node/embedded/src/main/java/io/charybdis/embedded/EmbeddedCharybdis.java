@@ -310,6 +310,7 @@ public final class EmbeddedCharybdis implements AutoCloseable {
         values.put("smp", "1");
         values.put("memory_budget", "128MiB");
         values.put("commitlog_segment_size", "8MiB");
+        values.put("prometheus_port", "-1"); // no metrics endpoint; config("prometheus_port", "0") for one
         values.put("jmx_port", "-1"); // no JMX server: about a third of a cold start; config("jmx_port", "0") for one
         values.putAll(settings);
         values.put("native_transport_port", Integer.toString(nativePort));

@@ -7,7 +7,7 @@ package io.charybdis.node.config;
 public enum AuthorizerType {
     /** Every authenticated user may do everything (Cassandra's default). */
     ALLOW_ALL("AllowAllAuthorizer"),
-    /** Permissions granted with GRANT / REVOKE, kept in {@code system_auth.role_permissions}. */
+    /** Cassandra's permission checks (GRANT / REVOKE): recognized so that startup can refuse it by name. */
     CASSANDRA("CassandraAuthorizer");
 
     private final String className;

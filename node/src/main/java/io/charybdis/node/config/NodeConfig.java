@@ -203,6 +203,11 @@ public final class NodeConfig {
     }
 
     private void validate() {
+        if (dataFileDirectories.size() > 1) {
+            throw new ConfigurationException("data_file_directories lists " + dataFileDirectories.size()
+                    + " directories " + dataFileDirectories + ": spreading SSTables over several directories is not "
+                    + "supported yet; list one directory");
+        }
         requireNonBlank("cluster_name", clusterName);
         requireNonBlank("listen_address", listenAddress);
         requireNonBlank("rpc_address", rpcAddress);
@@ -213,7 +218,9 @@ public final class NodeConfig {
         if (jmxPort != -1) { // -1: no JMX server (embedded nodes in tests)
             requirePort("jmx_port", jmxPort);
         }
-        requirePort("prometheus_port", prometheusPort);
+        if (prometheusPort != -1) { // -1: no metrics endpoint (embedded nodes in tests)
+            requirePort("prometheus_port", prometheusPort);
+        }
         validateJmx();
         if (nativeTransportPort != 0 && nativeTransportPort == nativeShardAwareTransportPort) {
             throw new ConfigurationException("native_shard_aware_transport_port=" + nativeShardAwareTransportPort

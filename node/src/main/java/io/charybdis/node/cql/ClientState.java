@@ -8,6 +8,8 @@ public final class ClientState {
     private volatile String keyspace;
     private volatile String user;
     private final boolean internal;
+    /** The counters of the shard this connection lives on; null for work no client connection started. */
+    private io.charybdis.node.metrics.ShardRequestMetrics metrics;
 
     public ClientState(String user) {
         this(user, false);
@@ -25,6 +27,15 @@ public final class ClientState {
 
     public boolean isInternal() {
         return internal;
+    }
+
+    /** Counts this client's statements on its shard's counters (set once, by the connection). */
+    public void countOn(io.charybdis.node.metrics.ShardRequestMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    public io.charybdis.node.metrics.ShardRequestMetrics metrics() {
+        return metrics;
     }
 
     public String keyspace() {

@@ -168,6 +168,9 @@ public final class QueryProcessor {
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
         CqlStatement stmt = analyze(ps, ks, client);
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
+        if (client.metrics() != null) {
+            client.metrics().increment(io.charybdis.node.metrics.ShardRequestMetrics.STATEMENTS_PARSED);
+        }
         if (authorizer == null) {
             return run(stmt, options, client, alloc, version, values); // AllowAllAuthorizer: nothing to check
         }
@@ -265,6 +268,7 @@ public final class QueryProcessor {
             }
             children.add(new BatchExecution.Child(m, values));
         }
+        StatementMetrics.batchStarted(client.metrics(), children, options);
         BatchExecution batch = new BatchExecution(coordinator, logged, List.of(), guardrails);
         Supplier<CompletableFuture<ResultMessage>> go = () -> {
             long now = timestamps.next();
@@ -283,6 +287,7 @@ public final class QueryProcessor {
     private CompletableFuture<ResultMessage> run(CqlStatement stmt, QueryOptions options, ClientState client,
                                                  ByteBufAllocator alloc, ProtocolVersion version,
                                                  List<ByteBuffer> values) {
+        StatementMetrics.started(client.metrics(), stmt, options);
         long now = timestamps.next();
         QueryContext ctx = new QueryContext(alloc, version, options, client, values, now, nowSeconds(options, now));
         java.time.Duration timeout = stmt.timeout(ctx);

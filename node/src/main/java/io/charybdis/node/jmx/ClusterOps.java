@@ -33,7 +33,10 @@ public interface ClusterOps {
     void repair(String keyspace, List<String> tables, boolean primaryRange, Consumer<String> log);
 
     /** Streams this node's ranges to their next replicas, leaves the ring and stops the node; blocks until it left. */
-    void decommission();
+    void decommission(boolean force);
+
+    /** Whether the last decommission (or removenode) run from this node failed (the member is NORMAL again). */
+    boolean decommissionFailed();
 
     /** Re-replicates a dead member's ranges from the other replicas and removes it from the ring. */
     void removeNode(UUID hostId);
@@ -44,6 +47,15 @@ public interface ClusterOps {
     /** Streaming totals since start: partitions and bytes received, partitions and bytes sent; transfers active. */
     long[] streamingTotals();
 
-    /** The transfers under way, one line each (peer, direction, table, partitions, bytes). */
-    List<String> activeStreams();
+    /** A transfer under way: plan id, operation ("Bootstrap", "Repair", ...), peer, table, progress so far. */
+    record Stream(UUID plan, String description, String peerAddress, int peerPort, boolean receiving, String table,
+                  long partitions, long bytes) {
+    }
+
+    List<Stream> activeStreams();
+
+    /**
+     * Requests sent to each peer (address:port) per pool — gossip, large, small — as {pending, completed, dropped}.
+     */
+    java.util.Map<String, long[][]> traffic();
 }

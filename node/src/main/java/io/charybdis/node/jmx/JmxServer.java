@@ -96,7 +96,7 @@ public final class JmxServer implements AutoCloseable {
         if (config.jmxPort() == -1) {
             return null; // disabled
         }
-        NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info());
+        NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info(), node);
         view.cluster = node.cluster();
         JmxServer server;
         try {
@@ -213,6 +213,10 @@ public final class JmxServer implements AutoCloseable {
         standard("org.apache.cassandra.net:type=FailureDetector", new SmallBeans.FailureDetector(node),
                 FailureDetectorMBean.class);
         standard("org.apache.cassandra.net:type=Gossiper", new SmallBeans.Gossiper(node), GossiperMBean.class);
+        standard("org.apache.cassandra.net:type=MessagingService", new StreamingBeans.MessagingService(node),
+                MessagingServiceMBean.class);
+        standard("org.apache.cassandra.net:type=StreamManager", new StreamingBeans.StreamManager(node),
+                StreamManagerMBean.class);
         standard("org.apache.cassandra.db:type=Caches", new SmallBeans.CacheService(), CacheServiceMBean.class);
         registerNodeMetrics();
         syncTables();
@@ -308,7 +312,9 @@ public final class JmxServer implements AutoCloseable {
 
         // the row cache is real; key, counter and chunk caches do not exist here (Cassandra's empty figures)
         Supplier<RowCacheStats> rc = node.storage::rowCacheStats;
-        cache("RowCache", () -> rc.get().entries(), () -> rc.get().bytes(), () -> node.config.memoryBudget().bytes(),
+        // capacity: what the cache may hold now, memory_budget less the memtables (they share the budget)
+        cache("RowCache", () -> rc.get().entries(), () -> rc.get().bytes(), () -> Math.max(0,
+                        node.config.memoryBudget().bytes() - (node.storage.allocatedOffHeapBytes() - rc.get().bytes())),
                 () -> rc.get().hits(), () -> rc.get().hits() + rc.get().misses(), () -> rc.get().misses());
         cache("KeyCache", () -> 0, () -> 0, () -> 0, () -> 0, () -> 0, () -> 0);
         cache("CounterCache", () -> 0, () -> 0, () -> 0, () -> 0, () -> 0, () -> 0);

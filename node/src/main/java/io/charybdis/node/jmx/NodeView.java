@@ -28,12 +28,65 @@ final class NodeView {
     volatile boolean running = true;
     /** The node's cluster membership; null for a node on its own. */
     volatile ClusterOps cluster;
+    /** The node, for drain and stopdaemon; null in views made without one. */
+    private final io.charybdis.node.CharybdisNode owner;
 
     NodeView(NodeConfig config, Storage storage, Supplier<io.charybdis.node.schema.Schema> schema, NodeInfo info) {
+        this(config, storage, schema, info, null);
+    }
+
+    NodeView(NodeConfig config, Storage storage, Supplier<io.charybdis.node.schema.Schema> schema, NodeInfo info,
+             io.charybdis.node.CharybdisNode owner) {
         this.config = config;
         this.storage = storage;
         this.schema = schema;
         this.info = info;
+        this.owner = owner;
+    }
+
+    /** Cassandra's operation mode names: NORMAL, then DRAINING and DRAINED after nodetool drain. */
+    String operationMode() {
+        if (!running) {
+            return "DRAINED";
+        }
+        if (owner == null) {
+            return "NORMAL";
+        }
+        return switch (owner.operationMode()) {
+            case io.charybdis.node.metrics.ScyllaMetrics.MODE_STARTING -> "STARTING";
+            case io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINING -> "DRAINING";
+            case io.charybdis.node.metrics.ScyllaMetrics.MODE_DRAINED -> "DRAINED";
+            default -> "NORMAL";
+        };
+    }
+
+    /** Whether CQL clients are served (false once drained). */
+    boolean nativeTransportRunning() {
+        return running && operationMode().equals("NORMAL");
+    }
+
+    String drainProgress() {
+        int tables = 0;
+        for (TableMetadata t : allTables()) {
+            if (hasStorage(t)) {
+                tables++;
+            }
+        }
+        return String.format("Drained %d/%d ColumnFamilies", operationMode().equals("DRAINED") ? tables : 0, tables);
+    }
+
+    void drain() throws ExecutionException, InterruptedException {
+        if (owner == null) {
+            throw new UnsupportedOperationException("drain needs the node");
+        }
+        owner.drain();
+    }
+
+    void stopDaemon() {
+        if (owner == null) {
+            throw new UnsupportedOperationException("stopdaemon needs the node");
+        }
+        owner.requestStop();
     }
 
     /** This node as Cassandra names endpoints in the "WithPort" attributes: listen address and storage port. */

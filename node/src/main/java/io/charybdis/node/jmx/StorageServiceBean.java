@@ -26,9 +26,11 @@ final class StorageServiceBean implements StorageServiceMBean {
             new javax.management.NotificationBroadcasterSupport();
     private final RepairJobs repairs = new RepairJobs(emitter);
     private volatile String removalStatus = "No removals in process.";
+    private final Snapshots snapshots;
 
     StorageServiceBean(NodeView node) {
         this.node = node;
+        this.snapshots = new Snapshots(node);
     }
 
     javax.management.NotificationEmitter emitter() {
@@ -286,10 +288,11 @@ final class StorageServiceBean implements StorageServiceMBean {
     @Override
     public String getOperationMode() {
         ClusterOps c = node.cluster;
-        if (c != null) {
-            return node.running ? c.mode() : "DRAINED";
+        String mode = node.operationMode();
+        if (c != null && mode.equals("NORMAL")) {
+            return c.mode(); // JOINING, LEAVING, ... while a topology change is under way
         }
-        return node.running ? "NORMAL" : "DRAINED";
+        return mode;
     }
 
     @Override
@@ -299,12 +302,12 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isDrained() {
-        return !node.running;
+        return "DRAINED".equals(node.operationMode());
     }
 
     @Override
     public boolean isDraining() {
-        return false;
+        return "DRAINING".equals(node.operationMode());
     }
 
     @Override
@@ -318,7 +321,8 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isDecommissionFailed() {
-        return false;
+        ClusterOps c = node.cluster;
+        return c != null && c.decommissionFailed();
     }
 
     @Override
@@ -426,7 +430,7 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public boolean isNativeTransportRunning() {
-        return node.running;
+        return node.nativeTransportRunning();
     }
 
     @Override
@@ -562,7 +566,7 @@ final class StorageServiceBean implements StorageServiceMBean {
         if (c == null) {
             throw new UnsupportedOperationException("no other node in the cluster to decommission to");
         }
-        c.decommission();
+        c.decommission(force);
     }
 
     @Override
@@ -657,5 +661,114 @@ final class StorageServiceBean implements StorageServiceMBean {
             out.add(ClusterViews.name(m, withPort));
         }
         return out;
+    }
+
+    // ---- snapshots, drain, stopdaemon
+
+    @Override
+    public void takeSnapshot(String tag, Map<String, String> options, String... entities) throws IOException {
+        snapshots.take(tag, options, entities);
+    }
+
+    @Override
+    public void takeSnapshot(String tag, String... keyspaceNames) throws IOException {
+        snapshots.take(tag, Map.of(), keyspaceNames);
+    }
+
+    @Override
+    public void takeTableSnapshot(String keyspaceName, String tableName, String tag) throws IOException {
+        snapshots.take(tag, Map.of(), keyspaceName + "." + tableName);
+    }
+
+    @Override
+    public void takeMultipleTableSnapshot(String tag, String... tableList) throws IOException {
+        snapshots.take(tag, Map.of(), tableList);
+    }
+
+    @Override
+    public void clearSnapshot(String tag, String... keyspaceNames) throws IOException {
+        snapshots.clear(Map.of(), tag, keyspaceNames);
+    }
+
+    @Override
+    public void clearSnapshot(Map<String, Object> options, String tag, String... keyspaceNames) throws IOException {
+        snapshots.clear(options, tag, keyspaceNames);
+    }
+
+    @Override
+    public Map<String, javax.management.openmbean.TabularData> getSnapshotDetails() {
+        return snapshots.details();
+    }
+
+    @Override
+    public Map<String, javax.management.openmbean.TabularData> getSnapshotDetails(Map<String, String> options) {
+        return snapshots.details();
+    }
+
+    @Override
+    public long trueSnapshotsSize() {
+        return snapshots.trueSize();
+    }
+
+    @Override
+    public String getDrainProgress() {
+        return node.drainProgress();
+    }
+
+    /** Stops serving clients, flushes every memtable and syncs the commit log; JMX stays up. */
+    @Override
+    public void drain() throws IOException, InterruptedException, ExecutionException {
+        node.drain();
+    }
+
+    /** Stops the node (and, for a node started by bin/charybdis, its process) once this call has answered. */
+    @Override
+    public void stopDaemon() {
+        node.stopDaemon();
+    }
+
+    // ---- logging levels (logback, the node's logging backend)
+
+    /** The loggers with a level of their own, ROOT first, as Cassandra lists them. */
+    @Override
+    public Map<String, String> getLoggingLevels() {
+        ch.qos.logback.classic.LoggerContext lc = loggerContext();
+        Map<String, String> r = new LinkedHashMap<>();
+        for (ch.qos.logback.classic.Logger l : lc.getLoggerList()) {
+            if (l.getLevel() != null) {
+                r.put(l.getName(), l.getLevel().toString());
+            }
+        }
+        return r;
+    }
+
+    @Override
+    public void setLoggingLevel(String classQualifier, String level) {
+        boolean noLogger = classQualifier == null || classQualifier.isBlank();
+        boolean noLevel = level == null || level.isBlank();
+        if (noLogger && noLevel) {
+            throw new UnsupportedOperationException("resetting the logging configuration is not supported by "
+                    + "Charybdis; name a logger and a level");
+        }
+        ch.qos.logback.classic.Level parsed = ch.qos.logback.classic.Level.toLevel(level, null);
+        if (!noLevel && parsed == null) {
+            throw new IllegalArgumentException("Invalid level " + level + ": use one of TRACE, DEBUG, INFO, WARN, "
+                    + "ERROR, ALL, OFF");
+        }
+        loggerContext().getLogger(noLogger ? org.slf4j.Logger.ROOT_LOGGER_NAME : classQualifier).setLevel(parsed);
+    }
+
+    private static ch.qos.logback.classic.LoggerContext loggerContext() {
+        if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext lc) {
+            return lc;
+        }
+        throw new UnsupportedOperationException("logging levels can only be read and set with logback, not "
+                + org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName());
+    }
+
+    /** Serving: nodetool's tpstats, proxyhistograms and netstats ask this first. */
+    @Override
+    public boolean isInitialized() {
+        return node.running;
     }
 }

@@ -176,4 +176,38 @@ public interface StorageServiceMBean {
     List<InetAddress> getNaturalEndpoints(String keyspaceName, String cf, String key);
 
     List<String> getNaturalEndpointsWithPort(String keyspaceName, String cf, String key);
+
+    // ---- snapshots, drain, stopdaemon (nodetool snapshot / listsnapshots / clearsnapshot / drain / stopdaemon)
+
+    void takeSnapshot(String tag, Map<String, String> options, String... entities) throws java.io.IOException;
+
+    void takeSnapshot(String tag, String... keyspaceNames) throws java.io.IOException;
+
+    void takeTableSnapshot(String keyspaceName, String tableName, String tag) throws java.io.IOException;
+
+    void takeMultipleTableSnapshot(String tag, String... tableList) throws java.io.IOException;
+
+    void clearSnapshot(String tag, String... keyspaceNames) throws java.io.IOException;
+
+    void clearSnapshot(Map<String, Object> options, String tag, String... keyspaceNames) throws java.io.IOException;
+
+    Map<String, javax.management.openmbean.TabularData> getSnapshotDetails();
+
+    Map<String, javax.management.openmbean.TabularData> getSnapshotDetails(Map<String, String> options);
+
+    long trueSnapshotsSize();
+
+    String getDrainProgress();
+
+    void drain() throws java.io.IOException, InterruptedException, java.util.concurrent.ExecutionException;
+
+    void stopDaemon();
+
+    // ---- nodetool getlogginglevels / setlogginglevel; commands that first ask whether the node is initialized
+
+    Map<String, String> getLoggingLevels();
+
+    void setLoggingLevel(String classQualifier, String level) throws Exception;
+
+    boolean isInitialized();
 }

@@ -1,5 +1,7 @@
 package io.charybdis.node.server;
 
+import io.charybdis.node.metrics.ShardRequestMetrics;
+
 import io.charybdis.node.cql.ClientState;
 import io.charybdis.node.cql.QueryProcessor;
 import io.charybdis.node.cql.ResultMessage;
@@ -58,6 +60,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
     private final int shard;
     private final ClientState client;
     private final ClientLimits limits;
+    private final ShardRequestMetrics metrics;
     private ProtocolVersion version;
     private boolean ready;
     private boolean authenticated;
@@ -73,6 +76,8 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         this.client = new ClientState(server.authenticator().requiresLogin() ? null : "anonymous");
         this.authenticated = !server.authenticator().requiresLogin();
         this.limits = server.limits();
+        this.metrics = server.requestMetrics(shard);
+        this.client.countOn(metrics);
     }
 
     ProtocolVersion version() {
@@ -164,6 +169,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         InboundGate.Admission admission = gate.admit(cost, throwOnOverload);
         if (admission != InboundGate.Admission.ADMITTED) {
             env.release();
+            metrics.increment(ShardRequestMetrics.REQUESTS_SHED);
             writeError(ctx, stream, 0, ErrorCode.OVERLOADED, gate.overloadedMessage(admission));
             return;
         }
@@ -189,6 +195,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
 
     /** Writes the response to a request of {@code cost} bytes, and tells the gate once it is written or failed. */
     private void reply(ChannelHandlerContext ctx, Object response, int cost) {
+        metrics.increment(ShardRequestMetrics.REQUESTS_SERVED);
         ChannelFuture f = ctx.writeAndFlush(response);
         if (cost > 0) {
             f.addListener(done -> gate.answered(cost));
@@ -272,6 +279,8 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
 
     private void execute(ChannelHandlerContext ctx, int stream, int cost, boolean tracing, Request request) {
         QueryProcessor qp = server.processor();
+        long startNanos = System.nanoTime();
+        metrics.takeStartedKind();
         CompletableFuture<ResultMessage> result;
         switch (request) {
             case Request.Query q -> result = qp.query(q.query(), q.options(), client, ctx.alloc(), version());
@@ -315,17 +324,21 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             default -> throw new ProtocolException("Unexpected request " + request, stream, false);
         }
         UUID tracingId = tracing ? UUID.randomUUID() : null;
+        int kind = metrics.takeStartedKind();
         result.whenComplete((r, err) -> {
             if (ctx.executor().inEventLoop()) {
-                respond(ctx, stream, cost, tracingId, r, err);
+                respond(ctx, stream, cost, tracingId, r, err, kind, startNanos);
             } else {
-                ctx.executor().execute(() -> respond(ctx, stream, cost, tracingId, r, err));
+                ctx.executor().execute(() -> respond(ctx, stream, cost, tracingId, r, err, kind, startNanos));
             }
         });
     }
 
-    private void respond(ChannelHandlerContext ctx, int stream, int cost, UUID tracingId, ResultMessage r, Throwable err) {
+    private void respond(ChannelHandlerContext ctx, int stream, int cost, UUID tracingId, ResultMessage r, Throwable err,
+                         int kind, long startNanos) {
+        metrics.recordLatency(kind, System.nanoTime() - startNanos);
         if (err != null) {
+            countFailure(kind, err);
             writeFailure(ctx, stream, cost, err);
             return;
         }
@@ -343,6 +356,30 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             case ResultMessage.Warned w -> rb.voidResult();
         };
         reply(ctx, out, cost);
+    }
+
+    /** Counts a statement's timeout, unavailable or shedding as ScyllaDB's coordinator does, by statement kind. */
+    private void countFailure(int kind, Throwable t) {
+        while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
+                && t.getCause() != null) {
+            t = t.getCause();
+        }
+        boolean range = kind == ShardRequestMetrics.KIND_RANGE_READ;
+        boolean read = kind == ShardRequestMetrics.KIND_READ || range;
+        switch (t) {
+            case io.charybdis.cluster.UnavailableException ue -> metrics.increment(range
+                    ? ShardRequestMetrics.RANGE_UNAVAILABLE
+                    : read ? ShardRequestMetrics.READ_UNAVAILABLE : ShardRequestMetrics.WRITE_UNAVAILABLE);
+            case io.charybdis.cluster.WriteTimeoutException wt -> metrics.increment(ShardRequestMetrics.WRITE_TIMEOUTS);
+            case io.charybdis.cluster.ReadTimeoutException rt -> metrics.increment(range
+                    ? ShardRequestMetrics.RANGE_TIMEOUTS : ShardRequestMetrics.READ_TIMEOUTS);
+            case io.charybdis.node.cql.exceptions.RequestTimeoutException rt -> metrics.increment(!rt.isRead()
+                    ? ShardRequestMetrics.WRITE_TIMEOUTS
+                    : range ? ShardRequestMetrics.RANGE_TIMEOUTS : ShardRequestMetrics.READ_TIMEOUTS);
+            case io.charybdis.storage.ShardOverloadedException oe -> metrics.increment(ShardRequestMetrics.REQUESTS_SHED);
+            default -> {
+            }
+        }
     }
 
     static io.charybdis.protocol.response.SchemaChange toProtocol(SchemaChange c) {

@@ -1,5 +1,7 @@
 package io.charybdis.node.server;
 
+import io.charybdis.node.metrics.ShardRequestMetrics;
+
 import io.charybdis.node.cql.QueryProcessor;
 import io.charybdis.node.schema.SchemaChange;
 import io.charybdis.node.system.NodeInfo;
@@ -74,6 +76,7 @@ public final class CqlServer implements AutoCloseable {
     private SslContext tls;
     private boolean tlsOptional;
     private java.util.concurrent.ThreadPoolExecutor tlsTasks;
+    private final ShardRequestMetrics[] requestMetrics;
     private Channel regular;
     private Channel shardAware;
     private int shardAwarePort;
@@ -101,6 +104,19 @@ public final class CqlServer implements AutoCloseable {
         this.rateLimiter = rateLimiter;
         this.idleTimeoutMillis = idleTimeout.toMillis();
         this.allowOlderProtocols = allowOlderProtocols;
+        this.requestMetrics = new ShardRequestMetrics[shards.count()];
+        for (int i = 0; i < requestMetrics.length; i++) {
+            requestMetrics[i] = new ShardRequestMetrics(i);
+        }
+    }
+
+    /** The request counters and latency histograms of each shard (written by that shard only), in shard order. */
+    public List<ShardRequestMetrics> requestMetrics() {
+        return List.of(requestMetrics);
+    }
+
+    ShardRequestMetrics requestMetrics(int shard) {
+        return requestMetrics[shard];
     }
 
     /** A server with the native-transport limits of {@code config}. */

@@ -146,6 +146,8 @@ class RepairWithNodetoolTest {
                 .isEqualTo(3 * 8);
         String describe = nodetool(jdk, n1, "describecluster");
         assertThat(describe).contains("Live: 3").contains("Unreachable: 0");
+        String netstats = nodetool(jdk, n1, "netstats");
+        assertThat(netstats).contains("Mode: NORMAL").contains("Not sending any streams.").contains("Small messages");
         String gossip = nodetool(jdk, n1, "gossipinfo");
         assertThat(gossip.lines().filter(l -> l.startsWith("/127.0.0.")).count()).as(gossip).isEqualTo(3);
 

@@ -74,14 +74,13 @@ class NodeConfigLoaderTest {
                 native_shard_aware_transport_port: 19043
                 native_transport_max_frame_size: 32MiB
                 data_file_directories:
-                    - /var/lib/a
                     - rel/b
                 commitlog_directory: /var/lib/commitlog
                 commitlog_sync: group
                 commitlog_sync_group_window: 2ms
                 commitlog_segment_size: 64MiB
                 authenticator: org.apache.cassandra.auth.PasswordAuthenticator
-                authorizer: CassandraAuthorizer
+                authorizer: AllowAllAuthorizer
                 num_tokens: 256
                 partitioner: Murmur3Partitioner
                 endpoint_snitch: org.apache.cassandra.locator.GossipingPropertyFileSnitch
@@ -102,14 +101,14 @@ class NodeConfigLoaderTest {
         assertThat(c.nativeTransportPort()).isEqualTo(9043);
         assertThat(c.nativeShardAwareTransportPort()).isEqualTo(19043);
         assertThat(c.nativeTransportMaxFrameSize().bytes()).isEqualTo(32L << 20);
-        assertThat(c.dataFileDirectories()).containsExactly(Path.of("/var/lib/a"), home.resolve("rel/b"));
+        assertThat(c.dataFileDirectories()).containsExactly(home.resolve("rel/b"));
         assertThat(c.commitlogDirectory()).isEqualTo(Path.of("/var/lib/commitlog"));
         assertThat(c.commitlogSync()).isEqualTo(CommitLogSync.GROUP);
         assertThat(c.commitlogSyncGroupWindow()).isEqualTo(Duration.ofMillis(2));
         assertThat(c.commitlogSegmentSize()).isEqualTo(DataSize.ofMebibytes(64));
         assertThat(c.authenticator()).isEqualTo(AuthenticatorType.PASSWORD);
         assertThat(c.authenticator().qualifiedClassName()).isEqualTo("org.apache.cassandra.auth.PasswordAuthenticator");
-        assertThat(c.authorizer()).isEqualTo(AuthorizerType.CASSANDRA);
+        assertThat(c.authorizer()).isEqualTo(AuthorizerType.ALLOW_ALL);
         assertThat(c.numTokens()).isEqualTo(256);
         assertThat(c.partitioner()).isEqualTo(NodeConfig.MURMUR3_PARTITIONER);
         assertThat(c.endpointSnitch()).isEqualTo("GossipingPropertyFileSnitch");
@@ -221,9 +220,12 @@ class NodeConfigLoaderTest {
         env.put("CHARYBDIS_DATA_FILE_DIRECTORIES", "d1, /abs/d2");
         props.setProperty("charybdis.seeds", "10.0.0.5,10.0.0.6:7001");
 
-        NodeConfig c = load("");
+        // both directories are read from the list (and refused: one directory only for now)
+        assertThatThrownBy(() -> load("")).hasMessageContaining("[" + home.resolve("d1") + ", /abs/d2]");
 
-        assertThat(c.dataFileDirectories()).containsExactly(home.resolve("d1"), Path.of("/abs/d2"));
+        env.put("CHARYBDIS_DATA_FILE_DIRECTORIES", " d1 ");
+        NodeConfig c = load("");
+        assertThat(c.dataFileDirectories()).containsExactly(home.resolve("d1"));
         assertThat(c.seeds()).containsExactly("10.0.0.5", "10.0.0.6:7001");
     }
 
@@ -444,5 +446,13 @@ class NodeConfigLoaderTest {
         NodeConfig reloaded = load("");
 
         assertThat(reloaded.asMap()).isEqualTo(original.asMap());
+    }
+
+    @Test
+    void refusesSeveralDataDirectories() {
+        assertThatThrownBy(() -> load("data_file_directories:\n  - /d1\n  - /d2\n"))
+                .hasMessageContaining("data_file_directories lists 2 directories")
+                .hasMessageContaining("list one directory");
+        assertThat(load("data_file_directories:\n  - /d1\n").dataFileDirectories()).containsExactly(Path.of("/d1"));
     }
 }

@@ -256,6 +256,17 @@ public final class Shard {
         return CompletableFuture.completedFuture(compactor.stopCompactions());
     }
 
+    /** This shard's memory, cache, commit log and scheduler figures; call on the shard thread (through submit). */
+    public CompletableFuture<io.charybdis.storage.ShardSnapshot> snapshot() {
+        io.charybdis.storage.cache.RowCache c = memory.cache;
+        return CompletableFuture.completedFuture(new io.charybdis.storage.ShardSnapshot(id, memory.shardBudget,
+                memory.memtableBytes(), memory.hardLimit, c.bytes(), c.size(), c.hits(), c.misses(), c.evictions(),
+                c.invalidations(), commitLog.segmentCount(), ctx.config().commitLogSegmentSizeBytes(), blockedWrites(),
+                scheduler.shares(ShardScheduler.Group.FLUSH), scheduler.shares(ShardScheduler.Group.COMPACTION),
+                scheduler.busyNanos(ShardScheduler.Group.FLUSH), scheduler.busyNanos(ShardScheduler.Group.COMPACTION),
+                queuedRequests(), rejectedRequests()));
+    }
+
     public CompletableFuture<CompactionStatus.ShardStatus> compactionStatus() {
         return CompletableFuture.completedFuture(compactor.status());
     }

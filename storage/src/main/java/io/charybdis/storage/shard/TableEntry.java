@@ -99,6 +99,21 @@ public final class TableEntry {
                 new io.charybdis.storage.TableMetrics.Histogram(recent));
     }
 
+    /**
+     * Adds one shard's counts of single-partition reads by SSTables consulted (index n: n SSTables, the last slot:
+     * that many or more) to {@code into}; safe from any thread.
+     */
+    public static final int SSTABLES_PER_READ_SLOTS = TableShard.SSTABLES_PER_READ_SLOTS;
+
+    public void addSSTablesPerRead(int shard, long[] into) {
+        TableShard ts = perShard.get(shard);
+        if (ts != null) {
+            for (int j = 0; j < Math.min(into.length, TableShard.SSTABLES_PER_READ_SLOTS); j++) {
+                into[j] += ts.sstablesPerRead.get(j);
+            }
+        }
+    }
+
     /** Read and write latencies summed over the shards that touched the table; safe from any thread. */
     public io.charybdis.storage.TableLatencies latencies() {
         io.charybdis.storage.LatencyHistogram.Snapshot reads = io.charybdis.storage.LatencyHistogram.empty();

@@ -603,6 +603,11 @@ public final class ModificationExecution implements CqlStatement {
         return isConditional();
     }
 
+    /** For the metrics: 0 for INSERT, 1 for UPDATE, 2 for DELETE. */
+    public int kindOrdinal() {
+        return kind.ordinal();
+    }
+
     @Override
     public CompletableFuture<ResultMessage> execute(QueryContext ctx) {
         checkExecutable();

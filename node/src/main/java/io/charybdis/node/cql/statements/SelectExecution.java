@@ -59,6 +59,7 @@ public final class SelectExecution implements CqlStatement {
     private final BoundValue limit;
     private final BoundValue perPartitionLimit;
     private final boolean reversed;
+    private final boolean allowFiltering;
     private final boolean distinct;
     private final int groupByColumns;
     private final boolean orderByAcrossPartitions;
@@ -75,6 +76,7 @@ public final class SelectExecution implements CqlStatement {
         this.guardrails = guardrails;
         this.table = table;
         this.virtual = virtual;
+        this.allowFiltering = s.allowFiltering();
         this.coordinator = coordinator;
         this.schema = schema;
         this.node = node;
@@ -885,5 +887,18 @@ public final class SelectExecution implements CqlStatement {
                 }
             }
         }
+    }
+
+    /** For the metrics: a read of named partitions (not a scan), whether ALLOW FILTERING, whether reversed. */
+    public boolean singlePartitionRead() {
+        return virtual == null && restrictions.hasPartitionKeys();
+    }
+
+    public boolean allowFiltering() {
+        return allowFiltering;
+    }
+
+    public boolean reversedOrder() {
+        return reversed;
     }
 }

@@ -1,0 +1,249 @@
+package io.charybdis.node.jmx;
+
+import io.charybdis.node.schema.KeyspaceMetadata;
+import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.storage.StorageException;
+import io.charybdis.storage.TableId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
+import javax.management.openmbean.CompositeDataSupport;
+import javax.management.openmbean.CompositeType;
+import javax.management.openmbean.OpenDataException;
+import javax.management.openmbean.OpenType;
+import javax.management.openmbean.SimpleType;
+import javax.management.openmbean.TabularData;
+import javax.management.openmbean.TabularDataSupport;
+import javax.management.openmbean.TabularType;
+
+/**
+ * Snapshots as nodetool's snapshot, listsnapshots and clearsnapshot see them: hard links of a table's SSTable files
+ * under {@code <table directory>/snapshots/<tag>} (taken by the storage engine), listed in Cassandra's
+ * {@code SnapshotDetails} tabular form. The creation time of a snapshot is its directory's; a snapshot's "true size"
+ * is the bytes of its files that no live SSTable shares any more.
+ */
+final class Snapshots {
+    private static final String[] ITEMS = {"Snapshot name", "Keyspace name", "Column family name", "True size",
+            "Size on disk", "Creation time", "Expiration time", "Ephemeral"};
+    private static final CompositeType ROW;
+    private static final TabularType TABLE;
+
+    static {
+        try {
+            OpenType<?>[] types = new OpenType<?>[ITEMS.length];
+            java.util.Arrays.fill(types, SimpleType.STRING);
+            ROW = new CompositeType("SnapshotDetails", "SnapshotDetails", ITEMS, new String[] {"snapshot_name",
+                    "keyspace_name", "columnfamily_name", "TrueDiskSpaceUsed", "TotalDiskSpaceUsed", "created_at",
+                    "expires_at", "ephemeral"}, types);
+            TABLE = new TabularType("SnapshotDetails", "SnapshotDetails", ROW, ITEMS);
+        } catch (OpenDataException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final NodeView node;
+
+    Snapshots(NodeView node) {
+        this.node = node;
+    }
+
+    /** The stored tables an entity list names: "ks", "ks.table"; none: every keyspace. */
+    private List<TableMetadata> tables(String... entities) {
+        List<TableMetadata> r = new ArrayList<>();
+        if (entities == null || entities.length == 0) {
+            for (TableMetadata t : node.allTables()) {
+                if (node.hasStorage(t)) {
+                    r.add(t);
+                }
+            }
+            return r;
+        }
+        for (String e : entities) {
+            int dot = e.indexOf('.');
+            List<TableMetadata> named = dot < 0 ? node.tables(e) : node.tables(e.substring(0, dot), e.substring(dot + 1));
+            for (TableMetadata t : named) {
+                if (node.hasStorage(t)) {
+                    r.add(t);
+                }
+            }
+        }
+        return r;
+    }
+
+    private Path directory(TableMetadata t) {
+        return node.storage.tableDirectory(new TableId(t.id()));
+    }
+
+    void take(String tag, Map<String, String> options, String... entities) throws IOException {
+        if (tag == null || tag.isEmpty()) {
+            throw new IOException("You must supply a snapshot name.");
+        }
+        Map<String, String> opts = options == null ? Map.of() : options;
+        if (opts.get("ttl") != null) {
+            throw new IOException("Snapshots with a TTL are not supported by Charybdis (option ttl=" + opts.get("ttl")
+                    + ")");
+        }
+        boolean flush = !Boolean.parseBoolean(opts.getOrDefault("skipFlush", "false"));
+        List<TableMetadata> tables = tables(entities);
+        for (TableMetadata t : tables) {
+            if (Files.exists(directory(t).resolve("snapshots").resolve(tag))) {
+                throw new IOException("Snapshot " + tag + " already exists.");
+            }
+        }
+        List<CompletableFuture<?>> fs = new ArrayList<>();
+        for (TableMetadata t : tables) {
+            fs.add(node.storage.snapshot(new TableId(t.id()), tag, flush));
+        }
+        try {
+            NodeView.await(CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)));
+        } catch (ExecutionException | InterruptedException e) {
+            throw new IOException("snapshot " + tag + " failed: " + e.getCause(), e);
+        }
+    }
+
+    /** Deletes the snapshot {@code tag} (all snapshots when it is empty) of the keyspaces named (all when none). */
+    void clear(Map<String, Object> options, String tag, String... keyspaces) throws IOException {
+        Map<String, Object> opts = options == null ? Map.of() : options;
+        Instant olderThan = null;
+        if (opts.get("older_than") != null) {
+            olderThan = Instant.now().minusSeconds(Long.parseLong(String.valueOf(opts.get("older_than"))));
+        } else if (opts.get("older_than_timestamp") != null) {
+            olderThan = Instant.parse(String.valueOf(opts.get("older_than_timestamp")));
+        }
+        for (TableMetadata t : tables(keyspaces)) {
+            Path root = directory(t).resolve("snapshots");
+            for (Path snap : list(root)) {
+                if ((tag == null || tag.isEmpty() || snap.getFileName().toString().equals(tag))
+                        && (olderThan == null || created(snap).isBefore(olderThan))) {
+                    deleteTree(snap);
+                }
+            }
+        }
+    }
+
+    Map<String, TabularData> details() {
+        Map<String, TabularData> r = new TreeMap<>();
+        for (TableMetadata t : tables()) {
+            Path dir;
+            try {
+                dir = directory(t);
+            } catch (StorageException e) {
+                continue; // dropped meanwhile
+            }
+            Set<Object> live = liveFiles(dir);
+            for (Path snap : list(dir.resolve("snapshots"))) {
+                long total = 0, trueSize = 0;
+                for (Path f : list(snap)) {
+                    long size = size(f);
+                    total += size;
+                    if (!live.contains(fileKey(f))) {
+                        trueSize += size;
+                    }
+                }
+                String tag = snap.getFileName().toString();
+                TabularData td = r.computeIfAbsent(tag, k -> new TabularDataSupport(TABLE));
+                try {
+                    td.put(new CompositeDataSupport(ROW, ITEMS, new Object[] {tag, t.keyspace(), t.name(),
+                            NodeView.fileSize(trueSize), NodeView.fileSize(total),
+                            created(snap).truncatedTo(ChronoUnit.MILLIS).toString(), "", "false"}));
+                } catch (OpenDataException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return r;
+    }
+
+    /** Bytes of snapshot files that no live SSTable shares. */
+    long trueSize() {
+        long n = 0;
+        for (TableMetadata t : tables()) {
+            Path dir;
+            try {
+                dir = directory(t);
+            } catch (StorageException e) {
+                continue;
+            }
+            Set<Object> live = liveFiles(dir);
+            for (Path snap : list(dir.resolve("snapshots"))) {
+                for (Path f : list(snap)) {
+                    if (!live.contains(fileKey(f))) {
+                        n += size(f);
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    private static Set<Object> liveFiles(Path dir) {
+        Set<Object> keys = new HashSet<>();
+        for (Path f : list(dir)) {
+            if (Files.isRegularFile(f)) {
+                keys.add(fileKey(f));
+            }
+        }
+        return keys;
+    }
+
+    /** The file's identity (inode), which a hard link shares; its path where the system has none. */
+    private static Object fileKey(Path f) {
+        try {
+            Object k = Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            return k != null ? k : f.toAbsolutePath();
+        } catch (IOException e) {
+            return f.toAbsolutePath();
+        }
+    }
+
+    private static long size(Path f) {
+        try {
+            return Files.size(f);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static Instant created(Path p) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+            return a.creationTime().toInstant();
+        } catch (IOException e) {
+            return Instant.EPOCH;
+        }
+    }
+
+    private static List<Path> list(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+}
