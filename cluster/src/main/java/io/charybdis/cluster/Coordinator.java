@@ -31,8 +31,11 @@ import java.util.function.Function;
  *       otherwise sends it to that shard; {@link Home#resume} brings the outcome back to the caller's shard.</li>
  *   <li>Quorums come from replication factors, not from node counts: on one node, a keyspace with replication
  *       factor 3 answers QUORUM with Unavailable, as Cassandra does.</li>
- *   <li>A replica plan naming another node cannot be served until internode messaging exists; it fails loudly
- *       (this node's metadata never contains another node today).</li>
+ *   <li>A coordinator built without internode messaging (a node alone) fails loudly on a plan naming another
+ *       node.</li>
+ *   <li>Work kept outside this class: hinted handoff ({@code hints.HintsService}: writes a replica missed),
+ *       range reads ({@link RangeCoordinator}: the ring walked in token order), the batchlog of LOGGED batches
+ *       ({@code batchlog.Batchlog}), Paxos ({@code paxos}).</li>
  * </ul>
  */
 public final class Coordinator {
@@ -45,6 +48,7 @@ public final class Coordinator {
     private final long readTimeoutMillis;
     private final Paxos paxos;
     private final HintsService hints;
+    private final RangeCoordinator ranges;
     private volatile ClusterMetadata metadata;
     /** The epoch at which token placement (the ring, or the ring being moved to) last changed. */
     private volatile long placementEpoch;
@@ -79,6 +83,8 @@ public final class Coordinator {
                        long readTimeoutMillis, HintsService hints) {
         this.hints = hints;
         this.remote = remote;
+        this.ranges = remote == null ? null : new RangeCoordinator(storage, remote, this::metadata, this::strategy,
+                liveness, readTimeoutMillis, writeTimeoutMillis);
         this.writeTimeoutMillis = writeTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
         this.storage = Objects.requireNonNull(storage, "storage");
@@ -161,6 +167,53 @@ public final class Coordinator {
         return Home.resume(CompletableFuture.allOf(fs), home);
     }
 
+    /**
+     * A LOGGED batch: mutations of several partitions written through the batchlog (see {@link
+     * io.charybdis.cluster.batchlog.Batchlog}), so that all of them are applied eventually even if this coordinator
+     * dies half way. One partition, or a node alone, needs no batchlog.
+     */
+    public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        if (ms.size() == 1 || remote == null || metadata.isSingleNode()) {
+            return write(ms, cl, home);
+        }
+        ClusterMetadata md = metadata;
+        ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
+        List<Endpoint> logTo;
+        try {
+            for (int i = 0; i < plans.length; i++) {
+                plans[i] = plan(ms.get(i).table(), ms.get(i).token(), cl, true);
+            }
+            logTo = io.charybdis.cluster.batchlog.Batchlog.endpoints(md, liveness);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        long micros = System.currentTimeMillis() * 1000;
+        java.util.UUID id = io.charybdis.cluster.batchlog.Batchlog.newId(micros / 1000);
+        Mutation entry = io.charybdis.cluster.batchlog.Batchlog.entry(id, ms, micros);
+        WriteTracker logged = new WriteTracker(logTo.size(), logTo.size(),
+                logTo.size() == 1 ? ConsistencyLevel.ONE : ConsistencyLevel.TWO, WriteTimeoutException.WriteType.BATCH_LOG);
+        for (Endpoint e : logTo) {
+            logged.track(e.equals(md.self()) ? storage.apply(entry) : remote.apply(e, entry, writeTimeoutMillis));
+        }
+        CompletableFuture<Void> done = logged.future().thenCompose(v -> {
+            CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
+            for (int i = 0; i < fs.length; i++) {
+                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH);
+            }
+            return CompletableFuture.allOf(fs);
+        }).thenRun(() -> {
+            Mutation removal = io.charybdis.cluster.batchlog.Batchlog.removal(id, micros + 1, (int) (micros / 1_000_000));
+            for (Endpoint e : logTo) { // not waited for: an entry left behind is replayed, harmlessly
+                if (e.equals(md.self())) {
+                    storage.apply(removal);
+                } else {
+                    remote.apply(e, removal, writeTimeoutMillis);
+                }
+            }
+        });
+        return Home.resume(done, home);
+    }
+
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
@@ -220,8 +273,14 @@ public final class Coordinator {
 
     // ------------------------------------------------------------------ reads
 
-    /** Reads at {@code cl}: one partition, or a token range (all of this node's shards merged). */
+    /**
+     * Reads at {@code cl}: one partition, or a token range — on a node alone, all of its shards merged; in a cluster,
+     * the ring's ranges walked in token order ({@link RangeCoordinator}).
+     */
     public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        if (!c.isSinglePartition() && ranges != null && !metadata.isSingleNode()) {
+            return Home.resume(ranges.read(c, paxosLevel(cl)), home); // the ring's ranges, each from its replicas
+        }
         ReplicaPlan plan;
         try {
             plan = plan(c.table(), c.isSinglePartition() ? c.token() : Long.MIN_VALUE, paxosLevel(cl), false);
@@ -240,15 +299,7 @@ public final class Coordinator {
             return Home.resume(serialRead(plan, c, cl), home);
         }
         if (plan.blockFor() > 1) {
-            if (!c.isSinglePartition()) {
-                throw new NotYetSupportedException("Charybdis cannot yet read a token range at consistency level "
-                        + plan.consistency() + " over several nodes (range reads with read repair are not built yet)");
-            }
             return Home.resume(readRepaired(plan, c, cl), home);
-        }
-        if (!c.isSinglePartition() && plan.replicas().size() < metadata.ring().endpoints().size()) {
-            throw new NotYetSupportedException("Charybdis cannot yet read a token range over nodes that each own part "
-                    + "of it (range reads across nodes are not built yet)");
         }
         if (plan.live().contains(self)) {
             return Home.resume(storage.read(c), home);
@@ -382,12 +433,35 @@ public final class Coordinator {
 
     // ------------------------------------------------------------------ table-wide
 
-    /** Removes every row of the table on every replica (Cassandra needs all nodes up for it). */
+    /** Cassandra's truncate_request_timeout. */
+    public static final long DEFAULT_TRUNCATE_TIMEOUT_MILLIS = 60_000;
+
+    /**
+     * Removes every row of the table on every node, as Cassandra does: every node of the ring must be up (else
+     * Unavailable at ALL), and every one must confirm in time (else a truncate error naming how many did).
+     */
     public CompletableFuture<Void> truncate(TableId table, EventExecutor home) {
-        if (!metadata.isSingleNode()) {
-            throw new NotYetSupportedException("TRUNCATE across nodes is not built yet in Charybdis");
+        ClusterMetadata md = metadata;
+        if (md.isSingleNode()) {
+            return Home.resume(storage.truncate(table), home);
         }
-        return Home.resume(storage.truncate(table), home);
+        if (remote == null) {
+            throw new NotYetSupportedException("TRUNCATE across nodes needs internode messaging, which this node lacks");
+        }
+        List<Endpoint> all = md.ring().endpoints();
+        int live = (int) all.stream().filter(liveness::isAlive).count();
+        if (live < all.size()) {
+            return CompletableFuture.failedFuture(new UnavailableException(ConsistencyLevel.ALL, all.size(), live));
+        }
+        List<CompletableFuture<Void>> confirmations = new java.util.ArrayList<>(all.size());
+        for (Endpoint e : all) {
+            confirmations.add(e.equals(md.self()) ? storage.truncate(table)
+                    : remote.truncate(e, table, DEFAULT_TRUNCATE_TIMEOUT_MILLIS));
+        }
+        CompletableFuture<Void> done = CompletableFuture.allOf(confirmations.toArray(CompletableFuture[]::new))
+                .exceptionallyCompose(t -> CompletableFuture.failedFuture(new TruncateFailedException(
+                        (int) confirmations.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count())));
+        return Home.resume(done, home);
     }
 
     // ------------------------------------------------------------------ plans
@@ -437,8 +511,7 @@ public final class Coordinator {
 
     private static NotYetSupportedException remoteNotSupported(ReplicaPlan plan) {
         return new NotYetSupportedException("Charybdis cannot yet serve this request at consistency level "
-                + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": reads answered by "
-                + "several nodes (digest reads, read repair), counters and lightweight transactions across nodes, "
-                + "and hints are not built yet");
+                + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": this node has no "
+                + "internode messaging, and counters and lightweight transactions across nodes are not built yet");
     }
 }

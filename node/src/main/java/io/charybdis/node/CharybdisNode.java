@@ -129,6 +129,7 @@ public final class CharybdisNode implements AutoCloseable {
             // the local Paxos state table (lightweight transactions across nodes) is registered before the replay
             // so that promises and acceptances in the commit log are not lost
             st.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor());
+            storage.registerTable(io.charybdis.cluster.batchlog.Batchlog.DESCRIPTOR); // system.batches: before replay
             storage.replayCommitLog().get();
             for (var ks : schemas.schema().keyspaces().values()) {
                 if (!ks.virtual()) {

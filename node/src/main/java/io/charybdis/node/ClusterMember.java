@@ -64,6 +64,9 @@ final class ClusterMember implements AutoCloseable {
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
     private volatile io.charybdis.cluster.hints.HintsService hints;
+    private volatile io.charybdis.cluster.batchlog.BatchlogManager batchlog;
+    private Storage storage;
+    private long writeTimeoutMillis;
     private volatile java.util.function.BiConsumer<Boolean, InetSocketAddress> statusListener = (up, a) -> {
     };
     private volatile UUID installedSchema = NO_SCHEMA;
@@ -167,6 +170,8 @@ final class ClusterMember implements AutoCloseable {
         ClusterMember member = new ClusterMember(messaging, replicas, hostId, schemas);
         member.routing = routing;
         member.installedEpochFile = dataDirectory.resolve("cluster-schema-epoch");
+        member.storage = storage;
+        member.writeTimeoutMillis = config.writeRequestTimeout().toMillis();
         member.installedEpoch = readEpoch(member.installedEpochFile);
         member.topology = topology;
         // a new node that is not a seed streams its ranges first (auto_bootstrap); a restarted one rejoins as it was
@@ -362,6 +367,9 @@ final class ClusterMember implements AutoCloseable {
         onMetadata(metadata.state());
         replicas.refuseStaleCoordinators(c::placementEpoch);
         routing.set(c);
+        // the batchlog timeout is twice the write timeout, as Cassandra's
+        batchlog = new io.charybdis.cluster.batchlog.BatchlogManager(storage,
+                ms -> c.write(ms, io.charybdis.cluster.ConsistencyLevel.ONE, null), 2 * writeTimeoutMillis).start();
     }
 
     /** What the coordinator asks before it counts a replica as live. */
@@ -526,6 +534,9 @@ final class ClusterMember implements AutoCloseable {
 
     @Override
     public void close() {
+        if (batchlog != null) {
+            batchlog.close();
+        }
         if (hints != null) {
             hints.close();
         }

@@ -29,7 +29,9 @@ public enum Verb {
     /** Answers with the Merkle tree leaves of a token range of a table (repair). */
     REPAIR_TREE(34),
     /** Answers with the cluster metadata epoch this node has applied (progress barriers of topology changes). */
-    METADATA_EPOCH(35);
+    METADATA_EPOCH(35),
+    /** Removes every row of a table on the replica (TRUNCATE across nodes; cluster.replica.Replicas). */
+    TRUNCATE(40);
 
     private static final Verb[] BY_CODE = new Verb[64];
 

@@ -91,10 +91,23 @@ public final class Replicas {
             return storage.readRawPartition(table, token, key).thenApply(m -> m == null ? Unpooled.EMPTY_BUFFER
                     : Unpooled.wrappedBuffer(m.asByteBuffer()));
         });
+        messaging.handle(Verb.TRUNCATE, (payload, shard, epoch, sender) -> {
+            io.charybdis.storage.TableId table = io.charybdis.storage.TableId.of(payload.readLong(), payload.readLong());
+            return storage.truncate(table).thenApply(v -> Unpooled.EMPTY_BUFFER);
+        });
         storage.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor()); // idempotent
         var paxosReplica = new io.charybdis.cluster.paxos.PaxosReplica(storage);
         return new Replicas(messaging, paxosReplica, io.charybdis.cluster.paxos.PaxosMessages.serve(messaging,
                 paxosReplica, gate), gate);
+    }
+
+    /** Truncates a table on a remote node; completes when it has. */
+    public CompletableFuture<Void> truncate(Endpoint node, io.charybdis.storage.TableId table, long timeoutMillis) {
+        ByteBuf payload = Unpooled.buffer(16).writeLong(table.msb()).writeLong(table.lsb());
+        return messaging.send(node.storageAddress(), 0, Verb.TRUNCATE, payload, timeoutMillis).thenApply(answer -> {
+            answer.release();
+            return null;
+        });
     }
 
     /** The whole partition as a remote replica holds it (null: nothing), to reconcile and repair replicas. */

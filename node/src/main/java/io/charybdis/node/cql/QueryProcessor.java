@@ -430,6 +430,14 @@ public final class QueryProcessor {
                     }
                     return done.handle((v, e) -> {
                         if (e != null) {
+                            Throwable cause = e instanceof java.util.concurrent.CompletionException
+                                    && e.getCause() != null ? e.getCause() : e;
+                            if (cause instanceof io.charybdis.cluster.UnavailableException ue) {
+                                throw ue; // some node is down: Cassandra answers Unavailable at ALL
+                            }
+                            if (cause instanceof io.charybdis.cluster.TruncateFailedException tf) {
+                                throw new TruncateException(tf.getMessage(), tf);
+                            }
                             throw new TruncateException("Error during truncate: " + e.getMessage(), e);
                         }
                         return ResultMessage.VOID;

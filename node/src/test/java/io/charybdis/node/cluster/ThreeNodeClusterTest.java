@@ -132,11 +132,22 @@ class ThreeNodeClusterTest {
                 coordinators.add(rs.getExecutionInfo().getCoordinator());
             }
             assertThat(coordinators).hasSize(3); // the driver spread the requests over the ring
-            // a native index is kept on every replica; querying it is a range read over all nodes, not built yet
+            rangeReadsAcrossNodes(s);
+            // a LOGGED batch over partitions on different nodes goes through the batchlog (system.batches)
+            s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("BEGIN BATCH "
+                    + "INSERT INTO ks1.t (k, c, v) VALUES (1000, 0, 'b0'); INSERT INTO ks1.t (k, c, v) VALUES (1001, 0, 'b1'); "
+                    + "INSERT INTO ks1.t (k, c, v) VALUES (1002, 0, 'b2'); APPLY BATCH"));
+            for (int k = 1000; k < 1003; k++) {
+                assertThat(s.execute(s.prepare("SELECT v FROM ks1.t WHERE k = ?").bind(k)).one().getString(0))
+                        .isEqualTo("b" + (k - 1000));
+            }
+            s.execute("TRUNCATE ks1.t"); // on every node
+            assertThat(s.execute("SELECT count(*) FROM ks1.t").one().getLong(0)).isZero();
+            // a native index is kept on every replica; querying it over every node's index is not built yet
             s.execute("CREATE INDEX t_v ON ks.t (v)");
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.execute("SELECT k FROM ks.t WHERE v = 'v5'"))
                     .isInstanceOf(com.datastax.oss.driver.api.core.servererrors.InvalidQueryException.class)
-                    .hasMessageContaining("range reads across nodes are not built yet");
+                    .hasMessageContaining("secondary index queries in a cluster");
             s.execute(insert.bind(1000, "v5").setConsistencyLevel(DefaultConsistencyLevel.QUORUM));
         }
         // every node holds every row: with the first two gone, the third answers everything alone at ONE
@@ -149,5 +160,60 @@ class ThreeNodeClusterTest {
                     .newInstance("SELECT count(*) FROM ks.t").setConsistencyLevel(DefaultConsistencyLevel.ONE));
             assertThat(rows.one().getLong(0)).isEqualTo(201); // with the row written after CREATE INDEX
         }
+    }
+
+    /**
+     * Reads without a partition key over nodes that each own part of the ring (replication factor 1) and at QUORUM
+     * (replication factor 3): full scans in token order with pages that resume on another node, token ranges,
+     * LIMIT, PER PARTITION LIMIT, DISTINCT and ALLOW FILTERING.
+     */
+    private static void rangeReadsAcrossNodes(CqlSession s) {
+        s.execute("CREATE KEYSPACE ks1 WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+        s.execute("CREATE TABLE ks1.t (k int, c int, v text, PRIMARY KEY (k, c))");
+        assertThat(s.checkSchemaAgreement()).isTrue();
+        PreparedStatement insert = s.prepare("INSERT INTO ks1.t (k, c, v) VALUES (?, ?, ?)");
+        for (int k = 0; k < 100; k++) {
+            for (int c = 0; c < 3; c++) {
+                s.execute(insert.bind(k, c, "v" + k + "." + c));
+            }
+        }
+        com.datastax.oss.driver.api.core.cql.SimpleStatement all = com.datastax.oss.driver.api.core.cql.SimpleStatement
+                .newInstance("SELECT token(k), k, c, v FROM ks1.t").setPageSize(7);
+        List<Row> rows = s.execute(all).all();
+        assertThat(rows).hasSize(300);
+        for (int i = 1; i < rows.size(); i++) { // token order, clustering order within a partition
+            Row a = rows.get(i - 1);
+            Row b = rows.get(i);
+            assertThat(a.getLong(0) < b.getLong(0) || (a.getLong(0) == b.getLong(0) && a.getInt(2) < b.getInt(2)))
+                    .as("row %d after row %d", i, i - 1).isTrue();
+        }
+        Set<Integer> keys = new HashSet<>();
+        rows.forEach(r -> keys.add(r.getInt(1)));
+        assertThat(keys).hasSize(100);
+
+        long mid = rows.get(150).getLong(0);
+        long low = rows.get(30).getLong(0);
+        List<Row> slice = s.execute(s.prepare("SELECT k FROM ks1.t WHERE token(k) > ? AND token(k) <= ?")
+                .bind(low, mid).setPageSize(5)).all();
+        long expected = rows.stream().filter(r -> r.getLong(0) > low && r.getLong(0) <= mid).count();
+        assertThat(slice).hasSize((int) expected);
+
+        assertThat(s.execute("SELECT k FROM ks1.t LIMIT 10").all()).hasSize(10);
+        assertThat(s.execute("SELECT k, c FROM ks1.t PER PARTITION LIMIT 1").all()).hasSize(100)
+                .allSatisfy(r -> assertThat(r.getInt(1)).isZero());
+        assertThat(s.execute("SELECT DISTINCT k FROM ks1.t").all()).hasSize(100);
+        assertThat(s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
+                .newInstance("SELECT k, c FROM ks1.t WHERE v = 'v42.2' ALLOW FILTERING").setPageSize(3)).all())
+                .singleElement().satisfies(r -> {
+                    assertThat(r.getInt(0)).isEqualTo(42);
+                    assertThat(r.getInt(1)).isEqualTo(2);
+                });
+        assertThat(s.execute("SELECT count(*) FROM ks1.t").one().getLong(0)).isEqualTo(300);
+        assertThat(s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
+                .newInstance("SELECT count(*) FROM ks.t").setConsistencyLevel(DefaultConsistencyLevel.QUORUM))
+                .one().getLong(0)).isEqualTo(200);
+        assertThat(s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement
+                .newInstance("SELECT k FROM ks.t").setConsistencyLevel(DefaultConsistencyLevel.ALL).setPageSize(9))
+                .all()).hasSize(200);
     }
 }

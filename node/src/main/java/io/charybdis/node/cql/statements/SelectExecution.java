@@ -376,14 +376,14 @@ public final class SelectExecution implements CqlStatement {
     }
 
     /**
-     * An index query is a range read over every node (Cassandra's local indexes): refused, as the coordinator refuses
-     * range reads across nodes, until that read is built; and as on Cassandra, refused while the index is building.
+     * An index query in a cluster asks every node's local index (Cassandra's local indexes): not built yet, refused
+     * rather than answered from this node's index alone; and as on Cassandra, refused while the index is building.
      */
     private void checkIndexUsable(QueryContext ctx) {
         if (!coordinator.metadata().isSingleNode()) {
-            throw new io.charybdis.cluster.NotYetSupportedException("Charybdis cannot yet read a token range over "
-                    + "nodes that each own part of it (range reads across nodes are not built yet): secondary index "
-                    + "queries in a cluster need it");
+            throw new io.charybdis.cluster.NotYetSupportedException("Charybdis cannot yet answer secondary index "
+                    + "queries in a cluster (each node indexes its own replicas; the scatter-gather over every node's "
+                    + "index is not built yet)");
         }
         if (!indexStatus.isBuilt(table, indexTarget.index())) {
             NodeInfo n = node.get();
