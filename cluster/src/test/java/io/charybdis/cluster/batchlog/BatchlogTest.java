@@ -11,23 +11,12 @@ import io.charybdis.cluster.WriteTimeoutException;
 import io.charybdis.cluster.locator.Endpoint;
 import io.charybdis.cluster.locator.TokenRing;
 import io.charybdis.cluster.messaging.FaultInjector;
-import io.charybdis.cluster.messaging.MessagingService;
-import io.charybdis.cluster.replica.Replicas;
-import io.charybdis.storage.Storage;
-import io.charybdis.storage.StorageConfig;
 import io.charybdis.storage.TableDescriptor;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.mutation.MutationBuilder;
 import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
-import io.netty.channel.EventLoop;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.EventExecutor;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -62,32 +51,11 @@ class BatchlogTest {
     final Set<UUID> down = ConcurrentHashMap.newKeySet();
     final List<Node> nodes = new ArrayList<>();
 
-    final class Node implements AutoCloseable {
-        final MultiThreadIoEventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        final MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        final Storage storage;
-        final MessagingService messaging;
-        final Replicas replicas;
-        final InetSocketAddress address;
-        final Endpoint endpoint;
-        Coordinator coordinator;
-
+    final class Node extends io.charybdis.cluster.testing.InProcessNode {
         Node(int i) {
-            List<EventLoop> shardLoops = new ArrayList<>();
-            for (EventExecutor e : loops) {
-                shardLoops.add((EventLoop) e);
-            }
-            StorageConfig c = StorageConfig.defaults(dir.resolve("n" + i));
-            storage = Storage.open(new StorageConfig(c.dataDirectory(), c.commitLogDirectory(), c.commitLogSync(),
-                    c.commitLogSyncPeriodMillis(), c.commitLogGroupWindowMillis(), c.commitLogSegmentSizeBytes(),
-                    64L << 20, false), shardLoops);
-            storage.registerTable(new TableDescriptor(TABLE, "ks", "t", Map.of(), Map.of(), 864000));
-            storage.registerTable(Batchlog.DESCRIPTOR);
-            messaging = new MessagingService(shardLoops, acceptor, NioServerSocketChannel.class, NioSocketChannel.class,
-                    () -> 1, (from, to, verb, response) -> cut.contains(to) || cut.contains(from) ? FaultInjector.DROP : 0);
-            replicas = Replicas.serve(messaging, storage);
-            address = messaging.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            endpoint = new Endpoint(new UUID(0, i), address.getAddress(), address.getPort(), "dc1", "r" + i, 2);
+            super(dir.resolve("n" + i), i, 2, "r" + i,
+                    (from, to, verb, response) -> cut.contains(to) || cut.contains(from) ? FaultInjector.DROP : 0,
+                    new TableDescriptor(TABLE, "ks", "t", Map.of(), Map.of(), 864000), Batchlog.DESCRIPTOR);
         }
 
         int batchlogEntries() {
@@ -103,14 +71,6 @@ class BatchlogTest {
                 return null;
             }
             return new String(c.valueBytes(), StandardCharsets.UTF_8);
-        }
-
-        @Override
-        public void close() {
-            messaging.close();
-            storage.close();
-            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-            acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 

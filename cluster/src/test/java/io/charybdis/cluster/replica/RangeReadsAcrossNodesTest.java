@@ -10,22 +10,12 @@ import io.charybdis.cluster.UnavailableException;
 import io.charybdis.cluster.locator.Endpoint;
 import io.charybdis.cluster.locator.TokenRing;
 import io.charybdis.cluster.messaging.FaultInjector;
-import io.charybdis.cluster.messaging.MessagingService;
-import io.charybdis.storage.Storage;
-import io.charybdis.storage.StorageConfig;
 import io.charybdis.storage.TableDescriptor;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.mutation.MutationBuilder;
 import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
-import io.netty.channel.EventLoop;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.EventExecutor;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -63,39 +52,11 @@ class RangeReadsAcrossNodesTest {
     static final long[] TOKENS = {Long.MIN_VALUE + 7, -900, -1, 0, 1, 500, 999, 1000, 1001, 1999, 2000, 2500, 3000,
         3500, 4001, 5000, 5001, 9000, Long.MAX_VALUE - 3};
 
-    final class Node implements AutoCloseable {
-        final MultiThreadIoEventLoopGroup loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        final MultiThreadIoEventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        final Storage storage;
-        final MessagingService messaging;
-        final Replicas replicas;
-        final InetSocketAddress address;
-        final Endpoint endpoint;
-        Coordinator coordinator;
-
+    final class Node extends io.charybdis.cluster.testing.InProcessNode {
         Node(int i) {
-            List<EventLoop> shardLoops = new ArrayList<>();
-            for (EventExecutor e : loops) {
-                shardLoops.add((EventLoop) e);
-            }
-            StorageConfig c = StorageConfig.defaults(dir.resolve("n" + i));
-            storage = Storage.open(new StorageConfig(c.dataDirectory(), c.commitLogDirectory(), c.commitLogSync(),
-                    c.commitLogSyncPeriodMillis(), c.commitLogGroupWindowMillis(), c.commitLogSegmentSizeBytes(),
-                    64L << 20, false), shardLoops);
-            storage.registerTable(new TableDescriptor(TABLE, "ks", "t", Map.of(), Map.of("enabled", "false"), 864000));
-            messaging = new MessagingService(shardLoops, acceptor, NioServerSocketChannel.class, NioSocketChannel.class,
-                    () -> 1, (from, to, verb, response) -> cut.contains(to) || cut.contains(from) ? FaultInjector.DROP : 0);
-            replicas = Replicas.serve(messaging, storage);
-            address = messaging.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            endpoint = new Endpoint(new UUID(0, i), address.getAddress(), address.getPort(), "dc1", "r1", 2);
-        }
-
-        @Override
-        public void close() {
-            messaging.close();
-            storage.close();
-            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-            acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            super(dir.resolve("n" + i), i, 2, "r1",
+                    (from, to, verb, response) -> cut.contains(to) || cut.contains(from) ? FaultInjector.DROP : 0,
+                    new TableDescriptor(TABLE, "ks", "t", Map.of(), Map.of("enabled", "false"), 864000));
         }
     }
 
