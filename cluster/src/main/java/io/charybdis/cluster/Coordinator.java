@@ -138,13 +138,41 @@ public final class Coordinator {
 
     /** Applies one partition's mutation at {@code cl}; completes on {@code home} (null: wherever it finishes). */
     public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home) {
+        return Home.resume(writeOnce(m, cl, catchUp != null), home);
+    }
+
+    /**
+     * One attempt at a write; when a replica refused it because this coordinator routed by a stale epoch (token
+     * placement changed since), this node catches up with the metadata log and tries once more on the new plan
+     * (writes are idempotent: a replica that had applied it applies the same cells again).
+     */
+    private CompletableFuture<Void> writeOnce(Mutation m, ConsistencyLevel cl, boolean mayRetry) {
         ReplicaPlan plan;
         try {
             plan = plan(m.table(), m.token(), cl, true);
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return Home.resume(applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE), home);
+        java.util.concurrent.atomic.AtomicBoolean stale = mayRetry ? new java.util.concurrent.atomic.AtomicBoolean()
+                : null;
+        CompletableFuture<Void> done = applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE, stale);
+        if (stale == null) {
+            return done;
+        }
+        return done.exceptionallyCompose(t -> {
+            if (!stale.get()) {
+                return CompletableFuture.failedFuture(t);
+            }
+            return CompletableFuture.runAsync(catchUp).thenCompose(v -> writeOnce(m, cl, false));
+        });
+    }
+
+    /** What brings this node up to date with the metadata log (blocking; run off the shard threads). */
+    private volatile Runnable catchUp;
+
+    /** Lets writes refused for a stale epoch catch up and retry once ({@code null}: no retry). */
+    public void onStaleEpoch(Runnable catchUp) {
+        this.catchUp = catchUp;
     }
 
     /** Applies mutations of several partitions, each at {@code cl}; completes when all have met it. */
@@ -215,6 +243,12 @@ public final class Coordinator {
     }
 
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
+        return applyOn(plan, m, type, null);
+    }
+
+    /** @param stale set when a replica refused the write for a stale epoch (null: not watched) */
+    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
+                                            java.util.concurrent.atomic.AtomicBoolean stale) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
@@ -241,6 +275,13 @@ public final class Coordinator {
                 tracker.track(storage.apply(m), counts);
             } else {
                 CompletableFuture<Void> sent = remote.apply(e, m, writeTimeoutMillis);
+                if (stale != null) {
+                    sent.whenComplete((v, t) -> {
+                        if (t != null && isStaleEpoch(t)) {
+                            stale.set(true);
+                        }
+                    });
+                }
                 tracker.track(hints == null ? sent : sent.exceptionallyCompose(t -> hintMissed(e, m, t, any)), counts);
             }
         }
@@ -252,6 +293,13 @@ public final class Coordinator {
             }
         }
         return tracker.future();
+    }
+
+    private static boolean isStaleEpoch(Throwable t) {
+        Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        return cause instanceof io.charybdis.cluster.messaging.MessagingException me
+                && me.reason() == io.charybdis.cluster.messaging.MessagingException.Reason.REMOTE_FAILURE
+                && me.getMessage() != null && me.getMessage().contains("stale metadata epoch");
     }
 
     /**

@@ -366,6 +366,7 @@ final class ClusterMember implements AutoCloseable {
         coordinator.set(c);
         onMetadata(metadata.state());
         replicas.refuseStaleCoordinators(c::placementEpoch);
+        c.onStaleEpoch(metadata::catchUp);
         routing.set(c);
         // the batchlog timeout is twice the write timeout, as Cassandra's
         batchlog = new io.charybdis.cluster.batchlog.BatchlogManager(storage,

@@ -327,5 +327,15 @@ class CoordinatorAcrossNodesTest {
         assertThat(value(nodes.get(2).storage.read(read(1500, "e")).join())).isEqualTo("one"); // not applied
         nodes.get(2).replicas.refuseStaleCoordinators(() -> 1); // a coordinator as recent as the replica is served
         nodes.get(0).coordinator.write(row(1500, "e", "three"), ConsistencyLevel.ONE, null).join();
+
+        // a coordinator that can catch up with the metadata log does so when refused, and tries once more
+        nodes.get(2).replicas.refuseStaleCoordinators(() -> 2);
+        java.util.concurrent.atomic.AtomicInteger catchUps = new java.util.concurrent.atomic.AtomicInteger();
+        nodes.get(0).coordinator.onStaleEpoch(() -> {
+            catchUps.incrementAndGet();
+            nodes.get(2).replicas.refuseStaleCoordinators(() -> 1); // as if this node's epoch had reached 2
+        });
+        nodes.get(0).coordinator.write(row(1500, "e", "four"), ConsistencyLevel.ONE, null).join();
+        assertThat(catchUps.get()).isEqualTo(1);
     }
 }
