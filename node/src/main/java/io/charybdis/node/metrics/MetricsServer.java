@@ -47,7 +47,7 @@ public final class MetricsServer implements AutoCloseable {
             MetricsServer server = new MetricsServer(http, executor, address.getHostAddress());
             log.info("Prometheus metrics on http://{}:{}/metrics", server.host, http.getPort());
             return server;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | LinkageError e) { // LinkageError: a runtime without jdk.httpserver
             executor.shutdownNow();
             log.error("Metrics are disabled: cannot listen on {}:{} for prometheus_port ({})", address.getHostAddress(),
                     port, e.toString());
