@@ -267,7 +267,7 @@ public final class Coordinator {
             // ANY with every replica down and no hint to hold the write (hinted handoff disabled or past its window)
             return CompletableFuture.failedFuture(new UnavailableException(plan.consistency(), 1, 0));
         }
-        int counted = plan.counted(self).size() + (any ? hinted.size() : 0);
+        int counted = plan.countedSize(self) + (any ? hinted.size() : 0);
         WriteTracker tracker = new WriteTracker(counted, Math.min(plan.blockFor(), counted), plan.consistency(), type);
         for (Endpoint e : plan.live()) {
             boolean counts = plan.counts(e, self);

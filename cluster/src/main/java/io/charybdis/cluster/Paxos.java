@@ -12,7 +12,6 @@ import io.charybdis.storage.read.ReadResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -269,7 +268,7 @@ final class Paxos {
             }
             return CompletableFuture.completedFuture(null);
         }
-        int counted = plan.counted(r.self).size();
+        int counted = plan.countedSize(r.self);
         WriteTracker tracker = new WriteTracker(counted, Math.min(plan.blockFor(), counted), plan.consistency(),
                 WriteTimeoutException.WriteType.SIMPLE);
         for (Endpoint e : plan.live()) {
@@ -281,9 +280,5 @@ final class Paxos {
     private CompletableFuture<Void> commitOn(Endpoint e, Round r, Ballot ballot, Mutation update) {
         return e.equals(r.self) ? local.commit(r.table, r.token, r.key, ballot, update)
                 : remote.commit(e, r.table, r.token, r.key, ballot, update, timeoutMillis);
-    }
-
-    static CompletionException wrap(Throwable t) {
-        return t instanceof CompletionException c ? c : new CompletionException(t);
     }
 }

@@ -70,6 +70,20 @@ public record ReplicaPlan(List<Endpoint> replicas, List<Endpoint> live, int bloc
         return out;
     }
 
+    /** How many of the live replicas count towards the level ({@link #counted}'s size, without the list). */
+    public int countedSize(Endpoint self) {
+        if (!consistency.isDatacenterLocal()) {
+            return live.size();
+        }
+        int n = 0;
+        for (Endpoint e : live) {
+            if (counts(e, self)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Whether an answer of {@code e} counts towards the level. */
     public boolean counts(Endpoint e, Endpoint self) {
         return !consistency.isDatacenterLocal() || e.datacenter().equals(self.datacenter());

@@ -42,11 +42,6 @@ public final class PaxosReplica {
     public record State(Ballot promised, Ballot accepted, Mutation acceptedUpdate, Ballot committed,
                         Mutation committedUpdate, long lastTimestamp) {
         static final State EMPTY = new State(Ballot.NONE, Ballot.NONE, null, Ballot.NONE, null, Long.MIN_VALUE);
-
-        /** An accepted proposal newer than the last commit: a proposer stopped between accept and commit. */
-        public boolean hasInProgress() {
-            return accepted.after(committed);
-        }
     }
 
     /** The answer to a prepare: whether this replica promised, and its state before the promise. */

@@ -8,11 +8,8 @@ import io.charybdis.storage.Storage;
 import io.charybdis.storage.StorageException;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.TableStats;
-import java.text.DecimalFormat;
-import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -225,22 +222,4 @@ final class NodeView {
         return simple + " " + options;
     }
 
-    /** Cassandra's FileUtils.stringifyFileSize: "104.87 KiB". */
-    static String fileSize(double value) {
-        DecimalFormat df = new DecimalFormat("#.##", DecimalFormatSymbols.getInstance(Locale.ROOT));
-        double kib = 1024, mib = kib * 1024, gib = mib * 1024, tib = gib * 1024;
-        if (value >= tib) {
-            return df.format(value / tib) + " TiB";
-        }
-        if (value >= gib) {
-            return df.format(value / gib) + " GiB";
-        }
-        if (value >= mib) {
-            return df.format(value / mib) + " MiB";
-        }
-        if (value >= kib) {
-            return df.format(value / kib) + " KiB";
-        }
-        return df.format(value) + " bytes";
-    }
 }

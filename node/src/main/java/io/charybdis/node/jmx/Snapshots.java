@@ -159,7 +159,7 @@ final class Snapshots {
                 TabularData td = r.computeIfAbsent(tag, k -> new TabularDataSupport(TABLE));
                 try {
                     td.put(new CompositeDataSupport(ROW, ITEMS, new Object[] {tag, t.keyspace(), t.name(),
-                            NodeView.fileSize(trueSize), NodeView.fileSize(total),
+                            FileSizes.stringify(trueSize), FileSizes.stringify(total),
                             created(snap).truncatedTo(ChronoUnit.MILLIS).toString(), "", "false"}));
                 } catch (OpenDataException e) {
                     throw new IllegalStateException(e);

@@ -238,12 +238,12 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public String getLoadString() {
-        return NodeView.fileSize(node.loadBytes());
+        return FileSizes.stringify(node.loadBytes());
     }
 
     @Override
     public String getUncompressedLoadString() {
-        return NodeView.fileSize(node.uncompressedLoadBytes());
+        return FileSizes.stringify(node.uncompressedLoadBytes());
     }
 
     @Override

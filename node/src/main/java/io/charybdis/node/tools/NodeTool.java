@@ -302,7 +302,7 @@ public final class NodeTool implements Callable<Integer> {
             }
             table.printTo(out);
             out.println();
-            out.println("Total TrueDiskSpaceUsed: " + fileSize(trueSize));
+            out.println("Total TrueDiskSpaceUsed: " + io.charybdis.node.jmx.FileSizes.stringify(trueSize));
             out.println();
         }
     }
@@ -410,22 +410,4 @@ public final class NodeTool implements Callable<Integer> {
         }
     }
 
-    /** Cassandra's FileUtils.stringifyFileSize. */
-    static String fileSize(double value) {
-        DecimalFormat df = new DecimalFormat("#.##", DecimalFormatSymbols.getInstance(Locale.ROOT));
-        double kib = 1024, mib = kib * 1024, gib = mib * 1024, tib = gib * 1024;
-        if (value >= tib) {
-            return df.format(value / tib) + " TiB";
-        }
-        if (value >= gib) {
-            return df.format(value / gib) + " GiB";
-        }
-        if (value >= mib) {
-            return df.format(value / mib) + " MiB";
-        }
-        if (value >= kib) {
-            return df.format(value / kib) + " KiB";
-        }
-        return df.format(value) + " bytes";
-    }
 }
