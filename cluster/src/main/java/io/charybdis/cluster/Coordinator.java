@@ -414,6 +414,45 @@ public final class Coordinator {
                 CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
     }
 
+    // ------------------------------------------------------------------ node-local data (native indexes)
+
+    /**
+     * The nodes a query through a native index must read the local index of: each node indexes the base rows it
+     * holds, so the query covers the ring as a range read of {@code base} at {@code cl} would — every range from as
+     * many live replicas as the level needs (this node first) — and reads the index of each node asked for any
+     * range. A range with too few live replicas makes the query Unavailable, as the range read would be. The base
+     * rows the entries name are then read at {@code cl} as usual; an entry a node has for a range it was not asked
+     * for only adds a candidate that the base read confirms or drops.
+     */
+    public List<Endpoint> localIndexNodes(TableId base, ConsistencyLevel cl) {
+        ClusterMetadata md = metadata;
+        if (ranges == null || md.isSingleNode()) {
+            return List.of(md.self());
+        }
+        ReadCommand ring = ReadCommand.range(base, null, null).build();
+        java.util.LinkedHashSet<Endpoint> nodes = new java.util.LinkedHashSet<>();
+        for (RangeCoordinator.Segment s : ranges.segments(ring, paxosLevel(cl), md, strategy(base))) {
+            nodes.addAll(s.asked());
+        }
+        return List.copyOf(nodes);
+    }
+
+    /**
+     * Reads {@code c}, a partition of a node-local table (LocalStrategy: a native index's), on {@code node} — this
+     * node's storage or another's over messaging; a remote failure is a ReadTimeout at {@code cl}.
+     */
+    public CompletableFuture<ReadResult> readOn(Endpoint node, ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        if (node.equals(metadata.self())) {
+            return Home.resume(storage.read(c), home);
+        }
+        if (remote == null) {
+            throw new NotYetSupportedException("this node has no internode messaging to read from " + node);
+        }
+        CompletableFuture<ReadResult> r = remote.read(node, c, readTimeoutMillis).exceptionallyCompose(t ->
+                CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
+        return Home.resume(r, home);
+    }
+
     // ------------------------------------------------------------------ lightweight transactions
 
     /**

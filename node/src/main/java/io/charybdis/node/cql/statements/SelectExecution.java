@@ -376,15 +376,10 @@ public final class SelectExecution implements CqlStatement {
     }
 
     /**
-     * An index query in a cluster asks every node's local index (Cassandra's local indexes): not built yet, refused
-     * rather than answered from this node's index alone; and as on Cassandra, refused while the index is building.
+     * As on Cassandra, a query through an index this node is still building is refused. (In a cluster the other
+     * nodes' build state is not asked: an index still building there answers with the entries it has so far.)
      */
     private void checkIndexUsable(QueryContext ctx) {
-        if (!coordinator.metadata().isSingleNode()) {
-            throw new io.charybdis.cluster.NotYetSupportedException("Charybdis cannot yet answer secondary index "
-                    + "queries in a cluster (each node indexes its own replicas; the scatter-gather over every node's "
-                    + "index is not built yet)");
-        }
         if (!indexStatus.isBuilt(table, indexTarget.index())) {
             NodeInfo n = node.get();
             java.net.InetAddress address = n != null ? n.listenAddress() : java.net.InetAddress.getLoopbackAddress();
@@ -397,8 +392,11 @@ public final class SelectExecution implements CqlStatement {
         }
     }
 
-    /** An index entry read: its clustering (base position), timestamp, and the shard whose index partition has it. */
-    private record IndexEntry(byte[] clustering, long timestamp, int shard, int shards) {
+    /**
+     * An index entry read: its clustering (base position), timestamp, and the shard whose index partition has it;
+     * {@code local}: read from this node's index (only those are purged when stale).
+     */
+    private record IndexEntry(byte[] clustering, long timestamp, int shard, int shards, boolean local) {
     }
 
     /** Cassandra's RequestFailureReason code for an index still building. */
@@ -654,34 +652,60 @@ public final class SelectExecution implements CqlStatement {
             }
         }
 
-        /** The next entries of every shard's index partition, merged in index order (base token order). */
+        /**
+         * The next entries of every shard's index partition, merged in index order (base token order): this node's
+         * shards alone, or in a cluster every shard of each node whose local index covers part of the ring at the
+         * read's level ({@code Coordinator.localIndexNodes}). An entry several replicas hold is taken once. Each
+         * partition read stops at {@code fetch} entries; entries are taken up to the earliest last entry of a read
+         * that stopped there, and the next fetch starts after it.
+         */
         CompletableFuture<Void> fetchEntries() {
-            int shards = Math.max(1, node.get() == null ? 1 : node.get().shardCount());
             int fetch = Math.max(16, Math.min(FILTERING_CHUNK, pageSize == Integer.MAX_VALUE ? FILTERING_CHUNK
                     : pageSize - emitted + 1));
             TableId id = indexTarget.indexTable();
-            List<CompletableFuture<ReadResult>> parts = new ArrayList<>(shards);
-            for (int s = 0; s < shards; s++) {
-                long token = io.charybdis.node.index.IndexEntries.token(indexKey, s, shards);
-                ReadCommand.Builder b = ReadCommand.partition(id, token, indexKey).rowLimit(fetch)
-                        .nowInSeconds(ctx.nowInSeconds()).tombstoneFailureThreshold(guardrails.tombstoneFailure());
-                if (indexFrom != null) {
-                    b.slice(indexFrom, null);
+            io.charybdis.cluster.ConsistencyLevel cl = ctx.consistency();
+            io.charybdis.cluster.locator.Endpoint self = coordinator.metadata().self();
+            List<io.charybdis.cluster.locator.Endpoint> nodes = coordinator.metadata().isSingleNode()
+                    ? List.of(self) : coordinator.localIndexNodes(new TableId(table.id()), cl);
+            List<CompletableFuture<ReadResult>> parts = new ArrayList<>();
+            List<int[]> partShards = new ArrayList<>(); // {shard, shards, local}
+            for (io.charybdis.cluster.locator.Endpoint n : nodes) {
+                boolean local = n.equals(self);
+                int shards = local ? Math.max(1, node.get() == null ? 1 : node.get().shardCount()) : n.shards();
+                for (int s = 0; s < shards; s++) {
+                    long token = io.charybdis.node.index.IndexEntries.token(indexKey, s, shards);
+                    ReadCommand.Builder b = ReadCommand.partition(id, token, indexKey).rowLimit(fetch)
+                            .nowInSeconds(ctx.nowInSeconds()).tombstoneFailureThreshold(guardrails.tombstoneFailure());
+                    if (indexFrom != null) {
+                        b.slice(indexFrom, null);
+                    }
+                    parts.add(local ? coordinator.read(b.build(), cl, ctx.home())
+                            : coordinator.readOn(n, b.build(), cl, ctx.home()));
+                    partShards.add(new int[] {s, shards, local ? 1 : 0});
                 }
-                parts.add(coordinator.read(b.build(), ctx.consistency(), ctx.home()));
             }
-            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).handle((v, failed) -> {
+                if (failed != null) { // release what did arrive before failing the query
+                    for (CompletableFuture<ReadResult> p : parts) {
+                        if (p.isDone() && !p.isCompletedExceptionally()) {
+                            p.join().release();
+                        }
+                    }
+                    throw failed instanceof java.util.concurrent.CompletionException ce ? ce
+                            : new java.util.concurrent.CompletionException(failed);
+                }
                 List<IndexEntry> all = new ArrayList<>();
                 byte[] cutoff = null;
-                for (int shard = 0; shard < parts.size(); shard++) {
-                    ReadResult r = parts.get(shard).join();
+                for (int i = 0; i < parts.size(); i++) {
+                    ReadResult r = parts.get(i).join();
+                    int[] where = partShards.get(i);
                     try {
                         ReadResult.Cursor c = r.cursor();
                         byte[] last = null;
                         while (c.nextPartition()) {
                             while (c.nextRow()) {
                                 last = c.clusteringBytes();
-                                all.add(new IndexEntry(last, c.rowTimestamp(), shard, parts.size()));
+                                all.add(new IndexEntry(last, c.rowTimestamp(), where[0], where[1], where[2] == 1));
                             }
                         }
                         if (r.limitReached() && last != null
@@ -693,10 +717,15 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
                 all.sort((a, b) -> Arrays.compareUnsigned(a.clustering(), b.clustering()));
+                byte[] previous = null;
                 for (IndexEntry e : all) {
                     if (cutoff != null && Arrays.compareUnsigned(e.clustering(), cutoff) > 0) {
                         break;
                     }
+                    if (previous != null && Arrays.equals(previous, e.clustering())) {
+                        continue; // the same base position from another replica's index
+                    }
+                    previous = e.clustering();
                     pendingEntries.add(e);
                 }
                 if (cutoff == null) {
@@ -704,6 +733,7 @@ public final class SelectExecution implements CqlStatement {
                 } else {
                     indexFrom = io.charybdis.node.index.IndexEntries.after(cutoff);
                 }
+                return null;
             });
         }
 
@@ -736,7 +766,7 @@ public final class SelectExecution implements CqlStatement {
             entryLive = false;
             return readBase(b.build()).whenComplete((v, e) -> {
                 checkingEntry = false;
-                if (e == null && !entryLive) {
+                if (e == null && !entryLive && indexEntry.local()) {
                     purge(indexEntry);
                 }
             });
