@@ -39,6 +39,8 @@ public final class FailureDetector implements Liveness, AutoCloseable {
     private final long interval;
     private final Map<UUID, History> histories = new ConcurrentHashMap<>();
     private final Map<UUID, Long> down = new ConcurrentHashMap<>();
+    /** The load each member's last answer carried (live SSTable bytes; {@code Replicas.reportLoad}). */
+    private final Map<UUID, Long> loads = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "failure-detector");
         t.setDaemon(true);
@@ -112,6 +114,12 @@ public final class FailureDetector implements Liveness, AutoCloseable {
         return since == null ? 0 : since;
     }
 
+    /** The load {@code member} last reported with its answer (live SSTable bytes), or -1 if it has not. */
+    public long loadOf(UUID member) {
+        Long l = loads.get(member);
+        return l == null ? -1 : l;
+    }
+
     private void round() {
         long now = System.currentTimeMillis();
         for (Endpoint e : members.get()) {
@@ -125,6 +133,9 @@ public final class FailureDetector implements Liveness, AutoCloseable {
             messaging.send(e.storageAddress(), 0, Verb.ECHO, Unpooled.EMPTY_BUFFER, 2 * interval)
                     .whenComplete((answer, t) -> {
                         if (t == null) {
+                            if (answer.readableBytes() >= 8) {
+                                loads.put(e.hostId(), answer.getLong(answer.readerIndex()));
+                            }
                             answer.release();
                             h.answered(System.currentTimeMillis());
                             if (down.remove(e.hostId()) != null) {

@@ -63,6 +63,7 @@ final class ClusterMember implements AutoCloseable {
     private AtomicReference<Coordinator> routing;
     private volatile MetadataService metadata;
     private volatile io.charybdis.cluster.FailureDetector failureDetector;
+    private volatile java.util.concurrent.ScheduledExecutorService loadReporter;
     private volatile io.charybdis.cluster.hints.HintsService hints;
     private volatile io.charybdis.cluster.batchlog.BatchlogManager batchlog;
     private Storage storage;
@@ -195,6 +196,7 @@ final class ClusterMember implements AutoCloseable {
                     () -> md.state().members().values().stream().map(NodeRecord::endpoint).toList(), hostId,
                     member::statusChanged).start();
             member.hints = startHints(config, member, replicas, md, hostId, schemas);
+            member.loadReporter = startLoadReports(replicas, storage, schemas);
             topology.attach(md, member.failureDetector);
             if (bootstrap) {
                 try {
@@ -261,6 +263,44 @@ final class ClusterMember implements AutoCloseable {
     }
 
     /** The tables of every keyspace stored here, with their keyspace's replication (streaming, repair). */
+    /** How often this node's load is measured for the others' {@code nodetool status} (Cassandra gossips it every minute). */
+    static final long LOAD_REPORT_SECONDS = 5;
+
+    /**
+     * Measures this node's load (live SSTable bytes of every table) every {@link #LOAD_REPORT_SECONDS}, off the
+     * shards, for the failure detector's probes to carry to the other members.
+     */
+    private static java.util.concurrent.ScheduledExecutorService startLoadReports(Replicas replicas, Storage storage,
+                                                                                 SchemaManager schemas) {
+        var timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "load-report");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(() -> replicas.reportLoad(loadBytes(storage, schemas)), 0, LOAD_REPORT_SECONDS,
+                java.util.concurrent.TimeUnit.SECONDS);
+        return timer;
+    }
+
+    /** Live SSTable bytes on disk of every table (Cassandra's Load). */
+    static long loadBytes(Storage storage, SchemaManager schemas) {
+        long n = 0;
+        for (var t : tables(schemas)) {
+            try {
+                n += storage.stats(t.id()).liveDiskBytes();
+            } catch (RuntimeException e) {
+                // dropped meanwhile
+            }
+        }
+        return n;
+    }
+
+    /** The load another member last reported (live SSTable bytes), or -1 when it has not yet. */
+    long loadOf(UUID member) {
+        io.charybdis.cluster.FailureDetector fd = failureDetector;
+        return fd == null ? -1 : fd.loadOf(member);
+    }
+
     static List<io.charybdis.cluster.topology.TopologyChanges.Table> tables(SchemaManager schemas) {
         List<io.charybdis.cluster.topology.TopologyChanges.Table> out = new ArrayList<>();
         for (var ks : schemas.schema().keyspaces().values()) {
@@ -543,6 +583,9 @@ final class ClusterMember implements AutoCloseable {
         }
         if (failureDetector != null) {
             failureDetector.close();
+        }
+        if (loadReporter != null) {
+            loadReporter.shutdownNow();
         }
         MetadataService m = metadata;
         if (m != null) {

@@ -46,6 +46,11 @@ final class ClusterOperations implements ClusterOps {
     }
 
     @Override
+    public long loadOf(UUID other) {
+        return member.loadOf(other);
+    }
+
+    @Override
     public List<Member> replicas(String keyspace, long token) {
         KeyspaceMetadata ks = node.schemas().schema().keyspace(keyspace);
         if (ks == null) {

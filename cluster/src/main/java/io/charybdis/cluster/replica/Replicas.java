@@ -28,6 +28,8 @@ public final class Replicas {
     private final io.charybdis.cluster.paxos.PaxosReplica paxosReplica;
     private final io.charybdis.cluster.paxos.PaxosMessages paxos;
     private final EpochGate gate;
+    /** This node's load (live SSTable bytes) as last reported, -1 before the first report: ECHO answers carry it. */
+    private final java.util.concurrent.atomic.AtomicLong load;
 
     /** Data requests (MUTATION, READ, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
     public void refuseStaleCoordinators(java.util.function.LongSupplier placementEpoch) {
@@ -35,8 +37,10 @@ public final class Replicas {
     }
 
     private Replicas(MessagingService messaging, io.charybdis.cluster.paxos.PaxosReplica paxosReplica,
-                     io.charybdis.cluster.paxos.PaxosMessages paxos, EpochGate gate) {
+                     io.charybdis.cluster.paxos.PaxosMessages paxos, EpochGate gate,
+                     java.util.concurrent.atomic.AtomicLong load) {
         this.messaging = messaging;
+        this.load = load;
         this.gate = gate;
         this.paxosReplica = paxosReplica;
         this.paxos = paxos;
@@ -47,6 +51,14 @@ public final class Replicas {
         return paxosReplica;
     }
 
+    /**
+     * Sets the load this node reports (live SSTable bytes on disk): every ECHO probe of the failure detector is
+     * answered with it, so each member knows the others' loads ({@code nodetool status}) without a gossip of its own.
+     */
+    public void reportLoad(long bytes) {
+        load.set(bytes);
+    }
+
     /** Paxos messages to other nodes' acceptors. */
     public io.charybdis.cluster.paxos.PaxosMessages paxos() {
         return paxos;
@@ -55,8 +67,10 @@ public final class Replicas {
     /** Serves MUTATION, READ, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
     public static Replicas serve(MessagingService messaging, Storage storage) {
         EpochGate gate = new EpochGate();
-        messaging.handle(Verb.ECHO, (payload, shard, epoch, sender) ->
-                CompletableFuture.completedFuture(Unpooled.EMPTY_BUFFER)); // liveness probes
+        java.util.concurrent.atomic.AtomicLong load = new java.util.concurrent.atomic.AtomicLong(-1);
+        messaging.handle(Verb.ECHO, (payload, shard, epoch, sender) -> // liveness probes: answered with the load
+                CompletableFuture.completedFuture(payload.readableBytes() == 0 && load.get() >= 0
+                        ? Unpooled.copyLong(load.get()) : Unpooled.EMPTY_BUFFER));
         messaging.handle(Verb.MUTATION, (payload, shard, epoch, sender) -> {
             CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
             if (refused != null) {
@@ -98,7 +112,7 @@ public final class Replicas {
         storage.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor()); // idempotent
         var paxosReplica = new io.charybdis.cluster.paxos.PaxosReplica(storage);
         return new Replicas(messaging, paxosReplica, io.charybdis.cluster.paxos.PaxosMessages.serve(messaging,
-                paxosReplica, gate), gate);
+                paxosReplica, gate), gate, load);
     }
 
     /** Truncates a table on a remote node; completes when it has. */

@@ -23,6 +23,9 @@ public interface ClusterOps {
     /** This node's host id. */
     UUID self();
 
+    /** The load (live SSTable bytes) another member last reported, or -1 when it has not yet. */
+    long loadOf(UUID member);
+
     /** The replicas of a token in a keyspace, primary first, as addresses with their storage ports. */
     List<Member> replicas(String keyspace, long token);
 

@@ -248,12 +248,29 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<String, String> getLoadMap() {
-        return Map.of(node.endpoint(), getLoadString());
+        return loadMap(false);
     }
 
     @Override
     public Map<String, String> getLoadMapWithPort() {
-        return Map.of(node.endpointWithPort(), getLoadString());
+        return loadMap(true);
+    }
+
+    /** This node's load and each other member's as its last answer to the failure detector carried it. */
+    private Map<String, String> loadMap(boolean withPort) {
+        ClusterOps c = node.cluster;
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        out.put(withPort ? node.endpointWithPort() : node.endpoint(), getLoadString());
+        if (c != null) {
+            java.util.UUID self = c.self();
+            for (ClusterOps.Member m : c.members()) {
+                long load = m.hostId().equals(self) ? -1 : c.loadOf(m.hostId());
+                if (load >= 0) {
+                    out.put(withPort ? m.endpointWithPort() : m.address(), FileSizes.stringify(load));
+                }
+            }
+        }
+        return out;
     }
 
     @Override

@@ -139,6 +139,9 @@ class RepairWithNodetoolTest {
         String status = nodetool(jdk, n1, "status", "ks");
         assertThat(status.lines().filter(l -> l.startsWith("UN ")).count()).as(status).isEqualTo(3);
         assertThat(status).contains("100.0%").contains(n3.info().hostId().toString());
+        // every member's load is known (each answers the failure detector's probes with it), none shown as "?"
+        assertThat(status.lines().filter(l -> l.startsWith("UN ")))
+                .allSatisfy(l -> assertThat(l.split("\\s+")[2]).as(l).matches("[0-9.]+"));
         String endpoints = nodetool(jdk, n1, "getendpoints", "ks", "t", "7");
         assertThat(endpoints.lines().filter(l -> l.startsWith("127.0.0.")).count()).as(endpoints).isEqualTo(3);
         String ring = nodetool(jdk, n1, "ring", "ks");
