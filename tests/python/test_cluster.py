@@ -273,3 +273,73 @@ def test_three_processes_form_a_ring_route_by_token_and_replicate(node_factory):
         c.shutdown()
 
     _stress_through_a_kill(nodes)
+
+
+def test_a_node_killed_during_its_bootstrap_bootstraps_again_when_restarted(node_factory):
+    """A third node joins a two-node cluster and streams its ranges (slowly: the sources' stream_throughput_outbound
+    is 64 KiB/s); it is killed with SIGKILL in the middle of that. Restarted, it must not rejoin as NORMAL with the
+    half it had: it joins as JOINING again and streams its ranges anew, so it then holds every row it replicates,
+    read at ONE through it alone (nothing is written meanwhile: no hint or read repair can bring the rows)."""
+    from cassandra import ConsistencyLevel
+    from cassandra.concurrent import execute_concurrent_with_args
+
+    from conftest import NodeStartError
+
+    nodes = _cluster_nodes(node_factory)
+    for n in nodes:
+        n.extra_args.append("-Dcharybdis.stream_throughput_outbound=64KiB/s")
+    nodes[0].start()
+    nodes[1].start()
+    ks = unique_name("boot")
+    value = "x" * 1000
+    cluster, session = _session(nodes[0])
+    try:
+        session.execute(f"CREATE KEYSPACE {ks} WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+        session.execute(f"CREATE TABLE {ks}.t (k int PRIMARY KEY, v text)")
+        assert cluster.control_connection.wait_for_schema_agreement()
+        insert = session.prepare(f"INSERT INTO {ks}.t (k, v) VALUES (?, ?)")
+        insert.consistency_level = ConsistencyLevel.ALL
+        results = execute_concurrent_with_args(session, insert, [(k, f"{k}{value}") for k in range(2000)],
+                                               concurrency=32)
+        assert all(ok for ok, _ in results)
+    finally:
+        cluster.shutdown()
+
+    joining = nodes[2]
+    failures = []
+
+    def start_joining():
+        try:
+            joining.start(timeout=240)
+        except NodeStartError as e:  # expected: killed before it answers CQL
+            failures.append(e)
+
+    starter = threading.Thread(target=start_joining, daemon=True)
+    starter.start()
+    deadline = time.monotonic() + 120
+    log = joining.workdir / "node-output-1.log"
+    while "joined cluster metadata group" not in (log.read_text(errors="replace") if log.exists() else ""):
+        assert time.monotonic() < deadline, f"the third node never joined the metadata group:\n{joining.log_tail()}"
+        time.sleep(0.2)
+    time.sleep(3)  # streaming at 128 KiB/s from two sources: about 10 s for its 1.3 MB
+    joining.kill()
+    starter.join(timeout=60)
+    markers = list(joining.workdir.rglob("cluster-bootstrap-in-progress"))
+    assert markers, "the kill came after the bootstrap finished: the test proves nothing (streaming was too fast)"
+
+    joining.start(timeout=240)  # answers CQL once its second bootstrap has finished
+    cluster, session = _session(nodes[0])
+    try:
+        mine = {}
+        probe = session.prepare(f"SELECT v FROM {ks}.t WHERE k = ?")
+        for k in range(2000):
+            replicas = cluster.metadata.get_replicas(ks, probe.bind((k,)).routing_key)
+            if "127.0.0.3" in [h.address for h in replicas]:
+                mine[k] = f"{k}{value}"
+    finally:
+        cluster.shutdown()
+    assert len(mine) > 500, len(mine)
+    _await_rows_at_one(joining, ks, mine, seconds=30)
+    assert "streams its ranges again" in (joining.workdir / "node-output-2.log").read_text(errors="replace")
+    assert not list(joining.workdir.rglob("cluster-bootstrap-in-progress"))

@@ -163,6 +163,7 @@ final class ClusterMember implements AutoCloseable {
         Replicas replicas = Replicas.serve(messaging, storage);
         io.charybdis.cluster.streaming.Streaming streaming = io.charybdis.cluster.streaming.Streaming.serve(messaging,
                 storage);
+        streaming.throughput(config.streamThroughputOutbound().bytes());
         io.charybdis.cluster.repair.Repair repair = io.charybdis.cluster.repair.Repair.serve(messaging, storage, streaming);
         io.charybdis.cluster.topology.TopologyChanges topology = io.charybdis.cluster.topology.TopologyChanges.serve(
                 messaging, streaming, repair, () -> tables(schemas), hostId,
@@ -175,10 +176,20 @@ final class ClusterMember implements AutoCloseable {
         member.writeTimeoutMillis = config.writeRequestTimeout().toMillis();
         member.installedEpoch = readEpoch(member.installedEpochFile);
         member.topology = topology;
-        // a new node that is not a seed streams its ranges first (auto_bootstrap); a restarted one rejoins as it was
-        boolean bootstrap = config.autoBootstrap() && !isSeed(config, listen)
-                && !java.nio.file.Files.isDirectory(dataDirectory.resolve("cluster-metadata"));
+        // a new node that is not a seed streams its ranges first (auto_bootstrap); a restarted one rejoins as it was,
+        // unless it stopped (crashed) in the middle of its bootstrap: then it joins as JOINING and streams again
+        java.nio.file.Path bootstrapMarker = dataDirectory.resolve(BOOTSTRAP_MARKER);
+        boolean resumeBootstrap = java.nio.file.Files.exists(bootstrapMarker);
+        boolean bootstrap = resumeBootstrap || (config.autoBootstrap() && !isSeed(config, listen)
+                && !java.nio.file.Files.isDirectory(dataDirectory.resolve("cluster-metadata")));
+        boolean leftAfterFailedBootstrap = false;
         try {
+            if (resumeBootstrap) {
+                LOG.warn("this node stopped before its bootstrap finished ({} exists): it joins as JOINING and streams "
+                        + "its ranges again", bootstrapMarker);
+            } else if (bootstrap) {
+                java.nio.file.Files.writeString(bootstrapMarker, hostId + "\n");
+            }
             List<InetSocketAddress> seedMetadata = member.seedMetadataAddresses(seeds(config),
                     new InetSocketAddress(listen, config.storagePort()), metadataAddress);
             NodeRecord me = new NodeRecord(hostId, listen, config.storagePort(), InetAddress.getByName(config.rpcAddress()),
@@ -201,11 +212,13 @@ final class ClusterMember implements AutoCloseable {
             if (bootstrap) {
                 try {
                     topology.bootstrap();
+                    java.nio.file.Files.deleteIfExists(bootstrapMarker);
                 } catch (RuntimeException | Error e) {
                     // a member left JOINING would count as a pending replica of its ranges for good
                     LOG.error("bootstrap failed: leaving the cluster again", e);
                     try {
                         member.metadata.leave(hostId);
+                        leftAfterFailedBootstrap = true;
                     } catch (RuntimeException suppressed) {
                         e.addSuppressed(suppressed);
                     }
@@ -227,6 +240,9 @@ final class ClusterMember implements AutoCloseable {
             return member;
         } catch (Exception | Error e) {
             member.close();
+            if (leftAfterFailedBootstrap) { // no longer a member: the next start joins afresh (the marker stays)
+                deleteTree(dataDirectory.resolve("cluster-metadata"), e);
+            }
             throw e;
         }
     }
@@ -263,6 +279,25 @@ final class ClusterMember implements AutoCloseable {
     }
 
     /** The tables of every keyspace stored here, with their keyspace's replication (streaming, repair). */
+    private static void deleteTree(java.nio.file.Path dir, Throwable failure) {
+        if (!java.nio.file.Files.exists(dir)) {
+            return;
+        }
+        try (var paths = java.nio.file.Files.walk(dir)) {
+            for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * The file a bootstrapping node keeps in its data directory until its bootstrap has finished: a node that finds it
+     * at start was stopped in the middle of one (a crash) and bootstraps again instead of rejoining as NORMAL.
+     */
+    static final String BOOTSTRAP_MARKER = "cluster-bootstrap-in-progress";
+
     /** How often this node's load is measured for the others' {@code nodetool status} (Cassandra gossips it every minute). */
     static final long LOAD_REPORT_SECONDS = 5;
 

@@ -72,6 +72,43 @@ public final class Streaming {
         return new UUID(msb, lsb);
     }
 
+    /** Outbound limit in bytes per second for every page this node sends (0: none), and when the next may go. */
+    private volatile long throughputBytesPerSecond;
+    private final java.util.concurrent.atomic.AtomicLong nextFreeNanos = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Limits the bytes this node sends to streams, all of them together (Cassandra's {@code
+     * stream_throughput_outbound}); 0 lifts the limit. A page over the limit is answered late, so the receiver,
+     * which asks for one page at a time, slows down with it.
+     */
+    public void throughput(long bytesPerSecond) {
+        if (bytesPerSecond < 0) {
+            throw new IllegalArgumentException("stream throughput " + bytesPerSecond);
+        }
+        throughputBytesPerSecond = bytesPerSecond;
+    }
+
+    public long throughput() {
+        return throughputBytesPerSecond;
+    }
+
+    /** How long to hold a page of {@code bytes} before sending it, in ns: its share of the outbound limit. */
+    private long holdNanos(long bytes) {
+        long rate = throughputBytesPerSecond;
+        if (rate <= 0) {
+            return 0;
+        }
+        long cost = (long) (bytes * 1e9 / rate);
+        while (true) {
+            long now = System.nanoTime();
+            long prev = nextFreeNanos.get();
+            long start = prev - now > 0 ? prev : now;
+            if (nextFreeNanos.compareAndSet(prev, start + cost)) {
+                return start + cost - now;
+            }
+        }
+    }
+
     private Streaming(MessagingService messaging, Storage storage) {
         this.messaging = messaging;
         this.storage = storage;
@@ -145,6 +182,13 @@ public final class Streaming {
             partitionsSent.addAndGet(parts.size());
             bytesSent.addAndGet(size);
             return out;
+        }).thenCompose(out -> {
+            long hold = holdNanos(out.readableBytes());
+            if (hold <= 0) {
+                return CompletableFuture.completedFuture(out);
+            }
+            return CompletableFuture.supplyAsync(() -> out,
+                    CompletableFuture.delayedExecutor(hold, java.util.concurrent.TimeUnit.NANOSECONDS));
         });
     }
 

@@ -90,6 +90,7 @@ public final class NodeConfig {
     private final String endpointSnitch;
     private final DataSize memoryBudget;
     private final DataSize compactionThroughput;
+    private final DataSize streamThroughputOutbound;
     private final int smp;
     private final DataSize preparedStatementsCacheSize;
     private final Duration readRequestTimeout;
@@ -174,6 +175,7 @@ public final class NodeConfig {
         endpointSnitch = b.endpointSnitch;
         memoryBudget = b.memoryBudget != null ? b.memoryBudget : defaultMemoryBudget(machine);
         compactionThroughput = b.compactionThroughput;
+        streamThroughputOutbound = b.streamThroughputOutbound;
         smp = b.smp > 0 ? b.smp : machine.processors();
         preparedStatementsCacheSize = b.preparedStatementsCacheSize != null
                 ? b.preparedStatementsCacheSize
@@ -476,6 +478,8 @@ public final class NodeConfig {
      * backlog controller. 0 (the default) = no cap: the controller alone decides compaction's share.
      */
     public DataSize compactionThroughput() { return compactionThroughput; }
+    /** Bytes per second this node sends to streams (bootstrap, decommission, repair), all together; 0: no limit. */
+    public DataSize streamThroughputOutbound() { return streamThroughputOutbound; }
     /** Number of shards (threads), one per core by default. */
     public int smp() { return smp; }
     public DataSize preparedStatementsCacheSize() { return preparedStatementsCacheSize; }
@@ -556,6 +560,7 @@ public final class NodeConfig {
         m.put("endpoint_snitch", endpointSnitch);
         m.put("memory_budget", memoryBudget.toString());
         m.put("compaction_throughput", compactionThroughput + "/s");
+        m.put("stream_throughput_outbound", streamThroughputOutbound + "/s");
         m.put("smp", Integer.toString(smp));
         m.put("prepared_statements_cache_size", preparedStatementsCacheSize.toString());
         m.put("read_request_timeout", Durations.format(readRequestTimeout));
@@ -649,6 +654,7 @@ public final class NodeConfig {
         private String endpointSnitch = "SimpleSnitch";
         private DataSize memoryBudget;
         private DataSize compactionThroughput = DataSize.ofBytes(0);
+        private DataSize streamThroughputOutbound = DataSize.ofMebibytes(24); // Cassandra 5.0's default
         private int smp;
         private DataSize preparedStatementsCacheSize;
         private Duration readRequestTimeout = Duration.ofMillis(5000);
@@ -752,6 +758,7 @@ public final class NodeConfig {
         public Builder memoryBudget(DataSize v) { this.memoryBudget = v; return this; }
         /** Per second; 0 = no cap. */
         public Builder compactionThroughput(DataSize v) { this.compactionThroughput = Objects.requireNonNull(v); return this; }
+        public Builder streamThroughputOutbound(DataSize v) { this.streamThroughputOutbound = Objects.requireNonNull(v); return this; }
         /** 0 = one shard per available processor. */
         public Builder smp(int v) { this.smp = v; return this; }
         public Builder preparedStatementsCacheSize(DataSize v) { this.preparedStatementsCacheSize = v; return this; }

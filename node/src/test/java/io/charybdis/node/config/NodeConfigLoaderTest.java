@@ -273,6 +273,16 @@ class NodeConfigLoaderTest {
     }
 
     @Test
+    void shouldLimitOutboundStreamingAsCassandraDoesByDefault() {
+        assertThat(load("").streamThroughputOutbound()).isEqualTo(DataSize.ofMebibytes(24));
+        assertThat(load("stream_throughput_outbound: 64KiB/s\n").streamThroughputOutbound())
+                .isEqualTo(DataSize.ofKibibytes(64));
+        assertThat(load("stream_throughput_outbound: 0MiB/s\n").streamThroughputOutbound()).isEqualTo(DataSize.ofBytes(0));
+        assertThat(load("stream_throughput_outbound_megabits_per_sec: 200\n").streamThroughputOutbound())
+                .isEqualTo(DataSize.ofBytes(25_000_000));
+    }
+
+    @Test
     void shouldNameTheKeyAndSourceOfAnInvalidValue() {
         assertThatThrownBy(() -> load("native_transport_max_frame_size: 16\n"))
                 .isInstanceOf(ConfigurationException.class)
