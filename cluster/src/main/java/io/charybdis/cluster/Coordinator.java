@@ -331,7 +331,9 @@ public final class Coordinator {
         }
         ReplicaPlan plan;
         try {
-            plan = plan(c.table(), c.isSinglePartition() ? c.token() : Long.MIN_VALUE, paxosLevel(cl), false);
+            plan = (cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL) && c.isSinglePartition()
+                    ? paxosPlan(c.table(), c.token(), cl)
+                    : plan(c.table(), c.isSinglePartition() ? c.token() : Long.MIN_VALUE, paxosLevel(cl), false);
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -467,7 +469,7 @@ public final class Coordinator {
                                             ConsistencyLevel serial, ConsistencyLevel commit, EventExecutor home) {
         ReplicaPlan plan;
         try {
-            plan = plan(table, token, paxosLevel(serial), false);
+            plan = paxosPlan(table, token, serial);
             if (commit != ConsistencyLevel.ANY) {
                 plan(table, token, commit, true);
             }
@@ -563,6 +565,23 @@ public final class Coordinator {
             case LOCAL_SERIAL -> ConsistencyLevel.LOCAL_QUORUM;
             default -> cl;
         };
+    }
+
+    /**
+     * The participants of a Paxos round, as Cassandra chooses them: the natural replicas and the pending ones (a node
+     * joining, or taking over a leaving node's range), needing a quorum of the natural replicas plus every pending
+     * one, so that rounds routed by the ring before a move and by the ring after it still meet; with more than one
+     * pending replica a round is refused (CASSANDRA-8346).
+     */
+    private ReplicaPlan paxosPlan(TableId table, long token, ConsistencyLevel serial) {
+        ReplicaPlan p = plan(table, token, paxosLevel(serial), true);
+        ClusterMetadata md = metadata;
+        int pending = p.replicas().size() - strategy(table).replicas(token, md.ring(), md.self()).size();
+        if (pending > 1) {
+            throw new UnavailableException("Cannot perform LWT operation as there is more than one (" + pending
+                    + ") pending range movement", serial, p.replicas().size() + 1, p.live().size());
+        }
+        return p;
     }
 
     private ReplicaPlan plan(TableId table, long token, ConsistencyLevel cl, boolean write) {

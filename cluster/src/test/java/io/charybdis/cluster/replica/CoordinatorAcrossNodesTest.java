@@ -308,6 +308,65 @@ class CoordinatorAcrossNodesTest {
                 .isEqualTo("3");
     }
 
+    /**
+     * Nodes 0-2 own tokens 0, 1000, 2000 (replication factor 3); nodes 3.. join at {@code pendingTokens}: every
+     * coordinator routes by the ring with them pending, as during their bootstrap.
+     */
+    void startWithPending(long... pendingTokens) {
+        for (int i = 0; i < 3 + pendingTokens.length; i++) {
+            nodes.add(new TestNode(i));
+        }
+        Map<Endpoint, List<Long>> natural = new LinkedHashMap<>();
+        for (int i = 0; i < 3; i++) {
+            natural.put(nodes.get(i).endpoint, List.of(i * 1000L));
+        }
+        Map<Endpoint, List<Long>> withPending = new LinkedHashMap<>(natural);
+        for (int i = 0; i < pendingTokens.length; i++) {
+            withPending.put(nodes.get(3 + i).endpoint, List.of(pendingTokens[i]));
+        }
+        Map<String, String> replication = Map.of("class", "SimpleStrategy", "replication_factor", "3");
+        for (TestNode node : nodes.subList(0, 3)) { // the joining nodes only answer as replicas here
+            node.coordinator = new Coordinator(node.storage, new ClusterMetadata(2, TokenRing.of(natural), node.endpoint,
+                    TokenRing.of(withPending)), t -> replication, Liveness.ALL_ALIVE, node.replicas, 500, 500);
+        }
+    }
+
+    @Test
+    void aPendingReplicaTakesPartInPaxosAndCountsTowardsItsQuorum() {
+        startWithPending(3000); // token 500: natural replicas 1, 2, 0; pending ring 1, 2, 3 (node 3 joins)
+        assertThat(increment(nodes.get(0).coordinator, "j").join().applied()).isTrue();
+        // the pending node took part in the round (the commit reached it)
+        assertThat(value(nodes.get(3).storage.read(read(500, "j")).join())).isEqualTo("1");
+        // as in Cassandra, a round needs a quorum of the natural replicas plus the pending one: with node 2 and the
+        // pending node 3 gone, two natural replicas are not enough, even for a SERIAL read
+        cut.add(nodes.get(2).address);
+        cut.add(nodes.get(3).address);
+        Liveness twoDown = e -> !e.equals(nodes.get(2).endpoint) && !e.equals(nodes.get(3).endpoint);
+        Coordinator c = new Coordinator(nodes.get(0).storage, nodes.get(0).coordinator.metadata(),
+                t -> Map.of("class", "SimpleStrategy", "replication_factor", "3"), twoDown, nodes.get(0).replicas, 500,
+                500);
+        assertThatThrownBy(() -> c.read(read(500, "j"), ConsistencyLevel.SERIAL, null).join()).cause()
+                .isInstanceOfSatisfying(io.charybdis.cluster.UnavailableException.class, e -> {
+                    assertThat(e.required()).isEqualTo(3);
+                    assertThat(e.alive()).isEqualTo(2);
+                });
+        cut.remove(nodes.get(2).address); // node 2 back: the three natural replicas make the quorum plus one
+        Liveness oneDown = e -> !e.equals(nodes.get(3).endpoint);
+        Coordinator c2 = new Coordinator(nodes.get(0).storage, nodes.get(0).coordinator.metadata(),
+                t -> Map.of("class", "SimpleStrategy", "replication_factor", "3"), oneDown, nodes.get(0).replicas, 500,
+                500);
+        assertThat(value(c2.read(read(500, "j"), ConsistencyLevel.SERIAL, null).join())).isEqualTo("1");
+    }
+
+    @Test
+    void aTransactionWithTwoPendingReplicasIsRefused() {
+        startWithPending(600, 700); // token 500: pending ring 3, 4, 1 — two pending replicas
+        assertThatThrownBy(() -> increment(nodes.get(0).coordinator, "two").join()).cause()
+                .isInstanceOfSatisfying(io.charybdis.cluster.UnavailableException.class, e ->
+                        assertThat(e).hasMessage("Cannot perform LWT operation as there is more than one (2) pending "
+                                + "range movement"));
+    }
+
     @Test
     void aTransactionWithoutAQuorumIsUnavailableOrTimesOut() {
         start(3, 3);
