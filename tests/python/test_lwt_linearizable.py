@@ -1,9 +1,12 @@
-"""Lightweight transactions across three Charybdis processes stay linearizable while nodes are killed and paused.
+"""Lightweight transactions across three Charybdis processes stay linearizable while nodes are killed, partitioned
+and paused.
 
 Several gocql clients run compare-and-set, conditional writes and SERIAL reads on a few registers of a keyspace with
 replication factor 3 (tests/go/lwt-linearizability), while this test kills one node with SIGKILL and restarts it,
-then freezes another with SIGSTOP (to its peers and clients a node cut off from the network: connections stay open
-and nothing answers) and lets it go again. The recorded history is checked by Porcupine, a linearizability checker.
+partitions another from its two peers (each node's test-only partition file, -Dcharybdis.test.partition_file: the
+nodes drop every internode frame to the addresses listed there, in both directions once both sides list each other;
+its clients still reach it), heals the partition, then freezes a node with SIGSTOP (to its peers and clients a node
+that answers nothing) and lets it go again. The recorded history is checked by Porcupine, a linearizability checker.
 Skipped where Go is not installed.
 """
 
@@ -20,7 +23,7 @@ from conftest import REPO, free_ports
 from test_cluster import _cluster_nodes
 
 PROGRAM = REPO / "tests" / "go" / "lwt-linearizability"
-RUN_SECONDS = 30
+RUN_SECONDS = 40
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +43,23 @@ def test_lwt_histories_under_kills_and_pauses_are_linearizable(node_factory, che
     (port,) = free_ports(1)
     for n in nodes:  # one native port on each node's own address, as gocql expects of a ring
         n.port = port
+        n.partition_file = n.workdir / "partition"
+        n.extra_args.append(f"-Dcharybdis.test.partition_file={n.partition_file}")
     for n in nodes:
         n.start()
+
+    def partition(isolated):
+        """Cuts `isolated` off from the other nodes (both directions); None heals every partition."""
+        for n in nodes:
+            if isolated is None:
+                cut = []
+            elif n is isolated:
+                cut = [m.host for m in nodes if m is not n]
+            else:
+                cut = [isolated.host]
+            tmp = n.partition_file.with_suffix(".tmp")
+            tmp.write_text("".join(f"{h}\n" for h in cut))
+            tmp.replace(n.partition_file)
 
     run = subprocess.Popen([str(checker), "-hosts", ",".join(n.host for n in nodes), "-port", str(port),
                             "-keyspace", "lwt", "-clients", "6", "-keys", "3", "-duration", f"{RUN_SECONDS}s",
@@ -55,12 +73,17 @@ def test_lwt_histories_under_kills_and_pauses_are_linearizable(node_factory, che
         nodes[2].kill()  # a crash: in-flight transactions on it have unknown outcomes
         time.sleep(5)
         nodes[2].start()
+        time.sleep(2)
+        partition(nodes[0])  # the minority side: its clients' transactions fail or time out; the majority goes on
+        time.sleep(5)
+        partition(None)
         time.sleep(3)
-        os.killpg(nodes[1].proc.pid, signal.SIGSTOP)  # cut off: its peers and clients get no answers
+        os.killpg(nodes[1].proc.pid, signal.SIGSTOP)  # frozen: its peers and clients get no answers
         time.sleep(5)
         os.killpg(nodes[1].proc.pid, signal.SIGCONT)
         code = run.wait(timeout=RUN_SECONDS + 240)
     finally:
+        partition(None)
         if nodes[1].running():
             os.killpg(nodes[1].proc.pid, signal.SIGCONT)
         if run.poll() is None:
@@ -70,3 +93,7 @@ def test_lwt_histories_under_kills_and_pauses_are_linearizable(node_factory, che
     assert code == 0, f"lwt-linearizability exited with {code}:\n{text[-20000:]}"
     print(text)
     assert "linearizable: yes" in text, text
+    # the partition took effect: the isolated node dropped its traffic to both peers
+    log = "".join(p.read_text(errors="replace") for p in nodes[0].workdir.glob("node-output-*.log"))
+    assert any("cut off from" in line and nodes[1].host in line and nodes[2].host in line
+               for line in log.splitlines()), "the partition file was not applied"

@@ -84,7 +84,8 @@ public final class Main {
         writePidFile(pidFile);
 
         try {
-            running.set(CharybdisNode.start(config));
+            PartitionFile partitions = PartitionFile.fromSystemProperty(); // test-only network partitions
+            running.set(partitions == null ? CharybdisNode.start(config) : CharybdisNode.start(config, partitions));
         } catch (ConfigurationException e) {
             LOG.error("Invalid configuration: {}", e.getMessage());
             System.err.println("charybdis: invalid configuration: " + e.getMessage());

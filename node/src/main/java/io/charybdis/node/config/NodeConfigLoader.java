@@ -37,7 +37,8 @@ public final class NodeConfigLoader {
     private static final Logger LOG = LoggerFactory.getLogger(NodeConfigLoader.class);
 
     /** {@code charybdis.*} system properties the launcher and Main use, which are not configuration keys. */
-    private static final Set<String> RESERVED_PROPERTIES = Set.of("home", "logdir", "config", "pidfile", "console.level");
+    private static final Set<String> RESERVED_PROPERTIES = Set.of("home", "logdir", "config", "pidfile", "console.level",
+            "test.partition_file");
 
     private final Map<String, String> environment;
     private final Properties systemProperties;
