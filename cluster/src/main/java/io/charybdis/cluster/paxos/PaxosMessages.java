@@ -17,7 +17,10 @@ import java.util.concurrent.CompletableFuture;
  * <p>Every request starts with the data table (16 bytes), the token, the partition key (length and bytes) and the
  * ballot (16 bytes); PROPOSE and COMMIT then carry the update's bytes. PREPARE answers a byte (promised or not) and
  * the replica's promised, accepted and committed ballots with the two updates (length, 0 for none, then bytes);
- * PROPOSE answers a byte; COMMIT an empty payload once the update is applied.
+ * PROPOSE answers a byte; COMMIT an empty payload once the update is applied. A PREPARE may carry, after the head, a
+ * flag and a read command (Paxos v2's prepare with read): a replica that promises then answers, after its state, a
+ * flag and the partition as it read it (length and {@code ReadResultWire} bytes). A peer that does not know the
+ * trailing part ignores it, and its answer has none: the proposer then reads in a round of its own.
  */
 public final class PaxosMessages {
     private final MessagingService messaging;
@@ -35,7 +38,9 @@ public final class PaxosMessages {
                 return refused;
             }
             Head h = Head.read(in);
-            return replica.prepare(h.table, h.token, h.key, h.ballot).thenApply(p -> {
+            io.charybdis.storage.read.ReadCommand current = in.isReadable() && in.readBoolean()
+                    ? io.charybdis.cluster.replica.ReadCommandWire.read(in) : null;
+            return replica.prepareAndRead(h.table, h.token, h.key, h.ballot, current).thenApply(p -> {
                 ByteBuf out = Unpooled.buffer(64);
                 out.writeBoolean(p.promised());
                 PaxosReplica.State s = p.state();
@@ -44,6 +49,12 @@ public final class PaxosMessages {
                 writeMutation(out, s.acceptedUpdate());
                 s.committed().write(out);
                 writeMutation(out, s.committedUpdate());
+                out.writeBoolean(p.read() != null);
+                if (p.read() != null) {
+                    byte[] read = io.charybdis.storage.read.ReadResultWire.encode(p.read());
+                    p.releaseRead();
+                    out.writeInt(read.length).writeBytes(read);
+                }
                 return out;
             });
         });
@@ -71,7 +82,18 @@ public final class PaxosMessages {
 
     public CompletableFuture<PaxosReplica.Promise> prepare(Endpoint replica, TableId table, long token, byte[] key,
                                                            Ballot ballot, long timeoutMillis) {
-        ByteBuf out = head(table, token, key, ballot, 0);
+        return prepare(replica, table, token, key, ballot, null, timeoutMillis);
+    }
+
+    /** A prepare that, if the replica promises, also reads {@code current} there (null: no read). */
+    public CompletableFuture<PaxosReplica.Promise> prepare(Endpoint replica, TableId table, long token, byte[] key,
+                                                           Ballot ballot, io.charybdis.storage.read.ReadCommand current,
+                                                           long timeoutMillis) {
+        ByteBuf out = head(table, token, key, ballot, current == null ? 0 : 129);
+        if (current != null) {
+            out.writeBoolean(true);
+            io.charybdis.cluster.replica.ReadCommandWire.write(current, out);
+        }
         return send(replica, token, Verb.PAXOS_PREPARE, out, timeoutMillis).thenApply(in -> {
             try {
                 boolean promised = in.readBoolean();
@@ -80,7 +102,13 @@ public final class PaxosMessages {
                 Mutation au = readMutation(in);
                 Ballot c = Ballot.read(in);
                 Mutation cu = readMutation(in);
-                return new PaxosReplica.Promise(promised, new PaxosReplica.State(p, a, au, c, cu, Long.MIN_VALUE));
+                io.charybdis.storage.read.ReadResult read = null;
+                if (in.isReadable() && in.readBoolean()) {
+                    byte[] bytes = new byte[in.readInt()];
+                    in.readBytes(bytes);
+                    read = io.charybdis.storage.read.ReadResultWire.decode(bytes);
+                }
+                return new PaxosReplica.Promise(promised, new PaxosReplica.State(p, a, au, c, cu, Long.MIN_VALUE), read);
             } finally {
                 in.release();
             }

@@ -10,11 +10,11 @@ import java.util.List;
  * A {@link ReadCommand} on the wire (the READ verb's request payload): every field, in declaration order; byte
  * arrays as i32 length (-1 = null) and bytes.
  */
-final class ReadCommandWire {
+public final class ReadCommandWire {
     private ReadCommandWire() {
     }
 
-    static void write(ReadCommand c, ByteBuf out) {
+    public static void write(ReadCommand c, ByteBuf out) {
         out.writeLong(c.table().msb()).writeLong(c.table().lsb()).writeLong(c.token());
         bytes(out, c.key());
         bound(out, c.start());
@@ -43,7 +43,7 @@ final class ReadCommandWire {
         out.writeInt(c.tombstoneFailureThreshold());
     }
 
-    static ReadCommand read(ByteBuf in) {
+    public static ReadCommand read(ByteBuf in) {
         TableId table = TableId.of(in.readLong(), in.readLong());
         long token = in.readLong();
         byte[] key = bytes(in);

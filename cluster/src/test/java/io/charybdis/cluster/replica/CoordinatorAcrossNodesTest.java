@@ -288,6 +288,19 @@ class CoordinatorAcrossNodesTest {
     }
 
     @Test
+    void anUncontendedTransactionReadsWithItsPrepareAsPaxosV2Does() {
+        start(3, 3);
+        assertThat(increment(nodes.get(0).coordinator, "v2").join().applied()).isTrue();
+        // no read round: with every READ and READ_RAW between nodes dropped, the replicas' promises carry the reads
+        droppedVerbs.add(io.charybdis.cluster.messaging.Verb.READ);
+        droppedVerbs.add(io.charybdis.cluster.messaging.Verb.READ_RAW);
+        assertThat(increment(nodes.get(1).coordinator, "v2").join().applied()).isTrue();
+        assertThat(value(nodes.get(2).coordinator.read(read(500, "v2"), ConsistencyLevel.SERIAL, null).join()))
+                .isEqualTo("2");
+        droppedVerbs.clear();
+    }
+
+    @Test
     void aProposalAcceptedButNotCommittedIsFinishedByTheNextTransaction() {
         start(3, 3);
         TestNode a = nodes.get(0);
