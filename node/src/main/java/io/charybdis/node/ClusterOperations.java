@@ -126,6 +126,35 @@ final class ClusterOperations implements ClusterOps {
     }
 
     @Override
+    public void rebuild(String sourceDc, String keyspace, boolean excludeLocalDc) {
+        List<TopologyChanges.Table> tables = keyspace == null ? ClusterMember.tables(node.schemas())
+                : tables(keyspace, List.of());
+        member.topology().rebuild(tables, sourceDc, excludeLocalDc, line -> { });
+    }
+
+    @Override
+    public void assassinate(String address) {
+        NodeRecord found = null;
+        for (NodeRecord r : member.metadata().state().members().values()) {
+            if (r.address().getHostAddress().equals(address) || (r.address().getHostAddress() + ":" + r.storagePort())
+                    .equals(address)) {
+                found = r;
+            }
+        }
+        if (found == null) {
+            throw new IllegalArgumentException("No member at " + address);
+        }
+        if (found.hostId().equals(member.hostId())) {
+            throw new UnsupportedOperationException("Cannot assassinate this node itself");
+        }
+        var fd = member.liveness();
+        if (fd != null && fd.isAlive(found.endpoint())) {
+            throw new UnsupportedOperationException("Node " + address + " is alive: use decommission to remove it");
+        }
+        member.metadata().leave(found.hostId());
+    }
+
+    @Override
     public void cleanup(String keyspace, List<String> tables) {
         member.topology().cleanup(tables(keyspace, tables), node.storage());
     }

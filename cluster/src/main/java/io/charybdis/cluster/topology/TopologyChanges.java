@@ -310,6 +310,63 @@ public final class TopologyChanges {
         }
     }
 
+    /**
+     * nodetool rebuild: streams every range this node replicates of {@code tables} from the other live replicas of
+     * it — only those in {@code sourceDc} when given, none of this node's data centre when {@code excludeLocalDc} —
+     * as when a data centre is added. A range this node alone replicates is skipped; one that has other replicas
+     * but none eligible and alive fails the rebuild, as Cassandra's does. Returns the partitions streamed.
+     */
+    public long rebuild(List<Table> tables, String sourceDc, boolean excludeLocalDc, Consumer<String> log) {
+        MetadataState state = metadata.state();
+        TokenRing ring = state.ring();
+        NodeRecord me = state.members().get(self);
+        if (ring == null || me == null) {
+            throw new IllegalStateException("this node is not in the ring");
+        }
+        if (sourceDc != null) {
+            java.util.Set<String> dcs = new java.util.TreeSet<>();
+            state.members().values().forEach(m -> dcs.add(m.datacenter()));
+            if (!dcs.contains(sourceDc)) {
+                throw new IllegalArgumentException("Provided datacenter '" + sourceDc + "' is not a valid datacenter, "
+                        + "available datacenters are: " + String.join(",", dcs));
+            }
+        }
+        long streamed = 0;
+        for (Table t : tables) {
+            ReplicationStrategy strategy = ReplicationStrategy.of(t.replication());
+            if (strategy instanceof ReplicationStrategy.Local) {
+                continue;
+            }
+            Map<List<Endpoint>, List<TokenRange>> bySources = new LinkedHashMap<>();
+            for (var e : RangePlanner.rangesOf(me.endpoint(), ring, strategy).entrySet()) {
+                List<Endpoint> sources = new ArrayList<>();
+                for (Endpoint r : e.getValue()) {
+                    boolean eligible = !r.hostId().equals(self) && liveness.isAlive(r)
+                            && (sourceDc == null || r.datacenter().equals(sourceDc))
+                            && !(excludeLocalDc && r.datacenter().equals(me.datacenter()));
+                    if (eligible) {
+                        sources.add(r);
+                    }
+                }
+                if (e.getValue().size() == 1) {
+                    continue; // this node is the range's only replica: nothing anywhere else to fetch
+                }
+                if (sources.isEmpty()) {
+                    throw new IllegalStateException("unable to find sufficient sources for streaming range "
+                            + e.getKey() + " in keyspace " + t.keyspace());
+                }
+                bySources.computeIfAbsent(List.copyOf(sources), k -> new ArrayList<>()).add(e.getKey());
+            }
+            for (var e : bySources.entrySet()) {
+                long n = join(streaming.fetch(t.id(), e.getValue(), e.getKey(), "Rebuild"), STREAM_TIMEOUT_MILLIS);
+                streamed += n;
+            }
+            log.accept("rebuilt " + t.keyspace() + "." + t.name());
+        }
+        LOG.info("rebuild streamed {} partitions", streamed);
+        return streamed;
+    }
+
     private static String endpoints(List<Endpoint> es) {
         StringBuilder b = new StringBuilder();
         for (Endpoint e : es) {

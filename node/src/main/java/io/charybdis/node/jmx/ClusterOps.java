@@ -44,6 +44,18 @@ public interface ClusterOps {
     /** Re-replicates a dead member's ranges from the other replicas and removes it from the ring. */
     void removeNode(UUID hostId);
 
+    /**
+     * Streams this node's ranges of a keyspace's tables (every keyspace's when null) from the other replicas (of
+     * {@code sourceDc} only, when given; excluding this node's data centre when asked); blocks until done.
+     */
+    void rebuild(String sourceDc, String keyspace, boolean excludeLocalDc);
+
+    /**
+     * Removes a dead member from the ring without streaming anything (nodetool assassinate: the last resort when
+     * removenode cannot run); a member that is alive is refused.
+     */
+    void assassinate(String address);
+
     /** Drops the data of ranges this node no longer replicates, for a keyspace's tables (all when empty). */
     void cleanup(String keyspace, List<String> tables);
 

@@ -13,4 +13,9 @@ public interface GossiperMBean {
     List<String> getSeeds();
 
     Map<String, List<String>> getReleaseVersionsWithPort();
+
+    /** nodetool assassinate: a dead member leaves the ring, its data not re-replicated. */
+    void assassinateEndpoint(String address) throws UnknownHostException;
+
+    void unsafeAssassinateEndpoint(String address) throws UnknownHostException;
 }

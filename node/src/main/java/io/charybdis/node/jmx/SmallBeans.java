@@ -431,6 +431,19 @@ final class SmallBeans {
         public Map<String, List<String>> getReleaseVersionsWithPort() {
             return Map.of(node.info.releaseVersion(), List.of(node.endpointWithPort()));
         }
+
+        @Override
+        public void assassinateEndpoint(String address) throws UnknownHostException {
+            if (node.cluster == null) {
+                throw new UnsupportedOperationException("No other member to assassinate: this node runs alone");
+            }
+            node.cluster.assassinate(java.net.InetAddress.getByName(address).getHostAddress());
+        }
+
+        @Override
+        public void unsafeAssassinateEndpoint(String address) throws UnknownHostException {
+            assassinateEndpoint(address);
+        }
     }
 
     /** {@code org.apache.cassandra.db:type=Caches}: nothing is saved to disk (save periods 0). */

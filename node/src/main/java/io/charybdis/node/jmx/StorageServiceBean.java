@@ -587,6 +587,46 @@ final class StorageServiceBean implements StorageServiceMBean {
     }
 
     @Override
+    public void move(String newToken) throws IOException {
+        if (getTokens().size() > 1) {
+            throw new UnsupportedOperationException("This node has more than one token and cannot be moved thusly.");
+        }
+        throw new UnsupportedOperationException("moving a node to another token is not built in Charybdis "
+                + "(decommission it and bootstrap it again with initial_token instead)");
+    }
+
+    @Override
+    public void rebuild(String sourceDc) {
+        rebuild(sourceDc, null, null, null, false);
+    }
+
+    @Override
+    public void rebuild(String sourceDc, String keyspace, String tokens, String specificSources) {
+        rebuild(sourceDc, keyspace, tokens, specificSources, false);
+    }
+
+    @Override
+    public void rebuild(String sourceDc, String keyspace, String tokens, String specificSources,
+                        boolean excludeLocalDatacenterNodes) {
+        if (tokens != null) {
+            throw new UnsupportedOperationException("rebuild of chosen token ranges (--tokens) is not built in "
+                    + "Charybdis: rebuild streams every range of the node");
+        }
+        if (specificSources != null) {
+            throw new UnsupportedOperationException("rebuild from chosen sources (--sources) is not built in "
+                    + "Charybdis: rebuild streams from every live replica");
+        }
+        ClusterOps c = node.cluster;
+        if (c == null) {
+            throw new UnsupportedOperationException("no other node to rebuild from: this node runs alone");
+        }
+        if (keyspace != null) {
+            node.keyspace(keyspace); // Unknown keyspace
+        }
+        c.rebuild(sourceDc, keyspace, excludeLocalDatacenterNodes);
+    }
+
+    @Override
     public void removeNode(String hostIdString) {
         ClusterOps c = node.cluster;
         if (c == null) {

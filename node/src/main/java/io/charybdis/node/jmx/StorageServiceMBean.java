@@ -162,6 +162,17 @@ public interface StorageServiceMBean {
 
     void removeNode(String hostIdString);
 
+    /** nodetool move: refused with vnodes, as Cassandra refuses it; a single-token move is not built. */
+    void move(String newToken) throws java.io.IOException;
+
+    void rebuild(String sourceDc);
+
+    void rebuild(String sourceDc, String keyspace, String tokens, String specificSources);
+
+    /** nodetool rebuild: streams this node's ranges from the other replicas (of {@code sourceDc} when given). */
+    void rebuild(String sourceDc, String keyspace, String tokens, String specificSources,
+                 boolean excludeLocalDatacenterNodes);
+
     String getRemovalStatus();
 
     String getRemovalStatusWithPort();

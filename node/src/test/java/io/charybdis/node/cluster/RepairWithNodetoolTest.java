@@ -158,6 +158,31 @@ class RepairWithNodetoolTest {
         assertThat(after1).hasSize(400);
         assertThat(digest(ClusterNodes.contents(n2, table))).isEqualTo(after1);
         assertThat(digest(ClusterNodes.contents(n3, table))).isEqualTo(after1);
+
+        // nodetool rebuild: the third node's copy of the table is lost; it streams it back from the other replicas
+        n3.storage().truncate(table).get(30, TimeUnit.SECONDS);
+        assertThat(ClusterNodes.contents(n3, table)).isEmpty();
+        nodetool(jdk, n3, "rebuild");
+        assertThat(digest(ClusterNodes.contents(n3, table))).isEqualTo(after1);
+        assertThat(nodetool(jdk, n3, false, "rebuild", "nodc")).contains("Provided datacenter 'nodc' is not a valid "
+                + "datacenter, available datacenters are: datacenter1");
+
+        // nodetool move: refused with vnodes, as Cassandra refuses it
+        assertThat(nodetool(jdk, n1, false, "move", "100"))
+                .contains("This node has more than one token and cannot be moved thusly.");
+
+        // nodetool assassinate: a live member is refused; the third node dies, and leaves the ring without streaming
+        assertThat(nodetool(jdk, n1, false, "assassinate", "127.0.0.3")).contains("is alive");
+        java.util.UUID dead = n3.cluster().self();
+        n3.close();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (n1.cluster().members().stream().anyMatch(m -> m.hostId().equals(dead) && m.alive())
+                && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        nodetool(jdk, n1, "assassinate", "127.0.0.3");
+        assertThat(n1.cluster().members()).hasSize(2).noneMatch(m -> m.hostId().equals(dead));
+        assertThat(nodetool(jdk, n2, "status").lines().filter(l -> l.startsWith("UN ")).count()).isEqualTo(2);
     }
 
     /** Each partition's whole content (cells with timestamps, tombstones) as hex, to compare replicas. */
@@ -173,6 +198,11 @@ class RepairWithNodetoolTest {
     }
 
     String nodetool(Path jdk, CharybdisNode n, String... args) throws Exception {
+        return nodetool(jdk, n, true, args);
+    }
+
+    /** Apache's nodetool against {@code n}: its output; its exit status zero when {@code succeeds}, else non-zero. */
+    String nodetool(Path jdk, CharybdisNode n, boolean succeeds, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(NODETOOL.toString(), "-h", n.jmx().host(), "-p",
                 String.valueOf(n.jmx().port())));
         command.addAll(List.of(args));
@@ -185,7 +215,11 @@ class RepairWithNodetoolTest {
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
         String output = Files.readString(log, StandardCharsets.UTF_8);
         System.out.println("nodetool " + String.join(" ", args) + ":\n" + output);
-        assertThat(p.exitValue()).as("nodetool %s: %s", String.join(" ", args), output).isZero();
+        if (succeeds) {
+            assertThat(p.exitValue()).as("nodetool %s: %s", String.join(" ", args), output).isZero();
+        } else {
+            assertThat(p.exitValue()).as("nodetool %s: %s", String.join(" ", args), output).isNotZero();
+        }
         return output;
     }
 }
