@@ -93,6 +93,9 @@ public final class Coordinator {
         this.liveness = liveness;
         this.paxos = remote == null ? null : new Paxos(remote.paxosReplica(), remote.paxos(), writeTimeoutMillis,
                 Paxos.DEFAULT_CONTENTION_TIMEOUT_MILLIS);
+        if (remote != null) {
+            remote.leadCountersWith(this::leadCounterWrite); // last: the handler may run at once
+        }
     }
 
     public ClusterMetadata metadata() {
@@ -243,18 +246,27 @@ public final class Coordinator {
     }
 
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
-        return applyOn(plan, m, type, null);
+        return applyOn(plan, m, type, null, null);
     }
 
-    /** @param stale set when a replica refused the write for a stale epoch (null: not watched) */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
                                             java.util.concurrent.atomic.AtomicBoolean stale) {
+        return applyOn(plan, m, type, stale, null);
+    }
+
+    /**
+     * @param stale        set when a replica refused the write for a stale epoch (null: not watched)
+     * @param localApplied this node's own write of {@code m}, already made (a counter leader's); null: apply it here
+     */
+    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
+                                            java.util.concurrent.atomic.AtomicBoolean stale,
+                                            CompletableFuture<Void> localApplied) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
         }
         if (plan.isLocalOnly(self) && (hints == null || plan.replicas().size() == 1)) {
-            return storage.apply(m);
+            return localApplied != null ? localApplied : storage.apply(m);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
@@ -272,7 +284,7 @@ public final class Coordinator {
         for (Endpoint e : plan.live()) {
             boolean counts = plan.counts(e, self);
             if (e.equals(self)) {
-                tracker.track(storage.apply(m), counts);
+                tracker.track(localApplied != null ? localApplied : storage.apply(m), counts);
             } else {
                 CompletableFuture<Void> sent = remote.apply(e, m, writeTimeoutMillis);
                 if (stale != null) {
@@ -461,22 +473,85 @@ public final class Coordinator {
     }
 
     /**
-     * A counter update: reads the partition's current counter values and writes what {@code update} makes of them,
-     * with no other write to the partition in between, at {@code cl}.
+     * A counter update, Cassandra's way ({@link io.charybdis.cluster.counters.CounterShards}): {@code delta} holds one
+     * path-less 8-byte delta cell per counter column. One replica leads it — this node when it is a live replica,
+     * else a live replica of this data centre, else any live one — adding the deltas to its own shards and then
+     * replicating those shards (not the deltas) at {@code cl}, its own write counting as one acknowledgement (ANY
+     * counts as ONE). Counter updates are not idempotent, so nothing is retried: a leader that does not answer in
+     * time is a WriteTimeout of type COUNTER.
      */
-    public CompletableFuture<Void> counterWrite(TableId table, long token, byte[] key, ReadCommand current,
-                                                Function<ReadResult, Mutation> update, ConsistencyLevel cl,
-                                                EventExecutor home) {
+    public CompletableFuture<Void> counterWrite(Mutation delta, ConsistencyLevel cl, EventExecutor home) {
+        ConsistencyLevel level = cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl;
         ReplicaPlan plan;
         try {
-            plan = plan(table, token, cl, true);
+            plan = plan(delta.table(), delta.token(), level, true);
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (!plan.isLocalOnly(metadata.self())) {
+        Endpoint self = metadata.self();
+        Endpoint leader = counterLeader(plan, replicas(delta.table(), delta.token()), self);
+        if (leader == null) { // only pending replicas are live: nobody holds a shard to add to
+            return CompletableFuture.failedFuture(new UnavailableException(level, plan.blockFor(), 0));
+        }
+        if (leader.equals(self)) {
+            return Home.resume(leadCounterWrite(plan, delta), home);
+        }
+        if (remote == null) {
             throw remoteNotSupported(plan);
         }
-        return Home.resume(storage.atomically(table, token, key, current, update).thenApply(r -> (Void) null), home);
+        int blockFor = plan.blockFor();
+        CompletableFuture<Void> led = remote.counterWrite(leader, delta, level, writeTimeoutMillis)
+                .exceptionallyCompose(t -> {
+                    Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                            ? t.getCause() : t;
+                    return CompletableFuture.failedFuture(cause instanceof CoordinatorException ? cause
+                            : new WriteTimeoutException(level, 0, blockFor, WriteTimeoutException.WriteType.COUNTER));
+                });
+        return Home.resume(led, home);
+    }
+
+    /**
+     * Leads a counter update another coordinator sent to this node ({@link #counterWrite}): fails with Unavailable
+     * or WriteTimeout (type COUNTER) as a coordinator would. Runs on the shard owning the token.
+     */
+    public CompletableFuture<Void> leadCounterWrite(Mutation delta, ConsistencyLevel cl) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(delta.table(), delta.token(), cl, true);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Endpoint self = metadata.self();
+        if (!replicas(delta.table(), delta.token()).contains(self)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("counter update sent to a node that is not "
+                    + "a replica: table=" + delta.table() + " token=" + delta.token() + " node=" + self));
+        }
+        return leadCounterWrite(plan, delta);
+    }
+
+    /** This node leads: its shards plus the deltas, under the partition's lock, then those shards to the others. */
+    private CompletableFuture<Void> leadCounterWrite(ReplicaPlan plan, Mutation delta) {
+        byte[] id = io.charybdis.cluster.counters.CounterShards.counterId(metadata.self().hostId());
+        Mutation[] shards = new Mutation[1];
+        ReadCommand current = io.charybdis.cluster.counters.CounterShards.currentRead(delta,
+                (int) (System.currentTimeMillis() / 1000));
+        CompletableFuture<Void> local = storage.atomically(delta.table(), delta.token(), delta.partitionKey(), current,
+                r -> shards[0] = io.charybdis.cluster.counters.CounterShards.shards(delta, r, id)).thenApply(r -> null);
+        return local.thenCompose(v -> applyOn(plan, shards[0], WriteTimeoutException.WriteType.COUNTER, null, local));
+    }
+
+    /**
+     * The replica that leads a counter update: this node when it is a live natural replica, else a live natural
+     * replica of this data centre, else any live natural one (chosen at random, as Cassandra does); null if none.
+     */
+    private static Endpoint counterLeader(ReplicaPlan plan, List<Endpoint> natural, Endpoint self) {
+        List<Endpoint> candidates = plan.live().stream().filter(natural::contains).toList();
+        if (candidates.contains(self)) {
+            return self;
+        }
+        List<Endpoint> local = candidates.stream().filter(e -> e.datacenter().equals(self.datacenter())).toList();
+        List<Endpoint> from = local.isEmpty() ? candidates : local;
+        return from.isEmpty() ? null : from.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(from.size()));
     }
 
     // ------------------------------------------------------------------ table-wide
@@ -560,6 +635,6 @@ public final class Coordinator {
     private static NotYetSupportedException remoteNotSupported(ReplicaPlan plan) {
         return new NotYetSupportedException("Charybdis cannot yet serve this request at consistency level "
                 + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": this node has no "
-                + "internode messaging, and counters and lightweight transactions across nodes are not built yet");
+                + "internode messaging, and counters and lightweight transactions across nodes need it");
     }
 }
