@@ -46,6 +46,8 @@ public final class Coordinator {
     private final io.charybdis.cluster.replica.Replicas remote;
     private final long writeTimeoutMillis;
     private final long readTimeoutMillis;
+    /** Cassandra's counter_write_request_timeout: how long a counter update waits for its leader and replicas. */
+    private volatile long counterWriteTimeoutMillis;
     private final Paxos paxos;
     private final HintsService hints;
     private final RangeCoordinator ranges;
@@ -86,6 +88,7 @@ public final class Coordinator {
         this.ranges = remote == null ? null : new RangeCoordinator(storage, remote, this::metadata, this::strategy,
                 liveness, readTimeoutMillis, writeTimeoutMillis);
         this.writeTimeoutMillis = writeTimeoutMillis;
+        this.counterWriteTimeoutMillis = writeTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
         this.storage = Objects.requireNonNull(storage, "storage");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
@@ -96,6 +99,11 @@ public final class Coordinator {
         if (remote != null) {
             remote.leadCountersWith(this::leadCounterWrite); // last: the handler may run at once
         }
+    }
+
+    /** Sets counter_write_request_timeout (until then, the write timeout). */
+    public void counterWriteTimeout(long millis) {
+        this.counterWriteTimeoutMillis = millis;
     }
 
     public ClusterMetadata metadata() {
@@ -272,6 +280,7 @@ public final class Coordinator {
             throw remoteNotSupported(plan);
         }
         boolean any = plan.consistency() == ConsistencyLevel.ANY;
+        long timeout = type == WriteTimeoutException.WriteType.COUNTER ? counterWriteTimeoutMillis : writeTimeoutMillis;
         List<Endpoint> hinted = hints == null || plan.live().size() == plan.replicas().size() ? List.of()
                 : plan.replicas().stream().filter(e -> !plan.live().contains(e) && hints.shouldHint(e)).toList();
         int contacted = plan.live().size() + (any ? hinted.size() : 0);
@@ -286,7 +295,7 @@ public final class Coordinator {
             if (e.equals(self)) {
                 tracker.track(localApplied != null ? localApplied : storage.apply(m), counts);
             } else {
-                CompletableFuture<Void> sent = remote.apply(e, m, writeTimeoutMillis);
+                CompletableFuture<Void> sent = remote.apply(e, m, timeout);
                 if (stale != null) {
                     sent.whenComplete((v, t) -> {
                         if (t != null && isStaleEpoch(t)) {
@@ -500,7 +509,7 @@ public final class Coordinator {
             throw remoteNotSupported(plan);
         }
         int blockFor = plan.blockFor();
-        CompletableFuture<Void> led = remote.counterWrite(leader, delta, level, writeTimeoutMillis)
+        CompletableFuture<Void> led = remote.counterWrite(leader, delta, level, counterWriteTimeoutMillis)
                 .exceptionallyCompose(t -> {
                     Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
                             ? t.getCause() : t;
