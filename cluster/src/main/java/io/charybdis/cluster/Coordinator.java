@@ -490,6 +490,14 @@ public final class Coordinator {
      * time is a WriteTimeout of type COUNTER.
      */
     public CompletableFuture<Void> counterWrite(Mutation delta, ConsistencyLevel cl, EventExecutor home) {
+        return Home.resume(counterWriteOnce(delta, cl, catchUp != null), home);
+    }
+
+    /**
+     * One attempt at a counter update; a leader that refused it because this coordinator routed by a stale epoch
+     * applied nothing, so this node catches up with the metadata log and tries once more.
+     */
+    private CompletableFuture<Void> counterWriteOnce(Mutation delta, ConsistencyLevel cl, boolean mayRetry) {
         ConsistencyLevel level = cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl;
         ReplicaPlan plan;
         try {
@@ -503,20 +511,21 @@ public final class Coordinator {
             return CompletableFuture.failedFuture(new UnavailableException(level, plan.blockFor(), 0));
         }
         if (leader.equals(self)) {
-            return Home.resume(leadCounterWrite(plan, delta), home);
+            return leadCounterWrite(plan, delta);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
         int blockFor = plan.blockFor();
-        CompletableFuture<Void> led = remote.counterWrite(leader, delta, level, counterWriteTimeoutMillis)
-                .exceptionallyCompose(t -> {
-                    Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
-                            ? t.getCause() : t;
-                    return CompletableFuture.failedFuture(cause instanceof CoordinatorException ? cause
-                            : new WriteTimeoutException(level, 0, blockFor, WriteTimeoutException.WriteType.COUNTER));
-                });
-        return Home.resume(led, home);
+        return remote.counterWrite(leader, delta, level, counterWriteTimeoutMillis).exceptionallyCompose(t -> {
+            if (mayRetry && isStaleEpoch(t)) {
+                return CompletableFuture.runAsync(catchUp).thenCompose(v -> counterWriteOnce(delta, cl, false));
+            }
+            Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                    ? t.getCause() : t;
+            return CompletableFuture.failedFuture(cause instanceof CoordinatorException ? cause
+                    : new WriteTimeoutException(level, 0, blockFor, WriteTimeoutException.WriteType.COUNTER));
+        });
     }
 
     /**

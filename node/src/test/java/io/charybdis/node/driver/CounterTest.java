@@ -111,4 +111,17 @@ class CounterTest {
         assertThat(r.isNull("n")).isTrue();
         assertThat(r.getLong("m")).isEqualTo(0L);
     }
+
+    @Test
+    void shouldCountStaticCountersApartFromTheRows() {
+        session.execute("CREATE TABLE cnt.sct (k int, c int, s counter static, v counter, PRIMARY KEY (k, c))");
+        for (int i = 0; i < 3; i++) {
+            session.execute("UPDATE cnt.sct SET s = s + 5 WHERE k = 1");
+            session.execute("UPDATE cnt.sct SET v = v + 2 WHERE k = 1 AND c = " + i);
+            session.execute("UPDATE cnt.sct SET v = v - 1 WHERE k = 1 AND c IN (0, 1)");
+        }
+        List<Row> rows = session.execute("SELECT c, s, v FROM cnt.sct WHERE k = 1").all();
+        assertThat(rows.stream().map(r -> r.getInt("c") + ":" + r.getLong("s") + ":" + r.getLong("v")).toList())
+                .containsExactly("0:15:-1", "1:15:-1", "2:15:2");
+    }
 }
