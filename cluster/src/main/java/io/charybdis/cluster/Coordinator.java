@@ -487,7 +487,7 @@ public final class Coordinator {
      * else a live replica of this data centre, else any live one — adding the deltas to its own shards and then
      * replicating those shards (not the deltas) at {@code cl}, its own write counting as one acknowledgement (ANY
      * counts as ONE). Counter updates are not idempotent, so nothing is retried: a leader that does not answer in
-     * time is a WriteTimeout of type COUNTER.
+     * time is a WriteTimeout of type COUNTER (at ONE, as Cassandra reports a forwarded counter update).
      */
     public CompletableFuture<Void> counterWrite(Mutation delta, ConsistencyLevel cl, EventExecutor home) {
         return Home.resume(counterWriteOnce(delta, cl, catchUp != null), home);
@@ -516,15 +516,16 @@ public final class Coordinator {
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
-        int blockFor = plan.blockFor();
+        // as in Cassandra, the forwarded update is a write to one replica at ONE: a leader that does not answer in
+        // time (or fails to meet the level itself) is a WriteTimeout at ONE, 0 of 1 acknowledged
         return remote.counterWrite(leader, delta, level, counterWriteTimeoutMillis).exceptionallyCompose(t -> {
             if (mayRetry && isStaleEpoch(t)) {
                 return CompletableFuture.runAsync(catchUp).thenCompose(v -> counterWriteOnce(delta, cl, false));
             }
             Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
                     ? t.getCause() : t;
-            return CompletableFuture.failedFuture(cause instanceof CoordinatorException ? cause
-                    : new WriteTimeoutException(level, 0, blockFor, WriteTimeoutException.WriteType.COUNTER));
+            return CompletableFuture.failedFuture(cause instanceof UnavailableException ? cause
+                    : new WriteTimeoutException(ConsistencyLevel.ONE, 0, 1, WriteTimeoutException.WriteType.COUNTER));
         });
     }
 

@@ -147,23 +147,6 @@ public final class CounterShards {
         return out.build();
     }
 
-    /** A delta mutation: one path-less cell per counter column, its value the 8-byte delta. */
-    public static boolean isDelta(Mutation m) {
-        SerializedPartition p = m.partition();
-        DirectBuffer b = p.buffer();
-        for (int r = 0; r < p.rowCount(); r++) {
-            int ro = p.rowOffset(r);
-            int c = Rows.firstCellOffset(b, ro);
-            for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
-                if (Cells.flags(b, c) != 0 || Cells.valueLength(b, c) != 8) {
-                    return false;
-                }
-                c += Cells.length(b, c);
-            }
-        }
-        return true;
-    }
-
     private static byte[] clustering(DirectBuffer b, int ro) {
         byte[] ck = new byte[Rows.clusteringLength(b, ro)];
         b.getBytes(Rows.clusteringOffset(ro), ck);

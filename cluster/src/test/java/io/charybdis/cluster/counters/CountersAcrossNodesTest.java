@@ -247,11 +247,12 @@ class CountersAcrossNodesTest {
 
     @Test
     void aLeaderThatDoesNotAnswerIsAWriteTimeoutOfTypeCounter() {
-        start(1);
-        nodes.get(0).coordinator.counterWrite(delta(1500, "t", 1), ConsistencyLevel.ONE, null).join(); // connections up
+        start(2);
+        // token 500: replicas nodes 1 and 2; node 0 forwards to one of them, which counts as a write at ONE
+        nodes.get(0).coordinator.counterWrite(delta(500, "t", 1), ConsistencyLevel.QUORUM, null).join();
         droppedVerbs.add(Verb.COUNTER_WRITE);
-        assertThatThrownBy(() -> nodes.get(0).coordinator.counterWrite(delta(1500, "t", 1), ConsistencyLevel.ONE, null)
-                .join()).isInstanceOf(CompletionException.class).cause()
+        assertThatThrownBy(() -> nodes.get(0).coordinator.counterWrite(delta(500, "t", 1), ConsistencyLevel.QUORUM,
+                null).join()).isInstanceOf(CompletionException.class).cause()
                 .isInstanceOfSatisfying(WriteTimeoutException.class, e -> {
                     assertThat(e.consistency()).isEqualTo(ConsistencyLevel.ONE);
                     assertThat(e.received()).isZero();
