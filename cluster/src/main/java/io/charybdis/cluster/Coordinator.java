@@ -46,6 +46,8 @@ public final class Coordinator {
     private final io.charybdis.cluster.replica.Replicas remote;
     private final long writeTimeoutMillis;
     private final long readTimeoutMillis;
+    /** Cassandra's counter_write_request_timeout: how long a counter update waits for its leader and replicas. */
+    private volatile long counterWriteTimeoutMillis;
     private final Paxos paxos;
     private final HintsService hints;
     private final RangeCoordinator ranges;
@@ -86,6 +88,7 @@ public final class Coordinator {
         this.ranges = remote == null ? null : new RangeCoordinator(storage, remote, this::metadata, this::strategy,
                 liveness, readTimeoutMillis, writeTimeoutMillis);
         this.writeTimeoutMillis = writeTimeoutMillis;
+        this.counterWriteTimeoutMillis = writeTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
         this.storage = Objects.requireNonNull(storage, "storage");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
@@ -93,6 +96,14 @@ public final class Coordinator {
         this.liveness = liveness;
         this.paxos = remote == null ? null : new Paxos(remote.paxosReplica(), remote.paxos(), writeTimeoutMillis,
                 Paxos.DEFAULT_CONTENTION_TIMEOUT_MILLIS);
+        if (remote != null) {
+            remote.leadCountersWith(this::leadCounterWrite); // last: the handler may run at once
+        }
+    }
+
+    /** Sets counter_write_request_timeout (until then, the write timeout). */
+    public void counterWriteTimeout(long millis) {
+        this.counterWriteTimeoutMillis = millis;
     }
 
     public ClusterMetadata metadata() {
@@ -243,23 +254,33 @@ public final class Coordinator {
     }
 
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
-        return applyOn(plan, m, type, null);
+        return applyOn(plan, m, type, null, null);
     }
 
-    /** @param stale set when a replica refused the write for a stale epoch (null: not watched) */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
                                             java.util.concurrent.atomic.AtomicBoolean stale) {
+        return applyOn(plan, m, type, stale, null);
+    }
+
+    /**
+     * @param stale        set when a replica refused the write for a stale epoch (null: not watched)
+     * @param localApplied this node's own write of {@code m}, already made (a counter leader's); null: apply it here
+     */
+    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
+                                            java.util.concurrent.atomic.AtomicBoolean stale,
+                                            CompletableFuture<Void> localApplied) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
         }
         if (plan.isLocalOnly(self) && (hints == null || plan.replicas().size() == 1)) {
-            return storage.apply(m);
+            return localApplied != null ? localApplied : storage.apply(m);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
         boolean any = plan.consistency() == ConsistencyLevel.ANY;
+        long timeout = type == WriteTimeoutException.WriteType.COUNTER ? counterWriteTimeoutMillis : writeTimeoutMillis;
         List<Endpoint> hinted = hints == null || plan.live().size() == plan.replicas().size() ? List.of()
                 : plan.replicas().stream().filter(e -> !plan.live().contains(e) && hints.shouldHint(e)).toList();
         int contacted = plan.live().size() + (any ? hinted.size() : 0);
@@ -272,9 +293,9 @@ public final class Coordinator {
         for (Endpoint e : plan.live()) {
             boolean counts = plan.counts(e, self);
             if (e.equals(self)) {
-                tracker.track(storage.apply(m), counts);
+                tracker.track(localApplied != null ? localApplied : storage.apply(m), counts);
             } else {
-                CompletableFuture<Void> sent = remote.apply(e, m, writeTimeoutMillis);
+                CompletableFuture<Void> sent = remote.apply(e, m, timeout);
                 if (stale != null) {
                     sent.whenComplete((v, t) -> {
                         if (t != null && isStaleEpoch(t)) {
@@ -502,22 +523,95 @@ public final class Coordinator {
     }
 
     /**
-     * A counter update: reads the partition's current counter values and writes what {@code update} makes of them,
-     * with no other write to the partition in between, at {@code cl}.
+     * A counter update, Cassandra's way ({@link io.charybdis.cluster.counters.CounterShards}): {@code delta} holds one
+     * path-less 8-byte delta cell per counter column. One replica leads it — this node when it is a live replica,
+     * else a live replica of this data centre, else any live one — adding the deltas to its own shards and then
+     * replicating those shards (not the deltas) at {@code cl}, its own write counting as one acknowledgement (ANY
+     * counts as ONE). Counter updates are not idempotent, so nothing is retried: a leader that does not answer in
+     * time is a WriteTimeout of type COUNTER (at ONE, as Cassandra reports a forwarded counter update).
      */
-    public CompletableFuture<Void> counterWrite(TableId table, long token, byte[] key, ReadCommand current,
-                                                Function<ReadResult, Mutation> update, ConsistencyLevel cl,
-                                                EventExecutor home) {
+    public CompletableFuture<Void> counterWrite(Mutation delta, ConsistencyLevel cl, EventExecutor home) {
+        return Home.resume(counterWriteOnce(delta, cl, catchUp != null), home);
+    }
+
+    /**
+     * One attempt at a counter update; a leader that refused it because this coordinator routed by a stale epoch
+     * applied nothing, so this node catches up with the metadata log and tries once more.
+     */
+    private CompletableFuture<Void> counterWriteOnce(Mutation delta, ConsistencyLevel cl, boolean mayRetry) {
+        ConsistencyLevel level = cl == ConsistencyLevel.ANY ? ConsistencyLevel.ONE : cl;
         ReplicaPlan plan;
         try {
-            plan = plan(table, token, cl, true);
+            plan = plan(delta.table(), delta.token(), level, true);
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        if (!plan.isLocalOnly(metadata.self())) {
+        Endpoint self = metadata.self();
+        Endpoint leader = counterLeader(plan, replicas(delta.table(), delta.token()), self);
+        if (leader == null) { // only pending replicas are live: nobody holds a shard to add to
+            return CompletableFuture.failedFuture(new UnavailableException(level, plan.blockFor(), 0));
+        }
+        if (leader.equals(self)) {
+            return leadCounterWrite(plan, delta);
+        }
+        if (remote == null) {
             throw remoteNotSupported(plan);
         }
-        return Home.resume(storage.atomically(table, token, key, current, update).thenApply(r -> (Void) null), home);
+        // as in Cassandra, the forwarded update is a write to one replica at ONE: a leader that does not answer in
+        // time (or fails to meet the level itself) is a WriteTimeout at ONE, 0 of 1 acknowledged
+        return remote.counterWrite(leader, delta, level, counterWriteTimeoutMillis).exceptionallyCompose(t -> {
+            if (mayRetry && isStaleEpoch(t)) {
+                return CompletableFuture.runAsync(catchUp).thenCompose(v -> counterWriteOnce(delta, cl, false));
+            }
+            Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                    ? t.getCause() : t;
+            return CompletableFuture.failedFuture(cause instanceof UnavailableException ? cause
+                    : new WriteTimeoutException(ConsistencyLevel.ONE, 0, 1, WriteTimeoutException.WriteType.COUNTER));
+        });
+    }
+
+    /**
+     * Leads a counter update another coordinator sent to this node ({@link #counterWrite}): fails with Unavailable
+     * or WriteTimeout (type COUNTER) as a coordinator would. Runs on the shard owning the token.
+     */
+    public CompletableFuture<Void> leadCounterWrite(Mutation delta, ConsistencyLevel cl) {
+        ReplicaPlan plan;
+        try {
+            plan = plan(delta.table(), delta.token(), cl, true);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Endpoint self = metadata.self();
+        if (!replicas(delta.table(), delta.token()).contains(self)) {
+            return CompletableFuture.failedFuture(new IllegalStateException("counter update sent to a node that is not "
+                    + "a replica: table=" + delta.table() + " token=" + delta.token() + " node=" + self));
+        }
+        return leadCounterWrite(plan, delta);
+    }
+
+    /** This node leads: its shards plus the deltas, under the partition's lock, then those shards to the others. */
+    private CompletableFuture<Void> leadCounterWrite(ReplicaPlan plan, Mutation delta) {
+        byte[] id = io.charybdis.cluster.counters.CounterShards.counterId(metadata.self().hostId());
+        Mutation[] shards = new Mutation[1];
+        ReadCommand current = io.charybdis.cluster.counters.CounterShards.currentRead(delta,
+                (int) (System.currentTimeMillis() / 1000));
+        CompletableFuture<Void> local = storage.atomically(delta.table(), delta.token(), delta.partitionKey(), current,
+                r -> shards[0] = io.charybdis.cluster.counters.CounterShards.shards(delta, r, id)).thenApply(r -> null);
+        return local.thenCompose(v -> applyOn(plan, shards[0], WriteTimeoutException.WriteType.COUNTER, null, local));
+    }
+
+    /**
+     * The replica that leads a counter update: this node when it is a live natural replica, else a live natural
+     * replica of this data centre, else any live natural one (chosen at random, as Cassandra does); null if none.
+     */
+    private static Endpoint counterLeader(ReplicaPlan plan, List<Endpoint> natural, Endpoint self) {
+        List<Endpoint> candidates = plan.live().stream().filter(natural::contains).toList();
+        if (candidates.contains(self)) {
+            return self;
+        }
+        List<Endpoint> local = candidates.stream().filter(e -> e.datacenter().equals(self.datacenter())).toList();
+        List<Endpoint> from = local.isEmpty() ? candidates : local;
+        return from.isEmpty() ? null : from.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(from.size()));
     }
 
     // ------------------------------------------------------------------ table-wide
@@ -618,6 +712,6 @@ public final class Coordinator {
     private static NotYetSupportedException remoteNotSupported(ReplicaPlan plan) {
         return new NotYetSupportedException("Charybdis cannot yet serve this request at consistency level "
                 + plan.consistency() + " with replicas on other nodes " + plan.replicas() + ": this node has no "
-                + "internode messaging, and counters and lightweight transactions across nodes are not built yet");
+                + "internode messaging, and counters and lightweight transactions across nodes need it");
     }
 }

@@ -182,6 +182,7 @@ public final class CharybdisNode implements AutoCloseable {
                     ? NodeCoordinator.singleNode(storage, schemas, self, tokens)
                     : NodeCoordinator.clustered(storage, schemas, member.clusterMetadata(), member.replicas(),
                             member.liveness(), member.hints());
+            coordinator.counterWriteTimeout(config.counterWriteRequestTimeout().toMillis());
             if (member != null) {
                 member.attach(coordinator);
             }

@@ -16,6 +16,8 @@ public enum Verb {
     METADATA_ADDRESS(4),
     /** Answers with the whole partition as the replica holds it, unfiltered (read reconciliation and repair). */
     READ_RAW(5),
+    /** Leads a counter update: the replica adds the deltas to its own shards and replicates them (cluster.counters). */
+    COUNTER_WRITE(10),
     /** Paxos phase 1: promise a ballot, answer the replica's accepted and committed proposals (cluster.paxos). */
     PAXOS_PREPARE(20),
     /** Paxos phase 2: accept a proposal unless a later ballot was promised. */

@@ -21,6 +21,9 @@ import java.util.concurrent.CompletableFuture;
  *   <li>MUTATION: the request is the mutation's bytes ({@code MutationLayout}); the answer, empty, is sent once
  *       the mutation is in the commit log and memtable as the replica's sync mode promises.</li>
  *   <li>READ: the request is a {@link ReadCommandWire}; the answer a {@link ReadResultWire}.</li>
+ *   <li>COUNTER_WRITE: the request is the consistency level's ordinal (a byte) then a counter update's delta
+ *       mutation; the leader's answer is a status byte (0 done, 1 WriteTimeout, 2 Unavailable) then two ints
+ *       (acknowledged and needed, or needed and alive).</li>
  * </ul>
  */
 public final class Replicas {
@@ -30,6 +33,18 @@ public final class Replicas {
     private final EpochGate gate;
     /** This node's load (live SSTable bytes) as last reported, -1 before the first report: ECHO answers carry it. */
     private final java.util.concurrent.atomic.AtomicLong load;
+    private final java.util.concurrent.atomic.AtomicReference<CounterLeader> counterLeader;
+
+    /** What leads the counter updates other coordinators send to this node (its coordinator). */
+    @FunctionalInterface
+    public interface CounterLeader {
+        CompletableFuture<Void> lead(Mutation delta, io.charybdis.cluster.ConsistencyLevel cl);
+    }
+
+    /** Lets this node lead counter updates (COUNTER_WRITE); until then they are refused. */
+    public void leadCountersWith(CounterLeader leader) {
+        counterLeader.set(leader);
+    }
 
     /** Data requests (MUTATION, READ, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
     public void refuseStaleCoordinators(java.util.function.LongSupplier placementEpoch) {
@@ -38,7 +53,9 @@ public final class Replicas {
 
     private Replicas(MessagingService messaging, io.charybdis.cluster.paxos.PaxosReplica paxosReplica,
                      io.charybdis.cluster.paxos.PaxosMessages paxos, EpochGate gate,
-                     java.util.concurrent.atomic.AtomicLong load) {
+                     java.util.concurrent.atomic.AtomicLong load,
+                     java.util.concurrent.atomic.AtomicReference<CounterLeader> counterLeader) {
+        this.counterLeader = counterLeader;
         this.messaging = messaging;
         this.load = load;
         this.gate = gate;
@@ -81,6 +98,36 @@ public final class Replicas {
             Mutation m = Mutation.copyOf(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
             return storage.apply(m).thenApply(v -> Unpooled.EMPTY_BUFFER);
         });
+        var counterLeader = new java.util.concurrent.atomic.AtomicReference<CounterLeader>();
+        messaging.handle(Verb.COUNTER_WRITE, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
+            CounterLeader leader = counterLeader.get();
+            if (leader == null) {
+                return CompletableFuture.failedFuture(new IllegalStateException("this node does not lead counter "
+                        + "updates yet (starting)"));
+            }
+            io.charybdis.cluster.ConsistencyLevel cl = io.charybdis.cluster.ConsistencyLevel.values()[payload.readByte()];
+            byte[] bytes = new byte[payload.readableBytes()];
+            payload.readBytes(bytes);
+            Mutation delta = Mutation.copyOf(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
+            return leader.lead(delta, cl).handle((v, t) -> {
+                Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null
+                        ? t.getCause() : t;
+                if (cause == null) {
+                    return Unpooled.buffer(9).writeByte(0).writeInt(0).writeInt(0);
+                }
+                if (cause instanceof io.charybdis.cluster.WriteTimeoutException w) {
+                    return Unpooled.buffer(9).writeByte(1).writeInt(w.received()).writeInt(w.blockFor());
+                }
+                if (cause instanceof io.charybdis.cluster.UnavailableException u) {
+                    return Unpooled.buffer(9).writeByte(2).writeInt(u.required()).writeInt(u.alive());
+                }
+                throw new java.util.concurrent.CompletionException(cause);
+            });
+        });
         messaging.handle(Verb.READ, (payload, shard, epoch, sender) -> {
             CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
             if (refused != null) {
@@ -112,7 +159,7 @@ public final class Replicas {
         storage.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor()); // idempotent
         var paxosReplica = new io.charybdis.cluster.paxos.PaxosReplica(storage);
         return new Replicas(messaging, paxosReplica, io.charybdis.cluster.paxos.PaxosMessages.serve(messaging,
-                paxosReplica, gate), gate, load);
+                paxosReplica, gate), gate, load, counterLeader);
     }
 
     /** Truncates a table on a remote node; completes when it has. */
@@ -138,6 +185,38 @@ public final class Replicas {
                         byte[] bytes = new byte[answer.readableBytes()];
                         answer.readBytes(bytes);
                         return Mutation.copyOf(new org.agrona.concurrent.UnsafeBuffer(bytes), 0, bytes.length);
+                    } finally {
+                        answer.release();
+                    }
+                });
+    }
+
+    /**
+     * Sends a counter update to the replica that leads it; completes when the leader has met {@code cl}, or fails
+     * with the leader's WriteTimeout (type COUNTER) or Unavailable, or the messaging failure.
+     */
+    public CompletableFuture<Void> counterWrite(Endpoint leader, Mutation delta, io.charybdis.cluster.ConsistencyLevel cl,
+                                                long timeoutMillis) {
+        ByteBuf payload = Unpooled.buffer(1 + delta.serializedSize());
+        payload.writeByte(cl.ordinal());
+        payload.writeBytes(delta.asByteBuffer());
+        return messaging.send(leader.storageAddress(), ShardRouting.shardOf(delta.token(), leader.shards()),
+                Verb.COUNTER_WRITE, payload, timeoutMillis).thenApply(answer -> {
+                    try {
+                        byte status = answer.readByte();
+                        int a = answer.readInt();
+                        int b = answer.readInt();
+                        if (status == 1) {
+                            throw new io.charybdis.cluster.WriteTimeoutException(cl, a, b,
+                                    io.charybdis.cluster.WriteTimeoutException.WriteType.COUNTER);
+                        }
+                        if (status == 2) {
+                            throw new io.charybdis.cluster.UnavailableException(cl, a, b);
+                        }
+                        if (status != 0) {
+                            throw new IllegalStateException("unknown counter leader status " + status);
+                        }
+                        return (Void) null;
                     } finally {
                         answer.release();
                     }

@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One node of an in-process cluster for the cluster module's tests: its own shard loops, storage (64 MiB budget),
- * internode messaging on a free loopback port with the given fault injector, and replica handlers; the test makes
+ * internode messaging on a free loopback port with the given fault injector, replica, streaming and repair handlers;
+ * the test makes
  * its {@link #coordinator} once every node's endpoint is known. Requests carry metadata epoch 1.
  */
 public class InProcessNode implements AutoCloseable {
@@ -33,6 +34,8 @@ public class InProcessNode implements AutoCloseable {
     public final Storage storage;
     public final MessagingService messaging;
     public final Replicas replicas;
+    public final io.charybdis.cluster.streaming.Streaming streaming;
+    public final io.charybdis.cluster.repair.Repair repair;
     public final InetSocketAddress address;
     public final Endpoint endpoint;
     public Coordinator coordinator;
@@ -53,6 +56,8 @@ public class InProcessNode implements AutoCloseable {
         messaging = new MessagingService(shardLoops, acceptor, NioServerSocketChannel.class, NioSocketChannel.class,
                 () -> 1, faults);
         replicas = Replicas.serve(messaging, storage);
+        streaming = io.charybdis.cluster.streaming.Streaming.serve(messaging, storage);
+        repair = io.charybdis.cluster.repair.Repair.serve(messaging, storage, streaming);
         address = messaging.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         endpoint = new Endpoint(new UUID(0, i), address.getAddress(), address.getPort(), "dc1", rack, shards);
     }

@@ -133,6 +133,7 @@ class ThreeNodeClusterTest {
             }
             assertThat(coordinators).hasSize(3); // the driver spread the requests over the ring
             rangeReadsAcrossNodes(s);
+            countersAcrossNodes(s);
             // a LOGGED batch over partitions on different nodes goes through the batchlog (system.batches)
             s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("BEGIN BATCH "
                     + "INSERT INTO ks1.t (k, c, v) VALUES (1000, 0, 'b0'); INSERT INTO ks1.t (k, c, v) VALUES (1001, 0, 'b1'); "
@@ -169,7 +170,73 @@ class ThreeNodeClusterTest {
             s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("SELECT k FROM ks.t WHERE v = 'v5'")
                     .setConsistencyLevel(DefaultConsistencyLevel.ONE)).forEach(r -> found.add(r.getInt(0)));
             assertThat(found).containsExactlyInAnyOrder(5, 1000);
+            // the counters' shards reached the third replica too (the read at ALL repaired what it had missed)
+            assertThat(s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                    "SELECT sum(views) FROM ks.hits WHERE page = 'p0'").setConsistencyLevel(DefaultConsistencyLevel.ONE))
+                    .one().getLong(0)).isEqualTo(COUNTER_PAGE_TOTAL);
         }
+    }
+
+    static final long COUNTER_PAGE_TOTAL = 4 * 30 * 3;
+
+    /**
+     * Counters at replication factor 3: increments through every node at once (each node leads its own updates and
+     * replicates its shard), a counter batch over partitions on different nodes, reads at QUORUM and ALL that add up
+     * exactly; at replication factor 1, updates sent to nodes that are not the replica go to the one that is.
+     */
+    private static void countersAcrossNodes(CqlSession s) {
+        s.execute("CREATE TABLE ks.hits (page text, day int, views counter, clicks counter, PRIMARY KEY (page, day))");
+        assertThat(s.checkSchemaAgreement()).isTrue();
+        PreparedStatement inc = s.prepare("UPDATE ks.hits SET views = views + ?, clicks = clicks - 1 WHERE page = ? "
+                + "AND day = ?");
+        List<java.util.concurrent.CompletableFuture<?>> inFlight = new ArrayList<>();
+        Set<Node> coordinators = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        for (int round = 0; round < 30; round++) {
+            for (int page = 0; page < 10; page++) {
+                for (int day = 0; day < 3; day++) {
+                    inFlight.add(s.executeAsync(inc.bind(4L, "p" + page, day)
+                            .setConsistencyLevel(DefaultConsistencyLevel.QUORUM)).toCompletableFuture()
+                            .thenAccept(rs -> coordinators.add(rs.getExecutionInfo().getCoordinator())));
+                }
+            }
+            inFlight.forEach(java.util.concurrent.CompletableFuture::join);
+            inFlight.clear();
+        }
+        assertThat(coordinators).hasSize(3);
+        s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance("BEGIN COUNTER BATCH "
+                + "UPDATE ks.hits SET views = views + 1000 WHERE page = 'b1' AND day = 0; "
+                + "UPDATE ks.hits SET views = views + 2000 WHERE page = 'b2' AND day = 0; "
+                + "UPDATE ks.hits SET views = views - 1 WHERE page = 'b1' AND day = 0; APPLY BATCH")
+                .setConsistencyLevel(DefaultConsistencyLevel.QUORUM));
+        for (DefaultConsistencyLevel cl : List.of(DefaultConsistencyLevel.QUORUM, DefaultConsistencyLevel.ALL)) {
+            for (int page = 0; page < 10; page++) {
+                List<Row> rows = s.execute(s.prepare("SELECT day, views, clicks FROM ks.hits WHERE page = ?")
+                        .bind("p" + page).setConsistencyLevel(cl)).all();
+                assertThat(rows).hasSize(3);
+                for (Row r : rows) {
+                    assertThat(r.getLong("views")).isEqualTo(4 * 30);
+                    assertThat(r.getLong("clicks")).isEqualTo(-30);
+                }
+            }
+            assertThat(s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                    "SELECT page, views FROM ks.hits WHERE page IN ('b1', 'b2')").setConsistencyLevel(cl)).all()
+                    .stream().map(r -> r.getString(0) + "=" + r.getLong(1)).toList()).containsExactly("b1=999", "b2=2000");
+            assertThat(s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                    "SELECT sum(views) FROM ks.hits").setConsistencyLevel(cl)).one().getLong(0))
+                    .isEqualTo(10 * COUNTER_PAGE_TOTAL + 2999);
+        }
+        // replication factor 1: each node in turn coordinates updates of one partition, whose replica is one of them
+        s.execute("CREATE TABLE ks1.c (k int PRIMARY KEY, n counter)");
+        assertThat(s.checkSchemaAgreement()).isTrue();
+        for (Node node : s.getMetadata().getNodes().values()) {
+            for (int i = 0; i < 5; i++) {
+                s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                        "UPDATE ks1.c SET n = n + 2 WHERE k = 7").setNode(node));
+            }
+        }
+        assertThat(s.execute("SELECT n FROM ks1.c WHERE k = 7").one().getLong(0)).isEqualTo(30);
+        s.execute("DELETE n FROM ks1.c WHERE k = 7");
+        assertThat(s.execute("SELECT n FROM ks1.c WHERE k = 7").all()).isEmpty();
     }
 
     /**

@@ -81,4 +81,47 @@ class CounterTest {
         assertThatThrownBy(() -> session.execute("CREATE TABLE cnt.mixed (k int PRIMARY KEY, c counter, v int)"))
                 .isInstanceOf(InvalidQueryException.class).hasMessageContaining("Cannot mix counter and non counter");
     }
+
+    /**
+     * Versions before counters had shards kept a counter as one cell holding its total: such a cell is read as one
+     * more shard, so data written by them keeps its value, further updates add to it and a deletion removes it.
+     */
+    @Test
+    void shouldKeepCountersWrittenBeforeShardsAndAddToThem() {
+        session.execute("CREATE TABLE cnt.legacy (k int PRIMARY KEY, n counter, m counter)");
+        io.charybdis.node.schema.TableMetadata t = node.node.schemas().schema().table("cnt", "legacy");
+        io.charybdis.storage.TableId id = new io.charybdis.storage.TableId(t.id());
+        byte[] key = java.nio.ByteBuffer.allocate(4).putInt(0, 1).array();
+        long token = io.charybdis.node.cql.keys.Murmur3.token(key);
+        long ts = System.currentTimeMillis() * 1000 - 1_000_000;
+        node.node.storage().apply(new io.charybdis.storage.mutation.MutationBuilder().start(id, token, key)
+                .beginRow(io.charybdis.node.cql.keys.ClusteringCodec.NO_CLUSTERING_ROW)
+                .cell(t.column("n").cellId(), ts, 0, 0, java.nio.ByteBuffer.allocate(8).putLong(0, 7))
+                .cell(t.column("m").cellId(), ts, 0, 0, java.nio.ByteBuffer.allocate(8).putLong(0, -2))
+                .endRow().build()).join();
+        Row r = session.execute("SELECT n, m FROM cnt.legacy WHERE k = 1").one();
+        assertThat(r.getLong("n")).isEqualTo(7L);
+        assertThat(r.getLong("m")).isEqualTo(-2L);
+        session.execute("UPDATE cnt.legacy SET n = n + 3, m = m + 2 WHERE k = 1");
+        r = session.execute("SELECT n, m FROM cnt.legacy WHERE k = 1").one();
+        assertThat(r.getLong("n")).isEqualTo(10L);
+        assertThat(r.getLong("m")).isEqualTo(0L);
+        session.execute("DELETE n FROM cnt.legacy WHERE k = 1");
+        r = session.execute("SELECT n, m FROM cnt.legacy WHERE k = 1").one();
+        assertThat(r.isNull("n")).isTrue();
+        assertThat(r.getLong("m")).isEqualTo(0L);
+    }
+
+    @Test
+    void shouldCountStaticCountersApartFromTheRows() {
+        session.execute("CREATE TABLE cnt.sct (k int, c int, s counter static, v counter, PRIMARY KEY (k, c))");
+        for (int i = 0; i < 3; i++) {
+            session.execute("UPDATE cnt.sct SET s = s + 5 WHERE k = 1");
+            session.execute("UPDATE cnt.sct SET v = v + 2 WHERE k = 1 AND c = " + i);
+            session.execute("UPDATE cnt.sct SET v = v - 1 WHERE k = 1 AND c IN (0, 1)");
+        }
+        List<Row> rows = session.execute("SELECT c, s, v FROM cnt.sct WHERE k = 1").all();
+        assertThat(rows.stream().map(r -> r.getInt("c") + ":" + r.getLong("s") + ":" + r.getLong("v")).toList())
+                .containsExactly("0:15:-1", "1:15:-1", "2:15:2");
+    }
 }

@@ -150,13 +150,13 @@ public final class ModificationExecution implements CqlStatement {
     }
 
     /**
-     * Counter updates: per partition, on its shard and isolated from other writes to it, read the current counts and
-     * write the new totals. On a single node this is exact; the written cells are plain 64-bit values with a
-     * timestamp above the ones they replace.
+     * Counter updates: per partition, a delta mutation (one path-less cell per counter column holding the 8-byte
+     * delta) that the coordinator sends to the replica leading the update, which adds it to its own shard of each
+     * counter ({@code cluster.counters.CounterShards}).
      */
     CompletableFuture<Void> executeCounter(QueryContext ctx) {
         BindContext bind = ctx.bind();
-        long[] deltas = new long[ops.size()];
+        java.util.TreeMap<Integer, Long> deltas = new java.util.TreeMap<>(); // per column: the statement's ops summed
         for (int i = 0; i < ops.size(); i++) {
             Op op = ops.get(i);
             if (op.kind() != OpKind.COUNTER_ADD) {
@@ -169,7 +169,8 @@ public final class ModificationExecution implements CqlStatement {
             if (v != Values.UNSET && v.remaining() != 8) {
                 throw new InvalidRequestException("Invalid empty value for counter increment");
             }
-            deltas[i] = v == Values.UNSET ? 0 : v.getLong(v.position()) * op.field();
+            long delta = v == Values.UNSET ? 0 : v.getLong(v.position()) * op.field();
+            deltas.merge(op.column().cellId(), delta, Long::sum);
         }
         List<byte[]> clusterings = new ArrayList<>();
         if (staticOnly || table.clustering().isEmpty()) {
@@ -182,32 +183,22 @@ public final class ModificationExecution implements CqlStatement {
         }
         List<CompletableFuture<?>> writes = new ArrayList<>();
         TableId id = new TableId(table.id());
+        MutationBuilder b = new MutationBuilder();
         for (Restrictions.PartitionKey pk : restrictions.partitionKeys(bind)) {
-            ReadCommand read = currentRead(pk, ctx);
-            writes.add(coordinator.counterWrite(id, pk.token(), Values.bytes(pk.key()), read, current -> {
-                MutationBuilder b = new MutationBuilder();
-                b.start(id, pk.token(), pk.key());
-                for (byte[] ck : clusterings) {
-                    RowData row = findRow(current, ck);
-                    b.beginRow(ck);
-                    for (int i = 0; i < ops.size(); i++) {
-                        ColumnMetadata c = ops.get(i).column();
-                        long total = deltas[i];
-                        long ts = ctx.timestamp();
-                        if (row != null) {
-                            int index = row.indexOf(c);
-                            ByteBuffer v = row.value(index);
-                            if (v != null && v.remaining() == 8) {
-                                total += v.getLong(v.position());
-                                ts = Math.max(ts, row.timestamp(index) + 1);
-                            }
-                        }
-                        b.cell(c.cellId(), ts, 0, 0, Values.bigint(total));
-                    }
-                    b.endRow();
+            b.start(id, pk.token(), pk.key());
+            byte[] previous = null;
+            for (byte[] ck : clusterings) {
+                if (previous != null && Arrays.equals(previous, ck)) {
+                    continue;
                 }
-                return b.build();
-            }, ctx.consistency(), ctx.home()));
+                previous = ck;
+                b.beginRow(ck);
+                for (var d : deltas.entrySet()) {
+                    b.cell(d.getKey(), ctx.timestamp(), 0, 0, Values.bigint(d.getValue()));
+                }
+                b.endRow();
+            }
+            writes.add(coordinator.counterWrite(b.build(), ctx.consistency(), ctx.home()));
         }
         return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]));
     }
@@ -892,7 +883,7 @@ public final class ModificationExecution implements CqlStatement {
                 }
             }
             case DELETE -> {
-                if (c.isMultiCell()) {
+                if (c.isMultiCell() || Types.isCounter(c.type())) { // a counter's shards: see cluster.counters
                     b.complexDeletion(id, ts, now);
                 } else {
                     b.cellTombstone(id, ts, now);
@@ -1040,22 +1031,6 @@ public final class ModificationExecution implements CqlStatement {
         }
         return new ConditionalWrite(coordinator, table, keys.get(0), false)
                 .execute(ctx, List.of(new ConditionalWrite.Entry(this, ctx)));
-    }
-
-    /** The row of {@code current} at {@code clustering} (the static row for an empty one), or null. */
-    private RowData findRow(ReadResult current, byte[] clustering) {
-        ReadResult.Cursor cursor = current.cursor();
-        RowData row = new RowData(table);
-        while (cursor.nextPartition()) {
-            row.startPartition(cursor);
-            while (cursor.nextRow()) {
-                row.loadRow(cursor);
-                if (row.isStaticRow ? clustering.length == 0 : row.clusteringKeyEquals(clustering)) {
-                    return row;
-                }
-            }
-        }
-        return null;
     }
 
     private String conditionalKind() {

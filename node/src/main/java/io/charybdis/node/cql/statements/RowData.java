@@ -28,6 +28,9 @@ import java.util.List;
  *
  * <p>Multi-cell columns (non-frozen collections and UDTs) arrive as one cell per element; they are gathered and
  * serialized into a buffer per column that is reused from row to row ({@link MultiCellAssembler}).
+ *
+ * <p>A counter column arrives as one cell per shard (see {@code cluster.counters.CounterShards}); its value is their
+ * sum, in an 8-byte buffer per column reused from row to row.
  */
 public final class RowData {
     final TableMetadata table;
@@ -41,6 +44,10 @@ public final class RowData {
     private final boolean[] multiCell;
     private final boolean[] staticColumn;
     private final MultiCellAssembler[] complex;
+    private final boolean[] counter;
+    /** Per counter column: the sum of its shards, and the 8-byte buffer that shows it (reused from row to row). */
+    private final long[] counterSums;
+    private final ByteBuffer[] counterValues;
     private final ClusteringDecoder clusteringDecoder;
     /** Static column values of the current partition, kept while its rows are produced. */
     private final ByteBuffer[] staticValues;
@@ -80,7 +87,14 @@ public final class RowData {
             cellIdToIndex[columns.get(i).cellId()] = i;
         }
         complex = new MultiCellAssembler[n];
+        counter = new boolean[n];
+        counterSums = new long[n];
+        counterValues = new ByteBuffer[n];
         for (int i = 0; i < n; i++) {
+            if (i >= firstNonKey && Types.isCounter(columns.get(i).type())) {
+                counter[i] = true;
+                counterValues[i] = ByteBuffer.allocate(8);
+            }
             ColumnMetadata c = columns.get(i);
             multiCell[i] = i >= firstNonKey && c.isMultiCell();
             staticColumn[i] = i >= firstNonKey && c.isStatic();
@@ -189,6 +203,7 @@ public final class RowData {
             }
         }
         boolean anyComplex = false;
+        boolean anyCounter = false;
         if (isStaticRow) {
             clusteringOffset = -1;
             for (int i = pkCount; i < firstNonKey; i++) {
@@ -212,7 +227,14 @@ public final class RowData {
             }
             timestamps[idx] = Math.max(timestamps[idx], cursor.timestamp());
             ttls[idx] = cursor.ttl();
-            if (cursor.hasPath()) {
+            if (counter[idx]) {
+                if (cursor.valueLength() == 8) {
+                    long shard = cursor.valueBuffer().getLong(cursor.valueOffset(), java.nio.ByteOrder.BIG_ENDIAN);
+                    counterSums[idx] = values[idx] == null ? shard : counterSums[idx] + shard;
+                    values[idx] = counterValues[idx]; // marks the column present; filled in below
+                    anyCounter = true;
+                }
+            } else if (cursor.hasPath()) {
                 if (multiCell[idx]) {
                     complex[idx].add(cursor.pathOffset(), cursor.pathLength(), cursor.valueOffset(),
                             cursor.valueLength());
@@ -221,6 +243,13 @@ public final class RowData {
             } else if (!multiCell[idx]) {
                 values[idx] = target(isStaticRow ? staticViews[idx] : cellViews[idx], cursor.valueOffset(),
                         cursor.valueLength());
+            }
+        }
+        if (anyCounter) {
+            for (int i = firstNonKey; i < values.length; i++) {
+                if (counter[i] && values[i] == counterValues[i]) {
+                    counterValues[i].putLong(0, counterSums[i]).clear();
+                }
             }
         }
         if (anyComplex) {
