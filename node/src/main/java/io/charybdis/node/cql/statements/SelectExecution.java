@@ -417,14 +417,14 @@ public final class SelectExecution implements CqlStatement {
         byte[] ps = ctx.options() == null ? null : ctx.options().pagingState();
         PagingState state = ps == null ? null : PagingState.decode(ps);
         boolean skipMetadata = ctx.options() != null && ctx.options().skipMetadata();
-        RowsWriter writer = new RowsWriter(ctx.alloc(), ctx.version());
-        writer.begin(selection.metadata(), skipMetadata, null, null);
         if (virtual == null) {
             ConsistencyRules.forRead(ctx.consistency());
         }
         if (indexTarget != null) {
             checkIndexUsable(ctx);
         }
+        RowsWriter writer = new RowsWriter(ctx.alloc(), ctx.version()); // after the checks: it holds a buffer
+        writer.begin(selection.metadata(), skipMetadata, null, null);
         try {
             Run run = new Run(ctx, writer, lim, ppl, pageSize, state);
             CompletableFuture<Void> done;
