@@ -2,7 +2,8 @@
 # Three nodes, replication factor 3, QUORUM: the issue-12 setup at this machine's scale. Charybdis on
 # 127.0.0.1-3 (bin/charybdis, seeds 127.0.0.1 and 127.0.0.2), then Apache Cassandra 5.0.6 on 127.0.0.2-4
 # (../shared/tools/cassandra-reference/cluster.sh), one after the other, the same bin/charybdis-stress loads
-# against each: write n=N (64 threads, cl=QUORUM, replication factor 3), then read n=N of those keys (uniform).
+# against each: write n=N (64 threads, cl=QUORUM, replication factor 3), then read n=N of those keys (uniform),
+# then a mixed load of n=N operations, one write for three reads, over the same keys.
 # Prints each Results block, and the server CPU time of the three node processes together per operation
 # (utime+stime from /proc before and after each load). Heaps 1 GiB each on both sides. Then latency at a fixed
 # rate: FIXED op/s of writes, then of reads, for 20 s each (`-rate threads=64 fixed=FIXED/s`: each operation is
@@ -72,6 +73,7 @@ loads() {
   shift 2
   load "$who-write" "$nodes" "$@" -- write "n=$N" cl=QUORUM -schema "replication(factor=3)" -pop "seq=1..$N"
   load "$who-read" "$nodes" "$@" -- read "n=$N" cl=QUORUM -pop "dist=UNIFORM(1..$N)"
+  load "$who-mixed" "$nodes" "$@" -- mixed "ratio(write=1,read=3)" "n=$N" cl=QUORUM -pop "dist=UNIFORM(1..$N)"
   local f=$((FIXED * 20))
   RATE="threads=64 fixed=$FIXED/s" OPS=$f load "$who-write-fixed" "$nodes" "$@" -- write "n=$f" cl=QUORUM \
     -pop "seq=$((N + 1))..$((N + f))"
