@@ -24,6 +24,9 @@ import java.util.stream.Stream;
  *   <li>{@code @anymsg}: only the error code is compared;</li>
  *   <li>{@code @nowarn}: warnings are not compared;</li>
  *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed);</li>
+ *   <li>{@code @bind <value> | <value> ...}: the statement is prepared and executed with these bound values, CQL
+ *       literals parsed by the driver's codec for each bind variable's type ({@code null}; {@code unset} leaves the
+ *       variable unset); an empty list binds none;</li>
  *   <li>{@code @prepare}: the statement is prepared, not executed; the outcome is its metadata (bind variables
  *       with their names and types, the partition key indexes drivers route by, the result columns);</li>
  *   <li>{@code @page <n>}: the statement runs with a fetch size of {@code n}; the driver fetches every page, and
@@ -46,7 +49,7 @@ final class Corpus {
 
     record Statement(String topic, int index, int line, String cql, boolean unordered, String msgFragment,
             boolean anyMessage, boolean ignoreWarnings, String skipReason, boolean prepare, String consistency,
-            String serialConsistency, int pageSize, boolean retry, Login login) {
+            String serialConsistency, int pageSize, boolean retry, Login login, List<String> bind) {
         String id() {
             return topic + "#" + index;
         }
@@ -98,6 +101,7 @@ final class Corpus {
         Login login = null;
         int page = 0;
         boolean retry = false;
+        List<String> bind = null;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (cur.isEmpty() && (line.isEmpty() || line.startsWith("--"))) {
@@ -125,6 +129,13 @@ final class Corpus {
                         login = new Login(up[0], up[1]);
                     } else if (d.equals("logout")) {
                         login = null;
+                    } else if (d.equals("bind") || d.startsWith("bind ")) {
+                        bind = new ArrayList<>();
+                        for (String v : d.substring(4).split("\\|")) {
+                            if (!v.isBlank()) {
+                                bind.add(v.strip());
+                            }
+                        }
                     } else if (d.equals("retry")) {
                         retry = true;
                     } else if (d.startsWith("page ")) {
@@ -149,7 +160,7 @@ final class Corpus {
             if (ends) {
                 String cql = cur.substring(0, cur.length() - 1).strip();
                 out.add(new Statement(topic, out.size() + 1, startLine, cql, unordered, fragment, anyMsg, noWarn,
-                        skip, prepare, cl, serial, page, retry, login));
+                        skip, prepare, cl, serial, page, retry, login, bind));
                 cur.setLength(0);
                 unordered = anyMsg = noWarn = prepare = false;
                 fragment = null;
@@ -157,6 +168,7 @@ final class Corpus {
                 cl = serial = null;
                 page = 0;
                 retry = false;
+                bind = null;
             }
         }
         if (!cur.isEmpty()) {

@@ -63,10 +63,18 @@ final class Outcome {
     /** As above, with a fetch size ({@code pageSize} > 0): the rows of each page are counted in "pages". */
     static ObjectNode run(CqlSession session, String cql, String consistency, String serialConsistency,
                           int pageSize) {
+        return run(session, cql, consistency, serialConsistency, pageSize, null);
+    }
+
+    /** As above; with {@code bind} (CQL literals), the statement is prepared and executed with those values. */
+    static ObjectNode run(CqlSession session, String cql, String consistency, String serialConsistency,
+                          int pageSize, List<String> bind) {
         ObjectNode out = JSON.createObjectNode();
         out.put("cql", cql);
         try {
-            SimpleStatement stmt = SimpleStatement.newInstance(cql).setTimeout(Duration.ofSeconds(15));
+            com.datastax.oss.driver.api.core.cql.Statement<?> stmt = bind == null
+                    ? SimpleStatement.newInstance(cql) : bound(session, cql, bind);
+            stmt = stmt.setTimeout(Duration.ofSeconds(15));
             if (consistency != null) {
                 stmt = stmt.setConsistencyLevel(
                         com.datastax.oss.driver.api.core.DefaultConsistencyLevel.valueOf(consistency));
@@ -141,6 +149,29 @@ final class Outcome {
         return out;
     }
 
+    /** Prepares {@code cql} and binds {@code values}, each parsed by the codec of its variable's type. */
+    static com.datastax.oss.driver.api.core.cql.BoundStatement bound(CqlSession session, String cql,
+                                                                     List<String> values) {
+        com.datastax.oss.driver.api.core.cql.PreparedStatement ps = session.prepare(cql);
+        var vars = ps.getVariableDefinitions();
+        if (vars.size() != values.size()) {
+            throw new IllegalArgumentException("@bind gives " + values.size() + " values for " + vars.size()
+                    + " bind variables: " + cql);
+        }
+        com.datastax.oss.driver.api.core.cql.BoundStatementBuilder b = ps.boundStatementBuilder();
+        var registry = session.getContext().getCodecRegistry();
+        for (int i = 0; i < values.size(); i++) {
+            String v = values.get(i);
+            if (v.equals("unset")) {
+                b = b.unset(i);
+                continue;
+            }
+            com.datastax.oss.driver.api.core.type.codec.TypeCodec<Object> codec = registry.codecFor(vars.get(i).getType());
+            b = b.set(i, codec.parse(v), codec);
+        }
+        return b.build();
+    }
+
     /** {@code st} run as its directives say: executed, or only prepared ({@code @prepare}). */
     static ObjectNode run(CqlSession session, Corpus.Statement st) {
         if (st.prepare()) {
@@ -148,7 +179,7 @@ final class Outcome {
         }
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
         while (true) {
-            ObjectNode o = run(session, st.cql(), st.consistency(), st.serialConsistency(), st.pageSize());
+            ObjectNode o = run(session, st.cql(), st.consistency(), st.serialConsistency(), st.pageSize(), st.bind());
             if (!st.retry() || !o.has("error") || !o.get("error").get("code").asText().equals("ReadFailureException")
                     || System.nanoTime() > deadline) {
                 return o;
