@@ -527,15 +527,19 @@ public final class ModificationExecution implements CqlStatement {
                 case Condition.Simple s -> conditions.add(new BoundCondition(c, s.op(),
                         binder.bind(s.value(), c.name(), c.type()), null, null, -1));
                 case Condition.In in -> {
-                    List<BoundValue> values = new ArrayList<>();
                     if (in.values() instanceof io.charybdis.node.cql.syntax.InValues.Terms terms) {
+                        List<BoundValue> values = new ArrayList<>();
                         for (Term t : terms.terms()) {
                             values.add(binder.bind(t, c.name(), c.type()));
                         }
+                        conditions.add(new BoundCondition(c, Operator.IN, null, values, null, -1));
                     } else {
-                        throw new InvalidRequestException("IN ? in IF conditions is not supported yet");
+                        // IN ?: one marker for the whole list, its value the condition's "value"
+                        BoundValue list = binder.marker(((io.charybdis.node.cql.syntax.InValues.Marker) in.values())
+                                .marker(), "in(" + c.name() + ")",
+                                new io.charybdis.protocol.types.ListType(c.type(), false));
+                        conditions.add(new BoundCondition(c, Operator.IN, list, null, null, -1));
                     }
-                    conditions.add(new BoundCondition(c, Operator.IN, null, values, null, -1));
                 }
                 case Condition.Element e -> {
                     TypeKind k = Types.kind(c.type());
@@ -1175,6 +1179,21 @@ public final class ModificationExecution implements CqlStatement {
     }
 
     private static boolean holds(BoundCondition cond, ByteBuffer actual, DataType type, BindContext bind) {
+        if (cond.op() == Operator.IN && cond.in() == null) {
+            ByteBuffer list = cond.value().bind(bind);
+            if (list == null) {
+                throw new InvalidRequestException("Invalid null list in IN condition");
+            }
+            if (list == Values.UNSET) {
+                throw new InvalidRequestException("Invalid 'unset' value in condition");
+            }
+            for (ByteBuffer v : Values.elements(list, false)) {
+                if (v == null ? actual == null : actual != null && type.compare(actual, v) == 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
         if (cond.op() == Operator.IN) {
             for (BoundValue b : cond.in()) {
                 ByteBuffer v = b.bind(bind);

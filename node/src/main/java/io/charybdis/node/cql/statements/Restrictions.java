@@ -62,8 +62,13 @@ public final class Restrictions {
     /** Whether a clustering column is restricted by IN (alone or in a tuple), whatever the number of values. */
     private boolean clusteringIn;
     private List<List<BoundValue>> multiColumnIn;
+    /** {@code (a, b) IN ?}: the marker for the list of tuples (then {@link #multiColumnIn} is empty). */
+    private BoundValue multiColumnInMarker;
+    private List<ColumnMetadata> multiColumnInColumns;
     /** The columns of a multi-column slice ({@code (c1, c2) > (...)}), null without one. */
     private List<ColumnMetadata> multiSliceColumns;
+    /** Whether a multi-column slice spans clustering columns of mixed ASC/DESC order. */
+    private boolean mixedOrder;
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
                         boolean allowFiltering) {
@@ -209,13 +214,23 @@ public final class Restrictions {
                                     + "relation if it includes a IN");
                         }
                     }
-                    if (!(mci.values() instanceof InValues.Terms terms)) {
-                        throw new InvalidRequestException("Multi-column IN with a single bind marker is not supported "
-                                + "yet; bind each tuple separately");
-                    }
                     multiColumnIn = new ArrayList<>();
-                    for (Term t : terms.terms()) {
-                        multiColumnIn.add(tupleValues(t, cols, binder));
+                    multiColumnInColumns = cols;
+                    if (mci.values() instanceof InValues.Marker m) {
+                        // (a, b) IN ?: one list of tuples
+                        List<DataType> types = new ArrayList<>();
+                        StringBuilder name = new StringBuilder("in(");
+                        for (int i = 0; i < cols.size(); i++) {
+                            types.add(cols.get(i).type());
+                            name.append(i > 0 ? "," : "").append(cols.get(i).name());
+                        }
+                        multiColumnInMarker = binder.marker(m.marker(), name.append(')').toString(),
+                                new io.charybdis.protocol.types.ListType(
+                                        new io.charybdis.protocol.types.TupleType(types), false));
+                    } else {
+                        for (Term t : ((InValues.Terms) mci.values()).terms()) {
+                            multiColumnIn.add(tupleValues(t, cols, binder));
+                        }
                     }
                     hasMultiColumnIn = true;
                     clusteringIn = true;
@@ -442,10 +457,8 @@ public final class Restrictions {
         for (ColumnMetadata c : cols) {
             mixed |= c.reversed() != cols.get(0).reversed();
         }
-        if (mixed) {
-            throw new InvalidRequestException("Multi-column slice restrictions over clustering columns with mixed "
-                    + "ASC/DESC order are not supported yet");
-        }
+        // mixed ASC/DESC: the slice is not one storage range; slices() splits it, as Cassandra does
+        mixedOrder |= mixed;
         boolean start = (mc.op() == Operator.GT || mc.op() == Operator.GTE) != cols.get(0).reversed();
         boolean incl = mc.op() == Operator.GTE || mc.op() == Operator.LTE;
         if (start ? sliceStart != null : sliceEnd != null) {
@@ -773,8 +786,33 @@ public final class Restrictions {
         int n = table.clustering().size();
         List<ByteBuffer[]> out = new ArrayList<>();
         if (hasMultiColumnIn) {
+            if (multiColumnInMarker != null) {
+                ByteBuffer list = multiColumnInMarker.bind(ctx);
+                if (list == null || list == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid " + (list == null ? "null" : "unset") + " value for "
+                            + "IN restriction on " + columnNames(multiColumnInColumns));
+                }
+                int arity = multiColumnInColumns.size();
+                for (ByteBuffer tuple : Values.elements(list, false)) {
+                    if (tuple == null) {
+                        throw new InvalidRequestException("Invalid null value in IN restriction on "
+                                + columnNames(multiColumnInColumns));
+                    }
+                    List<ByteBuffer> fields = Values.fields(tuple, arity);
+                    ByteBuffer[] values = new ByteBuffer[arity];
+                    for (int i = 0; i < arity; i++) {
+                        if (fields.get(i) == null) {
+                            throw new InvalidRequestException("Invalid null value for clustering column "
+                                    + multiColumnInColumns.get(i).name());
+                        }
+                        values[i] = fields.get(i);
+                    }
+                    out.add(values);
+                }
+                return out;
+            }
             for (List<BoundValue> tuple : multiColumnIn) {
-                ByteBuffer[] values = new ByteBuffer[n];
+                ByteBuffer[] values = new ByteBuffer[tuple.size()];
                 for (int i = 0; i < tuple.size(); i++) {
                     values[i] = checkedValue(tuple.get(i), table.clustering().get(i), ctx);
                 }
@@ -788,6 +826,14 @@ public final class Restrictions {
         }
         cartesian(perColumn, 0, new ByteBuffer[ckEqValues.size()], combo -> out.add(combo.clone()));
         return out;
+    }
+
+    private static String columnNames(List<ColumnMetadata> cols) {
+        StringBuilder b = new StringBuilder("(");
+        for (int i = 0; i < cols.size(); i++) {
+            b.append(i > 0 ? "," : "").append(cols.get(i).name());
+        }
+        return b.append(')').toString();
     }
 
     private static ByteBuffer checkedValue(BoundValue b, ColumnMetadata c, BindContext ctx) {
@@ -808,6 +854,18 @@ public final class Restrictions {
         List<ByteBuffer[]> prefixes = clusterings(ctx);
         for (ByteBuffer[] prefix : prefixes) {
             byte[] p = ClusteringCodec.encodePrefix(table, padded(prefix), prefix.length);
+            if (mixedOrder) {
+                List<ReadCommand.Slice> ranges = List.of(new ReadCommand.Slice(p.length == 0 ? null : p,
+                        ClusteringCodec.successor(p)));
+                if (sliceStart != null) {
+                    ranges = intersect(ranges, boundRanges(prefix, sliceStart, true, sliceStartInclusive, ctx));
+                }
+                if (sliceEnd != null) {
+                    ranges = intersect(ranges, boundRanges(prefix, sliceEnd, false, sliceEndInclusive, ctx));
+                }
+                out.addAll(ranges);
+                continue;
+            }
             byte[] start = p;
             byte[] end = ClusteringCodec.successor(p);
             if (sliceStart != null) {
@@ -825,6 +883,59 @@ public final class Restrictions {
                 continue;
             }
             out.add(new ReadCommand.Slice(start, end));
+        }
+        return union(out);
+    }
+
+    /**
+     * The storage ranges of one bound of a slice over the columns after {@code prefix}, whatever their ASC/DESC
+     * order: as Cassandra, {@code (a, b, c) > (x, y, z)} is {@code a > x}, or {@code a = x AND b > y}, or
+     * {@code a = x AND b = y AND c > z}, each one range of the storage order. {@code start}: the bound that starts
+     * the slice in storage order (it is a lower bound on the values of the first column unless that is DESC).
+     */
+    private List<ReadCommand.Slice> boundRanges(ByteBuffer[] prefix, List<BoundValue> bound, boolean start,
+                                                boolean inclusive, BindContext ctx) {
+        int base = prefix.length;
+        ByteBuffer[] all = padded(prefix);
+        boolean greater = start != table.clustering().get(base).reversed();
+        List<ReadCommand.Slice> out = new ArrayList<>();
+        for (int i = 0; i < bound.size(); i++) {
+            ColumnMetadata c = table.clustering().get(base + i);
+            byte[] eq = ClusteringCodec.encodePrefix(table, all, base + i);
+            all[base + i] = checkedValue(bound.get(i), c, ctx);
+            byte[] withValue = ClusteringCodec.encodePrefix(table, all, base + i + 1);
+            boolean last = i == bound.size() - 1;
+            byte[] from;
+            byte[] to;
+            if (greater != c.reversed()) {
+                from = last && inclusive ? withValue : ClusteringCodec.successor(withValue);
+                to = ClusteringCodec.successor(eq);
+            } else {
+                from = eq.length == 0 ? null : eq;
+                to = last && inclusive ? ClusteringCodec.successor(withValue) : withValue;
+            }
+            if (from != null && to != null && Arrays.compareUnsigned(from, to) >= 0) {
+                continue;
+            }
+            out.add(new ReadCommand.Slice(from, to));
+        }
+        return union(out);
+    }
+
+    /** The intersection of two lists of disjoint slices in clustering order (null bounds are unbounded). */
+    static List<ReadCommand.Slice> intersect(List<ReadCommand.Slice> a, List<ReadCommand.Slice> b) {
+        List<ReadCommand.Slice> out = new ArrayList<>();
+        for (ReadCommand.Slice x : a) {
+            for (ReadCommand.Slice y : b) {
+                byte[] from = x.start() == null ? y.start() : y.start() == null ? x.start()
+                        : Arrays.compareUnsigned(x.start(), y.start()) >= 0 ? x.start() : y.start();
+                byte[] to = x.end() == null ? y.end() : y.end() == null ? x.end()
+                        : Arrays.compareUnsigned(x.end(), y.end()) <= 0 ? x.end() : y.end();
+                if (from != null && to != null && Arrays.compareUnsigned(from, to) >= 0) {
+                    continue;
+                }
+                out.add(new ReadCommand.Slice(from, to));
+            }
         }
         return union(out);
     }
@@ -896,7 +1007,7 @@ public final class Restrictions {
 
     /** Whether the clustering restrictions select whole rows by = on every clustering column. */
     public boolean selectsFullClusterings() {
-        return (ckEqValues.size() == table.clustering().size() || hasMultiColumnIn && multiColumnIn.get(0).size()
+        return (ckEqValues.size() == table.clustering().size() || hasMultiColumnIn && multiColumnInColumns.size()
                 == table.clustering().size()) && sliceStart == null && sliceEnd == null;
     }
 

@@ -142,7 +142,12 @@ abstract class DmlParser extends ExpressionParser {
             expect(TokenType.LPAREN);
             List<Term> values = new ArrayList<>();
             if (!at(TokenType.RPAREN)) {
+                // as Cassandra's grammar: either a list of markers or a list of tuple literals, never both
+                boolean markers = isMarkerStart(0);
                 do {
+                    if (!values.isEmpty() && isMarkerStart(0) != markers) {
+                        throw noViableAlternative();
+                    }
                     values.add(tupleOrMarker());
                 } while (accept(TokenType.COMMA));
             }
