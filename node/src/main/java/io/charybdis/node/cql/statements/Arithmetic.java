@@ -22,21 +22,35 @@ import java.util.List;
 /**
  * Cassandra 5.0's arithmetic operators in selections: numbers of any type (the result has the wider type of the
  * two, integer division truncates, division by zero is a function failure), {@code timestamp|date ± duration},
- * and {@code text + text}.
+ * and {@code text + text}; also the arithmetic of terms ({@code c = 1 + 1}) and unary minus.
  */
-final class Arithmetic {
+public final class Arithmetic {
     private static final List<TypeKind> NUMERIC_ORDER = List.of(TypeKind.TINYINT, TypeKind.SMALLINT, TypeKind.INT,
             TypeKind.BIGINT, TypeKind.COUNTER, TypeKind.VARINT, TypeKind.FLOAT, TypeKind.DOUBLE, TypeKind.DECIMAL);
 
     private Arithmetic() {
     }
 
-    static boolean isNumeric(DataType t) {
+    public static boolean isNumeric(DataType t) {
         return NUMERIC_ORDER.contains(Types.kind(t));
     }
 
+    /**
+     * The result type of {@code left op right} in a selection, or Cassandra's error naming the operands
+     * ({@code the '+' operation is not supported between v and txt}).
+     */
+    static DataType resultType(ArithmeticOperator op, DataType left, DataType right, String leftName,
+                               String rightName) {
+        try {
+            return resultType(op, left, right);
+        } catch (InvalidRequestException e) {
+            throw new InvalidRequestException("the '" + op.symbol() + "' operation is not supported between "
+                    + leftName + " and " + rightName);
+        }
+    }
+
     /** The result type of {@code left op right}, or an error naming the unsupported combination. */
-    static DataType resultType(ArithmeticOperator op, DataType left, DataType right) {
+    public static DataType resultType(ArithmeticOperator op, DataType left, DataType right) {
         TypeKind l = Types.kind(left);
         TypeKind r = Types.kind(right);
         if (isNumeric(left) && isNumeric(right)) {
@@ -59,7 +73,41 @@ final class Arithmetic {
                 + "' operation is not supported");
     }
 
-    static ByteBuffer apply(ArithmeticOperator op, DataType left, ByteBuffer a, DataType right, ByteBuffer b,
+    /** Whether unary minus applies to values of {@code t} (Cassandra's system._negate overloads). */
+    public static boolean negatable(DataType t) {
+        return isNumeric(t);
+    }
+
+    /** Cassandra's error for unary minus on a type it does not apply to. */
+    public static InvalidRequestException negateUnsupported() {
+        return new InvalidRequestException("Invalid call to function system._negate, none of its type signatures "
+                + "match (known type signatures: system.\"_negate\" : (smallint) -> smallint, system.\"_negate\" : "
+                + "(double) -> double, system.\"_negate\" : (bigint) -> bigint, system.\"_negate\" : (float) -> float, "
+                + "system.\"_negate\" : (int) -> int, system.\"_negate\" : (decimal) -> decimal, system.\"_negate\" : "
+                + "(counter) -> counter, system.\"_negate\" : (varint) -> varint, system.\"_negate\" : "
+                + "(tinyint) -> tinyint)");
+    }
+
+    /** {@code -v} for a numeric value (null stays null); integers wrap as Java's (and Cassandra's) do. */
+    public static ByteBuffer negate(DataType t, ByteBuffer v) {
+        if (v == null || v == Values.UNSET || v.remaining() == 0) {
+            return v;
+        }
+        Number n = num(t, v);
+        return switch (Types.kind(t)) {
+            case TINYINT -> t.decompose((byte) -n.byteValue());
+            case SMALLINT -> t.decompose((short) -n.shortValue());
+            case INT -> t.decompose(-n.intValue());
+            case BIGINT, COUNTER -> t.decompose(-n.longValue());
+            case FLOAT -> t.decompose(-n.floatValue());
+            case DOUBLE -> t.decompose(-n.doubleValue());
+            case DECIMAL -> t.decompose(((BigDecimal) n).negate());
+            case VARINT -> t.decompose(((BigInteger) n).negate());
+            default -> throw negateUnsupported();
+        };
+    }
+
+    public static ByteBuffer apply(ArithmeticOperator op, DataType left, ByteBuffer a, DataType right, ByteBuffer b,
                             DataType result) {
         if (a == null || b == null) {
             return null;
@@ -150,7 +198,13 @@ final class Arithmetic {
             case ADD -> x.add(y);
             case SUBTRACT -> x.subtract(y);
             case MULTIPLY -> x.multiply(y);
-            case DIVIDE -> x.divide(y, MathContext.DECIMAL128);
+            case DIVIDE -> {
+                if (y.signum() == 0) {
+                    // the message Cassandra 5.0.6 reports (its JDK's BigDecimal divides through BigInteger)
+                    throw new ArithmeticException("BigInteger divide by zero");
+                }
+                yield x.divide(y, MathContext.DECIMAL128);
+            }
             case MODULO -> x.remainder(y);
         };
     }

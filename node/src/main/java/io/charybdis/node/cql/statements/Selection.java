@@ -443,14 +443,18 @@ public final class Selection {
                     left = literalOperand((Selector.Value) bo.left(), NativeType.EMPTY, binder);
                 }
                 if (left == null) {
+                    ambiguousNull(bo, (Selector.Value) bo.left(), termText(((Selector.Value) bo.left()).term()),
+                            right.name());
                     left = literalOperand((Selector.Value) bo.left(), right.type(), binder);
                 }
                 if (right == null) {
+                    ambiguousNull(bo, (Selector.Value) bo.right(), left.name(),
+                            termText(((Selector.Value) bo.right()).term()));
                     right = literalOperand((Selector.Value) bo.right(), left.type(), binder);
                 }
                 Output l = left;
                 Output r = right;
-                DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type());
+                DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type(), l.name(), r.name());
                 String name = l.name() + " " + bo.op().symbol() + " " + r.name();
                 return simple(result, name, (row2, ctx) -> Arithmetic.apply(bo.op(), l.type(), l.value(row2, ctx),
                         r.type(), r.value(row2, ctx), result));
@@ -458,33 +462,43 @@ public final class Selection {
             case Selector.TypeHint th -> {
                 DataType hinted = io.charybdis.node.schema.TypeResolver.resolve(th.type(),
                         null);
-                if (th.selector() instanceof Selector.Value v && v.term() instanceof Term.Literal lit) {
-                    var bound = binder.bind(lit, lit.toCql(), hinted);
-                    return simple(hinted, "(" + hinted.cqlName() + ")" + lit.toCql(), (r, ctx) -> bound.bind(ctx));
+                Term term = asTerm(th.selector());
+                if (term instanceof Term.BindMarker m) {
+                    // (int) ?: the variable's type is the hint
+                    var bound = binder.marker(m, "[selection]", hinted);
+                    return simple(hinted, "(" + hinted.cqlName() + ")?", (r, ctx) -> bound.bind(ctx));
+                }
+                if (term != null) {
+                    String name = "(" + hinted.cqlName() + ")" + termText(term);
+                    if (term instanceof Term.Literal lit && !io.charybdis.node.cql.values.Literals.assignable(lit,
+                            hinted)) {
+                        throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
+                                + hinted.cqlName());
+                    }
+                    var bound = binder.bind(term, name, hinted);
+                    return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
                 }
                 return build(th.selector(), table, row, functions, binder);
             }
-            case Selector.Value v -> {
-                if (v.term() instanceof Term.Literal lit) {
-                    DataType t = switch (lit.kind()) {
-                        case STRING -> throw new InvalidRequestException("Cannot infer type for term " + lit.toCql()
-                                + " in selection clause (try using a cast to force a type)");
-                        case INTEGER -> io.charybdis.protocol.types.NativeType.INT;
-                        case FLOAT -> io.charybdis.protocol.types.NativeType.DOUBLE;
-                        case BOOLEAN -> io.charybdis.protocol.types.NativeType.BOOLEAN;
-                        case UUID -> io.charybdis.protocol.types.NativeType.UUID;
-                        case HEX -> io.charybdis.protocol.types.NativeType.BLOB;
-                        case DURATION -> io.charybdis.protocol.types.NativeType.DURATION;
-                        case NULL -> throw new InvalidRequestException("Cannot infer type for term null in selection "
-                                + "clause (try using a cast to force a type)");
-                    };
-                    var bound = binder.bind(lit, lit.toCql(), t);
-                    return simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx));
+            case Selector.Negation neg -> {
+                Output inner = build(neg.selector(), table, row, functions, binder);
+                DataType t = inner.type();
+                if (!Arithmetic.negatable(t)) {
+                    throw Arithmetic.negateUnsupported();
                 }
-                throw new InvalidRequestException("Cannot infer type for term " + v.term().toCql()
-                        + " in selection clause (try using a cast to force a type)");
+                String name = "-" + (neg.selector() instanceof Selector.BinaryOp ? "(" + inner.name() + ")"
+                        : inner.name());
+                return simple(t, name, (r, ctx) -> Arithmetic.negate(t, inner.value(r, ctx)));
             }
-            default -> throw new InvalidRequestException("Unsupported selector: " + s);
+            case Selector.Value v -> throw cannotInfer(v.term());
+            default -> {
+                // a collection or tuple of constants: Cassandra cannot type it without a hint
+                Term term = asTerm(s);
+                if (term != null) {
+                    throw cannotInfer(term);
+                }
+                throw new InvalidRequestException("Unsupported selector: " + s);
+            }
         }
     }
 
@@ -512,15 +526,86 @@ public final class Selection {
         return t instanceof Term.BindMarker ? "?" : t.toCql();
     }
 
-    /** A constant operand of an arithmetic selection, typed after the other operand where that fits. */
+    /** Cassandra's refusal of a constant (or bind marker) it cannot type in a selection. */
+    private static InvalidRequestException cannotInfer(Term t) {
+        return new InvalidRequestException("Cannot infer type for term " + termText(t) + " in selection clause (try "
+                + "using a cast to force a type)");
+    }
+
+    /** A term as Cassandra renders it in messages: null as NULL. */
+    private static String termText(Term t) {
+        return t instanceof Term.Literal lit && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL ? "NULL"
+                : t.toCql();
+    }
+
+    /** A selector made only of constants and bind markers, as the term it writes; null for anything else. */
+    private static Term asTerm(Selector s) {
+        switch (s) {
+            case Selector.Value v -> {
+                return v.term();
+            }
+            case Selector.ListSelector l -> {
+                List<Term> elements = asTerms(l.elements());
+                return elements == null ? null : new Term.ListLiteral(elements);
+            }
+            case Selector.SetSelector set -> {
+                List<Term> elements = asTerms(set.elements());
+                return elements == null ? null : new Term.SetLiteral(elements);
+            }
+            case Selector.TupleSelector t -> {
+                List<Term> elements = asTerms(t.elements());
+                return elements == null ? null : new Term.TupleLiteral(elements);
+            }
+            case Selector.MapOrUdtSelector m -> {
+                List<java.util.Map.Entry<Term, Term>> entries = new ArrayList<>();
+                for (var e : m.entries()) {
+                    Term k = asTerm(e.getKey());
+                    Term v = asTerm(e.getValue());
+                    if (k == null || v == null) {
+                        return null;
+                    }
+                    entries.add(java.util.Map.entry(k, v));
+                }
+                return new Term.MapLiteral(entries);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static List<Term> asTerms(List<Selector> selectors) {
+        List<Term> out = new ArrayList<>(selectors.size());
+        for (Selector e : selectors) {
+            Term t = asTerm(e);
+            if (t == null) {
+                return null;
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    /** {@code v + null}: Cassandra cannot pick the operation's overload. */
+    private static void ambiguousNull(Selector.BinaryOp bo, Selector.Value operand, String leftName,
+                                      String rightName) {
+        if (operand.term() instanceof Term.Literal lit && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL) {
+            throw new InvalidRequestException("Ambiguous '" + bo.op().symbol() + "' operation with args " + leftName
+                    + " and " + rightName + ": use type hint to disambiguate, example '(int) ?'");
+        }
+    }
+
+    /**
+     * A constant operand of an arithmetic selection: an integer is an int, a bigint or a varint by its size, a
+     * decimal constant a double, as Cassandra types them; the result takes the wider of the two types.
+     */
     private static Output literalOperand(Selector.Value v, DataType other, TermBinder binder) {
         if (!(v.term() instanceof Term.Literal lit)) {
-            throw new InvalidRequestException("Cannot infer type for term " + v.term().toCql() + " in selection clause "
-                    + "(try using a cast to force a type)");
+            throw cannotInfer(v.term());
         }
         DataType t = switch (lit.kind()) {
-            case INTEGER, FLOAT -> Arithmetic.isNumeric(other) ? other
-                    : lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.INTEGER ? NativeType.INT : NativeType.DOUBLE;
+            case INTEGER -> integerType(lit.text());
+            case FLOAT -> NativeType.DOUBLE;
             case DURATION -> NativeType.DURATION;
             case STRING -> NativeType.TEXT;
             default -> throw new InvalidRequestException("Cannot infer type for term " + lit.toCql()
@@ -528,6 +613,11 @@ public final class Selection {
         };
         var bound = binder.bind(lit, lit.toCql(), t);
         return simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx));
+    }
+
+    private static DataType integerType(String text) {
+        BigInteger n = new BigInteger(text);
+        return n.bitLength() < 32 ? NativeType.INT : n.bitLength() < 64 ? NativeType.BIGINT : NativeType.VARINT;
     }
 
     interface ValueFn {
