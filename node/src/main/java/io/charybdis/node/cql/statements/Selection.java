@@ -526,6 +526,25 @@ public final class Selection {
         return t instanceof Term.BindMarker ? "?" : t.toCql();
     }
 
+    /**
+     * A constant function argument no overload took by its type: typed after its kind (count(1) counts ints), a
+     * string or null refused.
+     */
+    private static Output constantArgument(Selector.Value v, TermBinder binder) {
+        Term.Literal lit = (Term.Literal) v.term();
+        DataType t = switch (lit.kind()) {
+            case STRING, NULL -> throw cannotInfer(lit);
+            case INTEGER -> NativeType.INT;
+            case FLOAT -> NativeType.DOUBLE;
+            case BOOLEAN -> NativeType.BOOLEAN;
+            case UUID -> NativeType.UUID;
+            case HEX -> NativeType.BLOB;
+            case DURATION -> NativeType.DURATION;
+        };
+        var bound = binder.bind(lit, lit.toCql(), t);
+        return simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx));
+    }
+
     /** Cassandra's refusal of a constant (or bind marker) it cannot type in a selection. */
     private static InvalidRequestException cannotInfer(Term t) {
         return new InvalidRequestException("Cannot infer type for term " + termText(t) + " in selection clause (try "
@@ -682,7 +701,7 @@ public final class Selection {
             }
             for (int i = 0; i < args.size(); i++) {
                 if (args.get(i) == null) {
-                    args.set(i, build(fc.args().get(i), table, row, functions, binder));
+                    args.set(i, constantArgument((Selector.Value) fc.args().get(i), binder));
                 }
             }
         }
