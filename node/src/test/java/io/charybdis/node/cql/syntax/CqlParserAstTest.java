@@ -215,11 +215,11 @@ class CqlParserAstTest {
 
     @Test
     void shouldParseMultiColumnAndInForms() {
-        SelectStatement s = parse("SELECT * FROM t WHERE (a, b) IN ((1, 2), ?) AND (c) IN ? AND d IN ? "
+        SelectStatement s = parse("SELECT * FROM t WHERE (a, b) IN ((1, 2), (3, ?)) AND (c) IN ? AND d IN ? "
                 + "AND e IN () AND (f, g) = ? AND h NOT IN (1) AND i BETWEEN 1 AND 2 AND (j, k) IN ()");
         assertThat(s.where().get(0)).isEqualTo(new Relation.MultiColumnIn(List.of("a", "b"), Operator.IN,
                 new InValues.Terms(List.of(new Term.TupleLiteral(List.of(Literal.integer("1"), Literal.integer("2"))),
-                        new Term.BindMarker(0, null)))));
+                        new Term.TupleLiteral(List.of(Literal.integer("3"), new Term.BindMarker(0, null)))))));
         assertThat(s.where().get(1)).isEqualTo(new Relation.MultiColumnIn(List.of("c"), Operator.IN,
                 new InValues.Marker(new Term.BindMarker(1, null))));
         assertThat(s.where().get(2)).isEqualTo(new Relation.In("d", Operator.IN,
@@ -227,6 +227,9 @@ class CqlParserAstTest {
         assertThat(s.where().get(3)).isEqualTo(new Relation.In("e", Operator.IN, new InValues.Terms(List.of())));
         assertThat(s.where().get(4)).isEqualTo(new Relation.MultiColumn(List.of("f", "g"), Operator.EQ,
                 new Term.BindMarker(3, null)));
+        // as Cassandra's grammar: a multi-column IN list holds tuple literals or markers, never both
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse("SELECT * FROM t WHERE (a, b) IN ((1, 2), ?)"))
+                .isInstanceOf(CqlSyntaxException.class).hasMessageStartingWith("line 1:41 no viable alternative at input '?'");
         assertThat(s.where().get(5)).isEqualTo(new Relation.In("h", Operator.NOT_IN,
                 new InValues.Terms(List.of(Literal.integer("1")))));
         assertThat(s.where().get(6)).isEqualTo(new Relation.Between("i", Literal.integer("1"), Literal.integer("2")));
