@@ -466,7 +466,10 @@ public final class Selection {
                 if (term instanceof Term.BindMarker m) {
                     // (int) ?: the variable's type is the hint
                     var bound = binder.marker(m, "[selection]", hinted);
-                    return simple(hinted, "(" + hinted.cqlName() + ")?", (r, ctx) -> bound.bind(ctx));
+                    return simple(hinted, "(" + hinted.cqlName() + ")?", (r, ctx) -> {
+                        ByteBuffer v = bound.bind(ctx);
+                        return v == Values.UNSET ? null : v;
+                    });
                 }
                 if (term != null) {
                     String name = "(" + hinted.cqlName() + ")" + termText(term);
