@@ -65,6 +65,9 @@ public final class Restrictions {
     /** {@code (a, b) IN ?}: the marker for the list of tuples (then {@link #multiColumnIn} is empty). */
     private BoundValue multiColumnInMarker;
     private List<ColumnMetadata> multiColumnInColumns;
+    /** With a multi-column IN: the clustering prefix it is part of, and the = / IN values of its other columns. */
+    private int multiInPrefixLength;
+    private List<BoundValue>[] multiInOthers;
     /** The columns of a multi-column slice ({@code (c1, c2) > (...)}), null without one. */
     private List<ColumnMetadata> multiSliceColumns;
     /** Whether a multi-column slice spans clustering columns of mixed ASC/DESC order. */
@@ -81,6 +84,9 @@ public final class Restrictions {
         List<List<BoundValue>> ckValues = new ArrayList<>(java.util.Collections.nCopies(ckCount, (List<BoundValue>) null));
         BoundValue[] ckInMarkersTmp = new BoundValue[ckCount];
         Object[][] ckSlices = new Object[ckCount][];
+        @SuppressWarnings("unchecked")
+        List<BoundValue>[] others = new List[ckCount];
+        this.multiInOthers = others;
         List<Relation> leftover = new ArrayList<>();
         for (Relation r : where) {
             switch (r) {
@@ -266,6 +272,11 @@ public final class Restrictions {
             if (i < prefix) {
                 if (!hasMultiColumnIn) {
                     ckEqValues.add(ckValues.get(i));
+                    ckInMarkers[i] = ckInMarkersTmp[i];
+                } else {
+                    // = / IN on the other columns of the prefix, around the multi-column IN
+                    multiInPrefixLength = prefix;
+                    multiInOthers[i] = multiColumnInColumns.contains(c) ? null : ckValues.get(i);
                     ckInMarkers[i] = ckInMarkersTmp[i];
                 }
                 continue;
@@ -786,45 +797,78 @@ public final class Restrictions {
         int n = table.clustering().size();
         List<ByteBuffer[]> out = new ArrayList<>();
         if (hasMultiColumnIn) {
-            if (multiColumnInMarker != null) {
-                ByteBuffer list = multiColumnInMarker.bind(ctx);
-                if (list == null || list == Values.UNSET) {
-                    throw new InvalidRequestException("Invalid " + (list == null ? "null" : "unset") + " value for "
-                            + "IN restriction on " + columnNames(multiColumnInColumns));
-                }
-                int arity = multiColumnInColumns.size();
-                for (ByteBuffer tuple : Values.elements(list, false)) {
-                    if (tuple == null) {
-                        throw new InvalidRequestException("Invalid null value in IN restriction on "
-                                + columnNames(multiColumnInColumns));
+            // the prefix, column group by column group: the multi-column IN's tuples, the others' values
+            List<ByteBuffer[]> tuples = multiColumnInTuples(ctx);
+            List<ByteBuffer[]> acc = new ArrayList<>();
+            acc.add(new ByteBuffer[0]);
+            int first = multiColumnInColumns.get(0).position();
+            for (int i = 0; i < multiInPrefixLength; ) {
+                List<ByteBuffer[]> parts = new ArrayList<>();
+                if (i == first) {
+                    parts.addAll(tuples);
+                } else {
+                    for (ByteBuffer v : values(multiInOthers[i], ckInMarkers[i], table.clustering().get(i), ctx)) {
+                        parts.add(new ByteBuffer[]{v});
                     }
-                    List<ByteBuffer> fields = Values.fields(tuple, arity);
-                    ByteBuffer[] values = new ByteBuffer[arity];
-                    for (int i = 0; i < arity; i++) {
-                        if (fields.get(i) == null) {
-                            throw new InvalidRequestException("Invalid null value for clustering column "
-                                    + multiColumnInColumns.get(i).name());
-                        }
-                        values[i] = fields.get(i);
+                }
+                List<ByteBuffer[]> next = new ArrayList<>();
+                for (ByteBuffer[] a : acc) {
+                    for (ByteBuffer[] p : parts) {
+                        ByteBuffer[] joined = Arrays.copyOf(a, a.length + p.length);
+                        System.arraycopy(p, 0, joined, a.length, p.length);
+                        next.add(joined);
                     }
-                    out.add(values);
                 }
-                return out;
+                acc = next;
+                i += i == first ? multiColumnInColumns.size() : 1;
             }
-            for (List<BoundValue> tuple : multiColumnIn) {
-                ByteBuffer[] values = new ByteBuffer[tuple.size()];
-                for (int i = 0; i < tuple.size(); i++) {
-                    values[i] = checkedValue(tuple.get(i), table.clustering().get(i), ctx);
-                }
-                out.add(values);
-            }
-            return out;
+            return acc;
         }
         List<List<ByteBuffer>> perColumn = new ArrayList<>();
         for (int i = 0; i < ckEqValues.size(); i++) {
             perColumn.add(values(ckEqValues.get(i), ckInMarkers[i], table.clustering().get(i), ctx));
         }
         cartesian(perColumn, 0, new ByteBuffer[ckEqValues.size()], combo -> out.add(combo.clone()));
+        return out;
+    }
+
+    /** The tuples of a multi-column IN, as given (literals or one marker for the list). */
+    private List<ByteBuffer[]> multiColumnInTuples(BindContext ctx) {
+        List<ByteBuffer[]> out = new ArrayList<>();
+        int arity = multiColumnInColumns.size();
+        if (multiColumnInMarker != null) {
+            ByteBuffer list = multiColumnInMarker.bind(ctx);
+            if (list == null) {
+                throw new InvalidRequestException("Invalid null value for IN restriction");
+            }
+            if (list == Values.UNSET) {
+                throw new InvalidRequestException("Invalid unset value for IN restriction");
+            }
+            for (ByteBuffer tuple : Values.elements(list, false)) {
+                if (tuple == null) {
+                    throw new InvalidRequestException("Invalid null value in IN restriction on "
+                            + columnNames(multiColumnInColumns));
+                }
+                List<ByteBuffer> fields = Values.fields(tuple, arity);
+                ByteBuffer[] values = new ByteBuffer[arity];
+                for (int i = 0; i < arity; i++) {
+                    if (fields.get(i) == null) {
+                        throw new InvalidRequestException("Invalid null value for clustering column "
+                                + multiColumnInColumns.get(i).name());
+                    }
+                    values[i] = fields.get(i);
+                }
+                out.add(values);
+            }
+            return out;
+        }
+        for (List<BoundValue> tuple : multiColumnIn) {
+            ByteBuffer[] values = new ByteBuffer[arity];
+            for (int i = 0; i < arity; i++) {
+                values[i] = checkedValue(tuple.get(i), multiColumnInColumns.get(i), ctx);
+            }
+            out.add(values);
+        }
         return out;
     }
 
@@ -1007,7 +1051,7 @@ public final class Restrictions {
 
     /** Whether the clustering restrictions select whole rows by = on every clustering column. */
     public boolean selectsFullClusterings() {
-        return (ckEqValues.size() == table.clustering().size() || hasMultiColumnIn && multiColumnInColumns.size()
+        return (ckEqValues.size() == table.clustering().size() || hasMultiColumnIn && multiInPrefixLength
                 == table.clustering().size()) && sliceStart == null && sliceEnd == null;
     }
 
