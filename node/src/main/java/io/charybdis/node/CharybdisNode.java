@@ -202,7 +202,7 @@ public final class CharybdisNode implements AutoCloseable {
                     authorization, new io.charybdis.node.auth.RoleStore(
                             new io.charybdis.node.auth.InternalQueries(qp)), validity, 10_000);
             authHolder[0] = authService;
-            qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema),
+            qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema, qp::dataCenters),
                     authorization ? new io.charybdis.node.auth.StatementAuthorizer(authService) : null);
             if (passwords) {
                 setupDefaultSuperuser(authService);

@@ -141,8 +141,57 @@ public final class RoleStore {
         }
         return f.thenCompose(x -> q.execute("DELETE FROM system_auth.role_members WHERE role = ?", WRITE, text(name)))
                 .thenCompose(x -> q.execute("DELETE FROM system_auth.roles WHERE role = ?", WRITE, text(name)))
+                .thenCompose(x -> q.execute("DELETE FROM system_auth.cidr_permissions WHERE role = ?", WRITE,
+                        text(name)))
+                .thenCompose(x -> dropIdentitiesOf(name))
                 .thenCompose(x -> revokeAllFrom(name))
                 .thenCompose(x -> revokeAllOn(AuthResource.role(name)));
+    }
+
+    // ---- CIDR groups and identities -----------------------------------------------------------------------------
+
+    /**
+     * The CIDR groups a role may connect from (its row of {@code cidr_permissions}), written for every role created
+     * as Cassandra's CIDR authorizers do, also the allow-all one: an empty set means every CIDR.
+     */
+    public CompletableFuture<Void> setCidrGroups(String role, Collection<String> groups) {
+        return q.execute("INSERT INTO system_auth.cidr_permissions (role, cidr_groups) VALUES (?, ?)", WRITE,
+                text(role), textSet(groups)).thenApply(r -> null);
+    }
+
+    /** The names of the CIDR groups defined (rows of {@code cidr_groups}). */
+    public CompletableFuture<List<String>> cidrGroups() {
+        return q.execute("SELECT cidr_group FROM system_auth.cidr_groups", READ)
+                .thenApply(rows -> rows.stream().map(r -> asText(r.get(0))).toList());
+    }
+
+    /** The role an mTLS identity maps to ({@code identity_to_role}), or null. */
+    public CompletableFuture<String> roleOfIdentity(String identity) {
+        return q.execute("SELECT role FROM system_auth.identity_to_role WHERE identity = ?", READ, text(identity))
+                .thenApply(rows -> rows.isEmpty() ? null : asText(rows.get(0).get(0)));
+    }
+
+    public CompletableFuture<Void> addIdentity(String identity, String role) {
+        return q.execute("INSERT INTO system_auth.identity_to_role (identity, role) VALUES (?, ?)", WRITE,
+                text(identity), text(role)).thenApply(r -> null);
+    }
+
+    public CompletableFuture<Void> dropIdentity(String identity) {
+        return q.execute("DELETE FROM system_auth.identity_to_role WHERE identity = ?", WRITE, text(identity))
+                .thenApply(r -> null);
+    }
+
+    /** Removes every identity mapped to {@code role} (a filtered scan of {@code identity_to_role}, as Cassandra's). */
+    private CompletableFuture<Void> dropIdentitiesOf(String role) {
+        return q.execute("SELECT identity FROM system_auth.identity_to_role WHERE role = ? ALLOW FILTERING", READ,
+                text(role)).thenCompose(rows -> {
+                    CompletableFuture<Void> f = CompletableFuture.completedFuture(null);
+                    for (List<ByteBuffer> r : rows) {
+                        String identity = asText(r.get(0));
+                        f = f.thenCompose(x -> dropIdentity(identity));
+                    }
+                    return f;
+                });
     }
 
     // ---- permissions --------------------------------------------------------------------------------------------
