@@ -468,6 +468,11 @@ public final class CharybdisNode implements AutoCloseable {
     }
 
     /** The JMX server nodetool talks to, or null if JMX could not listen. */
+    /** Roles, permissions and logins of this node. */
+    public io.charybdis.node.auth.AuthService auth() {
+        return auth;
+    }
+
     public io.charybdis.node.jmx.JmxServer jmx() {
         return jmx;
     }

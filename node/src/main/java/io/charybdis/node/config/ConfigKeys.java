@@ -65,6 +65,8 @@ final class ConfigKeys {
             key("jmx_address", ConfigKeys::string, NodeConfig.Builder::jmxAddress),
             key("jmx_password_file", ConfigKeys::path, NodeConfig.Builder::jmxPasswordFile),
             key("jmx_access_file", ConfigKeys::path, NodeConfig.Builder::jmxAccessFile),
+            key("jmx_login_config", ConfigKeys::string, NodeConfig.Builder::jmxLoginConfig),
+            key("jmx_authorizer", ConfigKeys::string, NodeConfig.Builder::jmxAuthorizer),
             key("jmx_encryption_options", raw -> EncryptionOptions.parse("jmx_encryption_options", raw, false),
                     NodeConfig.Builder::jmxEncryptionOptions),
             key("client_encryption_options", raw -> EncryptionOptions.parse("client_encryption_options", raw, false),

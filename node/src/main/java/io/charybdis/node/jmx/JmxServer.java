@@ -100,7 +100,7 @@ public final class JmxServer implements AutoCloseable {
         view.cluster = node.cluster();
         JmxServer server;
         try {
-            server = listen(config, view, tls);
+            server = listen(config, view, tls, node.auth());
         } catch (IOException | RuntimeException e) {
             log.error("JMX is disabled: cannot listen on {}:{} ({}); nodetool cannot reach this node",
                     config.jmxAddress(), config.jmxPort(), e.toString());
@@ -115,12 +115,16 @@ public final class JmxServer implements AutoCloseable {
             return null;
         }
         log.info("JMX (nodetool) listening on {}:{}{}{}", server.host, server.port,
-                config.jmxPasswordFile() != null ? ", with passwords from " + config.jmxPasswordFile() : ", no authentication",
+                config.jmxPasswordFile() != null ? ", with passwords from " + config.jmxPasswordFile()
+                        : config.jmxLoginConfig() != null ? ", logins against the roles"
+                        + (config.jmxAuthorizer() != null ? ", MBean permissions enforced" : "")
+                        : ", no authentication",
                 tls != null ? ", TLS" : "");
         return server;
     }
 
-    private static JmxServer listen(NodeConfig config, NodeView view, SSLContext tls) throws IOException {
+    private static JmxServer listen(NodeConfig config, NodeView view, SSLContext tls,
+                                    io.charybdis.node.auth.AuthService auth) throws IOException {
         InetAddress address = InetAddress.getByName(config.jmxAddress());
         String host = address.getHostAddress();
         // RMI stubs carry this host name; Cassandra sets it the same way for its local JMX server
@@ -162,6 +166,9 @@ public final class JmxServer implements AutoCloseable {
             if (config.jmxAccessFile() != null) {
                 env.put("jmx.remote.x.access.file", config.jmxAccessFile().toString());
             }
+            if (config.jmxLoginConfig() != null) {
+                env.put(javax.management.remote.JMXConnectorServer.AUTHENTICATOR, JmxRoles.authenticator(auth));
+            }
             RMIJRMPServerImpl rmiServer = new RMIJRMPServerImpl(port, csf, ssf, env);
             // with TLS the connector must not bind itself through JNDI (that client would need to trust this node's
             // certificate); the stub goes into the registry below either way
@@ -169,6 +176,9 @@ public final class JmxServer implements AutoCloseable {
                     : new JMXServiceURL("service:jmx:rmi://" + host + ":" + port + "/jndi/rmi://" + host
                     + ":" + port + "/jmxrmi");
             RMIConnectorServer connector = new RMIConnectorServer(url, env, rmiServer, mbs);
+            if (config.jmxAuthorizer() != null) {
+                connector.setMBeanServerForwarder(JmxRoles.authorizer(auth));
+            }
             connector.start();
             registry.rebind("jmxrmi", rmiServer.toStub());
             return new JmxServer(mbs, view, registry, connector, host, port);

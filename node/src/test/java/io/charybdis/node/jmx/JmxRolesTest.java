@@ -1,0 +1,125 @@
+package io.charybdis.node.jmx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import io.charybdis.node.CharybdisNode;
+import io.charybdis.node.config.AuthenticatorType;
+import io.charybdis.node.config.AuthorizerType;
+import io.charybdis.node.config.NodeConfig;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * JMX logins against the roles ({@code jmx_login_config: CassandraLogin}) and MBean permissions enforced
+ * ({@code jmx_authorizer: org.apache.cassandra.auth.jmx.AuthorizationProxy}), driven by Apache Cassandra 5.0.6's own
+ * nodetool as a separate process with {@code -u}/{@code -pw}: a superuser may do everything, a wrong password and no
+ * credentials are refused, a role may read what it holds SELECT on and may run an operation only once it holds
+ * EXECUTE on that MBean.
+ */
+@Timeout(600)
+class JmxRolesTest {
+    static final Path NODETOOL = Path.of("").toAbsolutePath().getParent()
+            .resolve("../shared/tools/cassandra-reference/nodetool.sh").normalize();
+
+    @TempDir
+    Path dir;
+
+    CharybdisNode node;
+
+    @AfterEach
+    void stop() {
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    static Path jdk17() {
+        for (String var : List.of("CASSANDRA_JAVA_HOME", "JAVA17_HOME")) {
+            String v = System.getenv(var);
+            if (v != null && Files.isExecutable(Path.of(v, "bin", "java"))) {
+                return Path.of(v);
+            }
+        }
+        for (String p : List.of("/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/java-17-openjdk-arm64",
+                "/usr/lib/jvm/openjdk-17", "/usr/lib/jvm/java-17-openjdk")) {
+            if (Files.isExecutable(Path.of(p, "bin", "java"))) {
+                return Path.of(p);
+            }
+        }
+        return null;
+    }
+
+    record Result(int exit, String output) {
+    }
+
+    Result nodetool(Path jdk, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(NODETOOL.toString(), "-h", node.jmx().host(), "-p",
+                String.valueOf(node.jmx().port())));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", jdk.toString());
+        pb.environment().put("PATH", jdk.resolve("bin") + ":" + System.getenv("PATH"));
+        Path log = Files.createTempFile(dir, "nodetool", ".log");
+        pb.redirectOutput(log.toFile());
+        Process p = pb.start();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        System.out.println("nodetool " + String.join(" ", args) + " -> " + p.exitValue() + ":\n" + output);
+        return new Result(p.exitValue(), output);
+    }
+
+    @Test
+    void nodetoolLogsInAsARoleAndHoldsItsMBeanPermissions() throws Exception {
+        Path jdk = jdk17();
+        Assumptions.assumeTrue(jdk != null && Files.isExecutable(NODETOOL),
+                "no JDK 17 or no Apache Cassandra nodetool (" + NODETOOL + ")");
+        node = CharybdisNode.start(NodeConfig.builder().baseDirectory(dir.resolve("node")).nativeTransportPort(0)
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(1).authenticator(AuthenticatorType.PASSWORD)
+                .authorizer(AuthorizerType.CASSANDRA).jmxLoginConfig(NodeConfig.JMX_LOGIN_CONFIG)
+                .jmxAuthorizer(NodeConfig.JMX_AUTHORIZER).build());
+        try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
+                .withLocalDatacenter("datacenter1").withAuthCredentials("cassandra", "cassandra").build()) {
+            s.execute("CREATE ROLE ops WITH PASSWORD = 'ops_pw' AND LOGIN = true");
+            s.execute("CREATE ROLE nologin WITH PASSWORD = 'x' AND LOGIN = false");
+            s.execute("GRANT SELECT ON ALL MBEANS TO ops");
+            s.execute("GRANT DESCRIBE ON ALL MBEANS TO ops");
+        }
+
+        Result su = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "flush");
+        assertThat(su.exit()).as(su.output()).isZero();
+        Result info = nodetool(jdk, "-u", "ops", "-pw", "ops_pw", "version");
+        assertThat(info.exit()).as(info.output()).isZero();
+        assertThat(info.output()).contains("ReleaseVersion: 5.0");
+
+        Result wrong = nodetool(jdk, "-u", "ops", "-pw", "wrong", "version");
+        assertThat(wrong.exit()).isNotZero();
+        assertThat(wrong.output()).contains("Provided username ops and/or password are incorrect");
+        Result anonymous = nodetool(jdk, "version");
+        assertThat(anonymous.exit()).isNotZero();
+        assertThat(anonymous.output()).contains("Credentials required");
+        Result noLogin = nodetool(jdk, "-u", "nologin", "-pw", "x", "version");
+        assertThat(noLogin.exit()).isNotZero();
+        assertThat(noLogin.output()).contains("nologin is not permitted to log in");
+
+        Result refused = nodetool(jdk, "-u", "ops", "-pw", "ops_pw", "flush");
+        assertThat(refused.exit()).as(refused.output()).isNotZero();
+        assertThat(refused.output()).contains("Access Denied");
+        try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
+                .withLocalDatacenter("datacenter1").withAuthCredentials("cassandra", "cassandra").build()) {
+            s.execute("GRANT EXECUTE ON MBEAN 'org.apache.cassandra.db:type=StorageService' TO ops");
+        }
+        Result allowed = nodetool(jdk, "-u", "ops", "-pw", "ops_pw", "flush");
+        assertThat(allowed.exit()).as(allowed.output()).isZero();
+    }
+}
