@@ -71,6 +71,8 @@ public final class JmxServer implements AutoCloseable {
     private final int port;
     private final String host;
     private final Map<UUID, List<ObjectName>> tableBeans = new HashMap<>();
+    private io.charybdis.node.auth.AuthService auth;
+    private boolean jmxAuthorizer;
     private volatile boolean closed;
 
     private JmxServer(MBeanServer mbs, NodeView node, Registry registry, RMIConnectorServer connector, String host,
@@ -181,7 +183,10 @@ public final class JmxServer implements AutoCloseable {
             }
             connector.start();
             registry.rebind("jmxrmi", rmiServer.toStub());
-            return new JmxServer(mbs, view, registry, connector, host, port);
+            JmxServer server = new JmxServer(mbs, view, registry, connector, host, port);
+            server.auth = auth;
+            server.jmxAuthorizer = config.jmxAuthorizer() != null;
+            return server;
         } catch (IOException | RuntimeException e) {
             unexport(registry);
             throw e;
@@ -228,6 +233,18 @@ public final class JmxServer implements AutoCloseable {
         standard("org.apache.cassandra.net:type=StreamManager", new StreamingBeans.StreamManager(node),
                 StreamManagerMBean.class);
         standard("org.apache.cassandra.db:type=Caches", new SmallBeans.CacheService(), CacheServiceMBean.class);
+        if (auth != null) {
+            AuthCaches.Roles roles = new AuthCaches.Roles(auth);
+            standard("org.apache.cassandra.auth:type=RolesCache", roles, AuthCacheMBean.class);
+            standard("org.apache.cassandra.auth:type=PermissionsCache", roles, AuthCacheMBean.class);
+            if (jmxAuthorizer) {
+                standard("org.apache.cassandra.auth:type=JmxPermissionsCache", roles, AuthCacheMBean.class);
+            }
+            standard("org.apache.cassandra.auth:type=CredentialsCache", new AuthCaches.Uncached("credentials are not "
+                    + "cached: every login reads system_auth.roles"), AuthCacheMBean.class);
+            standard("org.apache.cassandra.auth:type=NetworkPermissionsCache", new AuthCaches.Uncached("network "
+                    + "permissions are not cached: AllowAllNetworkAuthorizer keeps none"), AuthCacheMBean.class);
+        }
         registerNodeMetrics();
         syncTables();
     }

@@ -121,5 +121,27 @@ class JmxRolesTest {
         }
         Result allowed = nodetool(jdk, "-u", "ops", "-pw", "ops_pw", "flush");
         assertThat(allowed.exit()).as(allowed.output()).isZero();
+
+        // the auth caches, as nodetool manages them
+        for (String command : List.of("invalidatecredentialscache", "invalidaterolescache",
+                "invalidatepermissionscache", "invalidatenetworkpermissionscache", "invalidatejmxpermissionscache")) {
+            Result r = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", command);
+            assertThat(r.exit()).as(command + ": " + r.output()).isZero();
+        }
+        Result ops = nodetool(jdk, "-u", "ops", "-pw", "ops_pw", "invalidaterolescache");
+        assertThat(ops.exit()).as("ops holds no EXECUTE on RolesCache: " + ops.output()).isNotZero();
+        Result set = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "setauthcacheconfig", "--cache-name",
+                "RolesCache", "--validity-period", "3000", "--max-entries", "500");
+        assertThat(set.exit()).as(set.output()).isZero();
+        assertThat(set.output()).contains("Changed Validity Period to 3000").contains("Changed Max Entries to 500");
+        Result get = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "getauthcacheconfig", "--cache-name",
+                "PermissionsCache");
+        assertThat(get.exit()).as(get.output()).isZero();
+        assertThat(get.output()).contains("Validity Period: 3000").contains("Max Entries: 500")
+                .contains("Active Update: false");
+        Result credentials = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "setauthcacheconfig",
+                "--cache-name", "CredentialsCache", "--validity-period", "3000");
+        assertThat(credentials.exit()).isNotZero();
+        assertThat(credentials.output()).contains("credentials are not cached");
     }
 }
