@@ -17,6 +17,7 @@ import io.charybdis.node.config.AuthorizerType;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -94,6 +95,23 @@ class AuthAcrossNodesTest {
             admin.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 3}");
             admin.execute("CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
             admin.execute("INSERT INTO ks.t (k, v) VALUES (1, 'one')");
+        }
+
+        // the statements that scan every role read system_auth across the nodes
+        try (CqlSession admin2 = sessionOn(n2, "cassandra", "cassandra");
+             CqlSession admin3 = sessionOn(n3, "cassandra", "cassandra")) {
+            admin3.execute("GRANT MODIFY ON KEYSPACE ks TO alice");
+            for (CqlSession s : List.of(admin2, admin3)) {
+                assertThat(s.execute("LIST ROLES").all()).extracting(r -> r.getString("role"))
+                        .containsExactlyInAnyOrder("cassandra", "alice");
+                assertThat(s.execute("LIST USERS").all()).extracting(r -> r.getString("name"))
+                        .containsExactlyInAnyOrder("cassandra", "alice");
+                assertThat(s.execute("LIST ALL PERMISSIONS").all())
+                        .extracting(r -> r.getString("role") + " " + r.getString("resource") + " "
+                                + r.getString("permission"))
+                        .contains("alice <keyspace ks> MODIFY");
+            }
+            admin2.execute("REVOKE MODIFY ON KEYSPACE ks FROM alice");
         }
 
         // the role logs in on the nodes it was not created on, and holds nothing there yet
