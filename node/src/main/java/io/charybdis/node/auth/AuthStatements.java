@@ -354,11 +354,8 @@ public final class AuthStatements {
         });
     }
 
-    /** An empty identity is no key: it exists nowhere (the write of one is refused, "Key may not be empty"). */
+    /** Whether the identity is mapped to a role; an empty one is refused by the read ("Key may not be empty"). */
     private CompletableFuture<Boolean> identityExists(String identity) {
-        if (identity.isEmpty()) {
-            return CompletableFuture.completedFuture(false);
-        }
         return auth.store().roleOfIdentity(identity).thenApply(r -> r != null);
     }
 
