@@ -200,7 +200,8 @@ public final class CharybdisNode implements AutoCloseable {
                     ? config.rolesValidity() : config.permissionsValidity();
             io.charybdis.node.auth.AuthService authService = new io.charybdis.node.auth.AuthService(passwords,
                     authorization, new io.charybdis.node.auth.RoleStore(
-                            new io.charybdis.node.auth.InternalQueries(qp)), validity, 10_000);
+                            new io.charybdis.node.auth.InternalQueries(qp), config.authReadConsistencyLevel(),
+                            config.authWriteConsistencyLevel()), validity, 10_000);
             authHolder[0] = authService;
             qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema, qp::dataCenters),
                     authorization ? new io.charybdis.node.auth.StatementAuthorizer(authService) : null);

@@ -87,6 +87,8 @@ public final class NodeConfig {
     private final Duration rolesValidity;
     private final Duration permissionsValidity;
     private final Duration credentialsValidity;
+    private final io.charybdis.protocol.Consistency authReadConsistencyLevel;
+    private final io.charybdis.protocol.Consistency authWriteConsistencyLevel;
     private final int numTokens;
     private final String partitioner;
     private final String endpointSnitch;
@@ -173,6 +175,18 @@ public final class NodeConfig {
         rolesValidity = b.rolesValidity;
         permissionsValidity = b.permissionsValidity;
         credentialsValidity = b.credentialsValidity;
+        authReadConsistencyLevel = b.authReadConsistencyLevel;
+        authWriteConsistencyLevel = b.authWriteConsistencyLevel;
+        switch (authReadConsistencyLevel) {
+            case ANY, EACH_QUORUM, SERIAL, LOCAL_SERIAL -> throw new ConfigurationException(
+                    "auth_read_consistency_level=" + authReadConsistencyLevel + " cannot be used for reads");
+            default -> {
+            }
+        }
+        if (authWriteConsistencyLevel.isSerial()) {
+            throw new ConfigurationException("auth_write_consistency_level=" + authWriteConsistencyLevel
+                    + " cannot be used for writes");
+        }
         numTokens = b.numTokens;
         partitioner = b.partitioner;
         endpointSnitch = b.endpointSnitch;
@@ -501,6 +515,10 @@ public final class NodeConfig {
     public Duration permissionsValidity() { return permissionsValidity; }
     /** Kept for Cassandra's key; credentials are read afresh at every login. */
     public Duration credentialsValidity() { return credentialsValidity; }
+    /** The consistency level of reads of system_auth (Cassandra's default LOCAL_QUORUM). */
+    public io.charybdis.protocol.Consistency authReadConsistencyLevel() { return authReadConsistencyLevel; }
+    /** The consistency level of writes to system_auth (Cassandra's default EACH_QUORUM). */
+    public io.charybdis.protocol.Consistency authWriteConsistencyLevel() { return authWriteConsistencyLevel; }
     public int numTokens() { return numTokens; }
     /** Always {@link #MURMUR3_PARTITIONER} (others are rejected at load). */
     public String partitioner() { return partitioner; }
@@ -589,6 +607,8 @@ public final class NodeConfig {
         m.put("roles_validity", Durations.format(rolesValidity));
         m.put("permissions_validity", Durations.format(permissionsValidity));
         m.put("credentials_validity", Durations.format(credentialsValidity));
+        m.put("auth_read_consistency_level", authReadConsistencyLevel.name());
+        m.put("auth_write_consistency_level", authWriteConsistencyLevel.name());
         m.put("num_tokens", Integer.toString(numTokens));
         m.put("partitioner", partitioner);
         m.put("endpoint_snitch", endpointSnitch);
@@ -684,6 +704,8 @@ public final class NodeConfig {
         private Duration rolesValidity = Duration.ofMillis(2000);
         private Duration permissionsValidity = Duration.ofMillis(2000);
         private Duration credentialsValidity = Duration.ofMillis(2000);
+        private io.charybdis.protocol.Consistency authReadConsistencyLevel = io.charybdis.protocol.Consistency.LOCAL_QUORUM;
+        private io.charybdis.protocol.Consistency authWriteConsistencyLevel = io.charybdis.protocol.Consistency.EACH_QUORUM;
         private int numTokens = 16;
         private String partitioner = MURMUR3_PARTITIONER;
         private String endpointSnitch = "SimpleSnitch";
@@ -775,6 +797,8 @@ public final class NodeConfig {
         public Builder rolesValidity(Duration v) { this.rolesValidity = Objects.requireNonNull(v); return this; }
         public Builder permissionsValidity(Duration v) { this.permissionsValidity = Objects.requireNonNull(v); return this; }
         public Builder credentialsValidity(Duration v) { this.credentialsValidity = Objects.requireNonNull(v); return this; }
+        public Builder authReadConsistencyLevel(io.charybdis.protocol.Consistency v) { this.authReadConsistencyLevel = Objects.requireNonNull(v); return this; }
+        public Builder authWriteConsistencyLevel(io.charybdis.protocol.Consistency v) { this.authWriteConsistencyLevel = Objects.requireNonNull(v); return this; }
         public Builder numTokens(int v) { this.numTokens = v; return this; }
         /** Short ({@code Murmur3Partitioner}) or qualified name; anything but Murmur3 fails in {@link #build()}. */
         public Builder partitioner(String v) {

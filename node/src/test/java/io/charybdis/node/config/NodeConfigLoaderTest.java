@@ -478,4 +478,18 @@ class NodeConfigLoaderTest {
                 + "jmx_login_config: CassandraLogin\njmx_authorizer: MyProxy\n"))
                 .isInstanceOf(ConfigurationException.class).hasMessageContaining("jmx_authorizer=MyProxy");
     }
+
+    @Test
+    void shouldReadAndWriteSystemAuthAtCassandrasConsistencyLevels() {
+        NodeConfig defaults = load("");
+        assertThat(defaults.authReadConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.LOCAL_QUORUM);
+        assertThat(defaults.authWriteConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.EACH_QUORUM);
+        NodeConfig c = load("auth_read_consistency_level: local_one\nauth_write_consistency_level: QUORUM\n");
+        assertThat(c.authReadConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.LOCAL_ONE);
+        assertThat(c.authWriteConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.QUORUM);
+        assertThatThrownBy(() -> load("auth_read_consistency_level: EACH_QUORUM\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("auth_read_consistency_level");
+        assertThatThrownBy(() -> load("auth_write_consistency_level: SOME\n"))
+                .hasMessageContaining("auth_write_consistency_level").hasMessageContaining("not a consistency level");
+    }
 }
