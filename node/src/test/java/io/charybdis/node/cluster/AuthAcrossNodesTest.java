@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * replicated keyspace written and read through the coordinator, so a role created through one node logs in on the
  * others, and a GRANT or REVOKE made through one node is enforced by the others once their caches expire
  * ({@code permissions_validity}, here 500 ms). Each session talks to one node only, so that node is the one that
- * authenticates and authorizes.
+ * authenticates and authorizes. With system_auth replicated to every node, a role logs in and reads with a node down.
  */
 @Timeout(240)
 class AuthAcrossNodesTest {
@@ -159,5 +159,25 @@ class AuthAcrossNodesTest {
                 return true;
             }
         });
+
+        // Cassandra's advice for production: system_auth replicated to every node. Roles written from then on (at
+        // auth_write_consistency_level) are on every replica: with a node down, they still log in and read
+        // (auth_read_consistency_level LOCAL_QUORUM: two replicas of three)
+        try (CqlSession admin1 = sessionOn(n1, "cassandra", "cassandra")) {
+            admin1.execute("ALTER KEYSPACE system_auth WITH replication = "
+                    + "{'class': 'SimpleStrategy', 'replication_factor': 3}");
+            admin1.execute("CREATE ROLE bob WITH PASSWORD = 'bob_pw' AND LOGIN = true");
+            admin1.execute("GRANT SELECT ON TABLE ks.t TO bob");
+        }
+        n3.close();
+        for (CharybdisNode n : new CharybdisNode[] {n1, n2}) {
+            eventually("bob logs in and reads through " + n.info().rpcAddress() + " with node 3 down", () -> {
+                try (CqlSession s = sessionOn(n, "bob", "bob_pw")) {
+                    return canRead(s);
+                } catch (AllNodesFailedException e) {
+                    return false;
+                }
+            });
+        }
     }
 }
