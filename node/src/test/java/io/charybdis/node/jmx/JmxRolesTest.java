@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * JMX logins against the roles ({@code jmx_login_config: CassandraLogin}) and MBean permissions enforced
  * ({@code jmx_authorizer: org.apache.cassandra.auth.jmx.AuthorizationProxy}), driven by Apache Cassandra 5.0.6's own
  * nodetool as a separate process with {@code -u}/{@code -pw}: a superuser may do everything, a wrong password and no
- * credentials are refused, a role may read what it holds SELECT on and may run an operation only once it holds
- * EXECUTE on that MBean.
+ * credentials are refused, a role may read what it holds SELECT on (on ALL MBEANS, or on a pattern through a role
+ * granted to it) and may run an operation only once it holds EXECUTE on that MBean; the auth caches are managed with
+ * nodetool's invalidate*cache and get/setauthcacheconfig.
  */
 @Timeout(600)
 class JmxRolesTest {
@@ -94,6 +95,12 @@ class JmxRolesTest {
             s.execute("CREATE ROLE nologin WITH PASSWORD = 'x' AND LOGIN = false");
             s.execute("GRANT SELECT ON ALL MBEANS TO ops");
             s.execute("GRANT DESCRIBE ON ALL MBEANS TO ops");
+            // a pattern, through a role granted to a role
+            s.execute("CREATE ROLE db_reader");
+            s.execute("GRANT DESCRIBE ON ALL MBEANS TO db_reader"); // nodetool's connection checks instance types
+            s.execute("GRANT SELECT ON MBEANS 'org.apache.cassandra.db:type=*' TO db_reader");
+            s.execute("CREATE ROLE reader WITH PASSWORD = 'reader_pw' AND LOGIN = true");
+            s.execute("GRANT db_reader TO reader");
         }
 
         Result su = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "flush");
@@ -101,6 +108,13 @@ class JmxRolesTest {
         Result info = nodetool(jdk, "-u", "ops", "-pw", "ops_pw", "version");
         assertThat(info.exit()).as(info.output()).isZero();
         assertThat(info.output()).contains("ReleaseVersion: 5.0");
+
+        Result reader = nodetool(jdk, "-u", "reader", "-pw", "reader_pw", "version");
+        assertThat(reader.exit()).as(reader.output()).isZero();
+        assertThat(reader.output()).contains("ReleaseVersion: 5.0");
+        Result readerInfo = nodetool(jdk, "-u", "reader", "-pw", "reader_pw", "info"); // reads java.lang beans too
+        assertThat(readerInfo.exit()).as(readerInfo.output()).isNotZero();
+        assertThat(readerInfo.output()).contains("Access Denied");
 
         Result wrong = nodetool(jdk, "-u", "ops", "-pw", "wrong", "version");
         assertThat(wrong.exit()).isNotZero();
