@@ -117,8 +117,22 @@ public final class AuthStatements {
                 + "requested operation");
     }
 
-    private static void checkRolePermission(UserPermissions u, Permission p, AuthResource resource) {
-        if (!u.has(p, resource)) {
+    /**
+     * Whether {@code u} holds {@code p} on {@code resource}; with AllowAllAuthorizer everyone holds everything (only
+     * the superuser-status rules remain), as Cassandra's ClientState skips every permission check then.
+     */
+    private boolean has(UserPermissions u, Permission p, AuthResource resource) {
+        return !auth.requiresAuthorization() || u.has(p, resource);
+    }
+
+    private void ensure(UserPermissions u, Permission p, AuthResource resource) {
+        if (auth.requiresAuthorization()) {
+            u.ensure(p, resource);
+        }
+    }
+
+    private void checkRolePermission(UserPermissions u, Permission p, AuthResource resource) {
+        if (!has(u, p, resource)) {
             throw insufficient(u);
         }
     }
@@ -494,9 +508,9 @@ public final class AuthStatements {
                                                    QueryContext ctx) {
         Set<Permission> perms = EnumSet.copyOf(requested);
         perms.retainAll(resource.applicable());
-        u.ensure(Permission.AUTHORIZE, resource);
+        ensure(u, Permission.AUTHORIZE, resource);
         for (Permission p : perms) {
-            u.ensure(p, resource);
+            ensure(u, p, resource);
         }
         RoleStore store = auth.store();
         return store.exists(grantee).thenCompose(granteeExists -> {
@@ -507,6 +521,11 @@ public final class AuthStatements {
         }).thenCompose(resourceExists -> {
             if (!resourceExists) {
                 throw new InvalidRequestException("Resource " + resource + " doesn't exist");
+            }
+            if (!auth.requiresAuthorization()) {
+                // Cassandra's AllowAllAuthorizer answers a Server_error (UnsupportedOperationException) here
+                throw new InvalidRequestException((grant ? "GRANT" : "REVOKE")
+                        + " operation is not supported by AllowAllAuthorizer");
             }
             if (grant) {
                 return store.grant(grantee, resource, perms);
@@ -545,11 +564,14 @@ public final class AuthStatements {
                 throw new InvalidRequestException("<role " + of + "> doesn't exist");
             }
             if (of == null) {
-                if (!u.has(Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
+                if (!has(u, Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
                     throw new UnauthorizedException("You are not authorized to view everyone's permissions");
                 }
-            } else if (!u.roles().contains(of) && !u.has(Permission.DESCRIBE, AuthResource.role(of))) {
+            } else if (!u.roles().contains(of) && !has(u, Permission.DESCRIBE, AuthResource.role(of))) {
                 throw new UnauthorizedException("You are not authorized to view " + of + "'s permissions");
+            }
+            if (!auth.requiresAuthorization()) {
+                throw new InvalidRequestException("LIST PERMISSIONS operation is not supported by AllowAllAuthorizer");
             }
             CompletableFuture<Set<String>> roles = of == null ? CompletableFuture.completedFuture(null)
                     : auth.rolesOf(of, l.recursive());
@@ -597,12 +619,12 @@ public final class AuthStatements {
                 if (!exists) {
                     throw new InvalidRequestException("<role " + of + "> doesn't exist");
                 }
-                if (!u.roles().contains(of) && !u.has(Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
+                if (!u.roles().contains(of) && !has(u, Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
                     throw new UnauthorizedException("You are not authorized to view roles granted to " + of + " ");
                 }
                 return auth.rolesOf(of, recursive);
             });
-        } else if (u.has(Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
+        } else if (has(u, Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
             names = CompletableFuture.completedFuture(null);
         } else {
             names = auth.rolesOf(u.name(), true);
