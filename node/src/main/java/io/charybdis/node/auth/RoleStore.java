@@ -180,6 +180,26 @@ public final class RoleStore {
                 .thenApply(rows -> rows.stream().map(r -> asText(r.get(0))).toList());
     }
 
+    /** The CIDRs of a group (its {@code cidrs} value: a set of (inet, smallint) tuples), or null for no such group. */
+    public CompletableFuture<ByteBuffer> cidrsOf(String group) {
+        return q.execute("SELECT cidrs FROM system_auth.cidr_groups WHERE cidr_group = ?", read, text(group))
+                .thenApply(rows -> rows.isEmpty() ? null : rows.get(0).get(0));
+    }
+
+    /**
+     * Writes a group's CIDRs; {@code cidrsLiteral} is the CQL literal of the set ({@code {('10.0.0.0', 8), ...}}),
+     * built by the caller from parsed, checked addresses only.
+     */
+    public CompletableFuture<Void> putCidrGroup(String group, String cidrsLiteral) {
+        return q.execute("INSERT INTO system_auth.cidr_groups (cidr_group, cidrs) VALUES (?, " + cidrsLiteral + ")",
+                write, text(group)).thenApply(r -> null);
+    }
+
+    public CompletableFuture<Void> dropCidrGroup(String group) {
+        return q.execute("DELETE FROM system_auth.cidr_groups WHERE cidr_group = ?", write, text(group))
+                .thenApply(r -> null);
+    }
+
     /** The role an mTLS identity maps to ({@code identity_to_role}), or null. */
     public CompletableFuture<String> roleOfIdentity(String identity) {
         return q.execute("SELECT role FROM system_auth.identity_to_role WHERE identity = ?", read, text(identity))

@@ -244,6 +244,9 @@ public final class JmxServer implements AutoCloseable {
                     + "cached: every login reads system_auth.roles"), AuthCacheMBean.class);
             standard("org.apache.cassandra.auth:type=NetworkPermissionsCache", new AuthCaches.Uncached("network "
                     + "permissions are not cached: AllowAllNetworkAuthorizer keeps none"), AuthCacheMBean.class);
+            CidrGroups cidr = new CidrGroups(auth);
+            standard("org.apache.cassandra.db:type=CIDRGroupsMappingManager", cidr, CidrGroupsMBean.class);
+            standard("org.apache.cassandra.db:type=CIDRPermissionsManager", cidr, CidrPermissionsMBean.class);
         }
         registerNodeMetrics();
         syncTables();

@@ -153,6 +153,33 @@ class JmxRolesTest {
         assertThat(get.exit()).as(get.output()).isZero();
         assertThat(get.output()).contains("Validity Period: 3000").contains("Max Entries: 500")
                 .contains("Active Update: false");
+        // CIDR groups, which ACCESS FROM CIDRS names (kept in system_auth.cidr_groups; AllowAllCIDRAuthorizer)
+        assertThat(nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "updatecidrgroup", "region1", "10.0.0.1/8",
+                "192.168.1.0/24").exit()).isZero();
+        Result bad = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "updatecidrgroup", "region2", "10.0.0.0/33");
+        assertThat(bad.exit()).isNotZero();
+        assertThat(bad.output()).contains("10.0.0.0/33 is not a valid CIDR String");
+        assertThat(nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "listcidrgroups").output())
+                .contains("region1").doesNotContain("region2");
+        assertThat(nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "listcidrgroups", "region1").output())
+                .contains("10.0.0.0/8").contains("192.168.1.0/24");
+        try (CqlSession s = CqlSession.builder().addContactPoint(new InetSocketAddress("127.0.0.1", node.nativePort()))
+                .withLocalDatacenter("datacenter1").withAuthCredentials("cassandra", "cassandra").build()) {
+            s.execute("CREATE ROLE from_region1 WITH ACCESS FROM CIDRS {'region1'}");
+            assertThat(s.execute("SELECT cidr_groups FROM system_auth.cidr_permissions WHERE role = 'from_region1'")
+                    .one().getSet("cidr_groups", String.class)).containsExactly("region1");
+        }
+        Result dropMissing = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "dropcidrgroup", "nosuch");
+        assertThat(dropMissing.exit()).isNotZero();
+        assertThat(dropMissing.output()).contains("CIDR group 'nosuch' doesn't exists");
+        Result drop = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "dropcidrgroup", "region1");
+        assertThat(drop.exit()).as(drop.output()).isZero();
+        assertThat(drop.output()).contains("Deleted CIDR group region1");
+        Result invalidateCidr = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "invalidatecidrpermissionscache");
+        assertThat(invalidateCidr.exit()).isNotZero();
+        assertThat(invalidateCidr.output())
+                .contains("Invalidate CIDR permissions cache operation not supported by AllowAllCIDRAuthorizer");
+
         Result credentials = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "setauthcacheconfig",
                 "--cache-name", "CredentialsCache", "--validity-period", "3000");
         assertThat(credentials.exit()).isNotZero();
