@@ -84,7 +84,8 @@ final class CidrGroups implements CidrGroupsMBean, CidrPermissionsMBean {
     @Override
     public void dropCidrGroup(String cidrGroupName) {
         if (await(auth.store().cidrsOf(cidrGroupName)) == null) {
-            throw new IllegalStateException("CIDR group '" + cidrGroupName + "' doesn't exists");
+            // a RuntimeException, as Cassandra's: nodetool prints it as "error: ..."
+            throw new RuntimeException("CIDR group '" + cidrGroupName + "' doesn't exists");
         }
         await(auth.store().dropCidrGroup(cidrGroupName));
     }

@@ -171,7 +171,7 @@ class JmxRolesTest {
         }
         Result dropMissing = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "dropcidrgroup", "nosuch");
         assertThat(dropMissing.exit()).isNotZero();
-        assertThat(dropMissing.output()).contains("CIDR group 'nosuch' doesn't exists");
+        assertThat(dropMissing.output()).contains("error: CIDR group 'nosuch' doesn't exists");
         Result drop = nodetool(jdk, "-u", "cassandra", "-pw", "cassandra", "dropcidrgroup", "region1");
         assertThat(drop.exit()).as(drop.output()).isZero();
         assertThat(drop.output()).contains("Deleted CIDR group region1");
