@@ -201,9 +201,10 @@ public final class CharybdisNode implements AutoCloseable {
                     ? config.rolesValidity() : config.permissionsValidity();
             io.charybdis.node.auth.AuthService authService = new io.charybdis.node.auth.AuthService(passwords,
                     authorization, new io.charybdis.node.auth.RoleStore(
-                            new io.charybdis.node.auth.InternalQueries(qp)), validity, 10_000);
+                            new io.charybdis.node.auth.InternalQueries(qp), config.authReadConsistencyLevel(),
+                            config.authWriteConsistencyLevel()), validity, 10_000);
             authHolder[0] = authService;
-            qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema),
+            qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema, qp::dataCenters),
                     authorization ? new io.charybdis.node.auth.StatementAuthorizer(authService) : null);
             if (passwords) {
                 setupDefaultSuperuser(authService);
@@ -469,6 +470,11 @@ public final class CharybdisNode implements AutoCloseable {
     }
 
     /** The JMX server nodetool talks to, or null if JMX could not listen. */
+    /** Roles, permissions and logins of this node. */
+    public io.charybdis.node.auth.AuthService auth() {
+        return auth;
+    }
+
     public io.charybdis.node.jmx.JmxServer jmx() {
         return jmx;
     }

@@ -79,6 +79,30 @@ public final class AuthService implements AutoCloseable {
         return cache.get(name);
     }
 
+    /** How many roles the cache holds (an estimate). */
+    public long cachedRoles() {
+        return cache.synchronous().estimatedSize();
+    }
+
+    /** How long a role's roles and permissions stay cached. */
+    public Duration validity() {
+        return cache.synchronous().policy().expireAfterWrite().map(e -> e.getExpiresAfter())
+                .orElse(Duration.ZERO);
+    }
+
+    /** Changes {@link #validity()} for the entries written from now on (nodetool setauthcacheconfig). */
+    public void setValidity(Duration validity) {
+        cache.synchronous().policy().expireAfterWrite().ifPresent(e -> e.setExpiresAfter(validity));
+    }
+
+    public long maxEntries() {
+        return cache.synchronous().policy().eviction().map(e -> e.getMaximum()).orElse(0L);
+    }
+
+    public void setMaxEntries(long max) {
+        cache.synchronous().policy().eviction().ifPresent(e -> e.setMaximum(Math.max(1, max)));
+    }
+
     /** Forgets every cached role: called after any change to roles, memberships or permissions. */
     public void invalidate() {
         cache.synchronous().invalidateAll();

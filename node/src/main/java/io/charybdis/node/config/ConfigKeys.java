@@ -65,6 +65,8 @@ final class ConfigKeys {
             key("jmx_address", ConfigKeys::string, NodeConfig.Builder::jmxAddress),
             key("jmx_password_file", ConfigKeys::path, NodeConfig.Builder::jmxPasswordFile),
             key("jmx_access_file", ConfigKeys::path, NodeConfig.Builder::jmxAccessFile),
+            key("jmx_login_config", ConfigKeys::string, NodeConfig.Builder::jmxLoginConfig),
+            key("jmx_authorizer", ConfigKeys::string, NodeConfig.Builder::jmxAuthorizer),
             key("jmx_encryption_options", raw -> EncryptionOptions.parse("jmx_encryption_options", raw, false),
                     NodeConfig.Builder::jmxEncryptionOptions),
             key("client_encryption_options", raw -> EncryptionOptions.parse("client_encryption_options", raw, false),
@@ -114,6 +116,10 @@ final class ConfigKeys {
                     legacyMillis("permissions_validity_in_ms")),
             key("credentials_validity", ConfigKeys::duration, NodeConfig.Builder::credentialsValidity,
                     legacyMillis("credentials_validity_in_ms")),
+            key("auth_read_consistency_level", raw -> consistency("auth_read_consistency_level", raw),
+                    NodeConfig.Builder::authReadConsistencyLevel),
+            key("auth_write_consistency_level", raw -> consistency("auth_write_consistency_level", raw),
+                    NodeConfig.Builder::authWriteConsistencyLevel),
             key("num_tokens", ConfigKeys::integer, NodeConfig.Builder::numTokens),
             key("partitioner", ConfigKeys::string, NodeConfig.Builder::partitioner),
             key("endpoint_snitch", ConfigKeys::className, NodeConfig.Builder::endpointSnitch),
@@ -245,6 +251,17 @@ final class ConfigKeys {
     }
 
     // ---------------------------------------------------------------- parsers
+
+    /** A consistency level by its name (case ignored), as Cassandra's yaml gives it. */
+    static io.charybdis.protocol.Consistency consistency(String key, Object raw) {
+        String name = string(raw).trim().toUpperCase(java.util.Locale.ROOT);
+        try {
+            return io.charybdis.protocol.Consistency.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not a consistency level: " + raw + " (one of "
+                    + java.util.Arrays.toString(io.charybdis.protocol.Consistency.values()) + ")");
+        }
+    }
 
     static String string(Object raw) {
         if (raw instanceof String || raw instanceof Number || raw instanceof Boolean) {

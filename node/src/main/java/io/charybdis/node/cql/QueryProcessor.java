@@ -115,6 +115,17 @@ public final class QueryProcessor {
     /** Roles and permissions statements; null until the node plugs in its auth service. */
     private volatile io.charybdis.node.auth.AuthStatements authStatements;
 
+    /** The data centres of this node and of every endpoint of the ring it knows. */
+    public java.util.Set<String> dataCenters() {
+        var md = coordinator.metadata();
+        java.util.Set<String> dcs = new java.util.TreeSet<>();
+        dcs.add(md.self().datacenter());
+        for (var e : md.ring().endpoints()) {
+            dcs.add(e.datacenter());
+        }
+        return dcs;
+    }
+
     public QueryProcessor(SchemaManager schemas, Coordinator coordinator,
                           BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
                           long preparedCacheBytes) {
@@ -123,15 +134,7 @@ public final class QueryProcessor {
         this.virtualTables = virtualTables;
         this.node = node;
         this.ddl = new SchemaStatements(schemas);
-        this.ddl.setDataCenters(() -> {
-            var md = coordinator.metadata();
-            java.util.Set<String> dcs = new java.util.TreeSet<>();
-            dcs.add(md.self().datacenter());
-            for (var e : md.ring().endpoints()) {
-                dcs.add(e.datacenter());
-            }
-            return dcs;
-        });
+        this.ddl.setDataCenters(this::dataCenters);
         this.prepared = Caffeine.newBuilder()
                 .maximumWeight(Math.max(1, preparedCacheBytes))
                 .weigher((ByteBuffer k, Prepared p) -> 256 + p.query.length() * 2)

@@ -71,6 +71,8 @@ public final class JmxServer implements AutoCloseable {
     private final int port;
     private final String host;
     private final Map<UUID, List<ObjectName>> tableBeans = new HashMap<>();
+    private io.charybdis.node.auth.AuthService auth;
+    private boolean jmxAuthorizer;
     private volatile boolean closed;
 
     private JmxServer(MBeanServer mbs, NodeView node, Registry registry, RMIConnectorServer connector, String host,
@@ -100,7 +102,7 @@ public final class JmxServer implements AutoCloseable {
         view.cluster = node.cluster();
         JmxServer server;
         try {
-            server = listen(config, view, tls);
+            server = listen(config, view, tls, node.auth());
         } catch (IOException | RuntimeException e) {
             log.error("JMX is disabled: cannot listen on {}:{} ({}); nodetool cannot reach this node",
                     config.jmxAddress(), config.jmxPort(), e.toString());
@@ -115,12 +117,16 @@ public final class JmxServer implements AutoCloseable {
             return null;
         }
         log.info("JMX (nodetool) listening on {}:{}{}{}", server.host, server.port,
-                config.jmxPasswordFile() != null ? ", with passwords from " + config.jmxPasswordFile() : ", no authentication",
+                config.jmxPasswordFile() != null ? ", with passwords from " + config.jmxPasswordFile()
+                        : config.jmxLoginConfig() != null ? ", logins against the roles"
+                        + (config.jmxAuthorizer() != null ? ", MBean permissions enforced" : "")
+                        : ", no authentication",
                 tls != null ? ", TLS" : "");
         return server;
     }
 
-    private static JmxServer listen(NodeConfig config, NodeView view, SSLContext tls) throws IOException {
+    private static JmxServer listen(NodeConfig config, NodeView view, SSLContext tls,
+                                    io.charybdis.node.auth.AuthService auth) throws IOException {
         InetAddress address = InetAddress.getByName(config.jmxAddress());
         String host = address.getHostAddress();
         // RMI stubs carry this host name; Cassandra sets it the same way for its local JMX server
@@ -162,6 +168,9 @@ public final class JmxServer implements AutoCloseable {
             if (config.jmxAccessFile() != null) {
                 env.put("jmx.remote.x.access.file", config.jmxAccessFile().toString());
             }
+            if (config.jmxLoginConfig() != null) {
+                env.put(javax.management.remote.JMXConnectorServer.AUTHENTICATOR, JmxRoles.authenticator(auth));
+            }
             RMIJRMPServerImpl rmiServer = new RMIJRMPServerImpl(port, csf, ssf, env);
             // with TLS the connector must not bind itself through JNDI (that client would need to trust this node's
             // certificate); the stub goes into the registry below either way
@@ -169,9 +178,15 @@ public final class JmxServer implements AutoCloseable {
                     : new JMXServiceURL("service:jmx:rmi://" + host + ":" + port + "/jndi/rmi://" + host
                     + ":" + port + "/jmxrmi");
             RMIConnectorServer connector = new RMIConnectorServer(url, env, rmiServer, mbs);
+            if (config.jmxAuthorizer() != null) {
+                connector.setMBeanServerForwarder(JmxRoles.authorizer(auth));
+            }
             connector.start();
             registry.rebind("jmxrmi", rmiServer.toStub());
-            return new JmxServer(mbs, view, registry, connector, host, port);
+            JmxServer server = new JmxServer(mbs, view, registry, connector, host, port);
+            server.auth = auth;
+            server.jmxAuthorizer = config.jmxAuthorizer() != null;
+            return server;
         } catch (IOException | RuntimeException e) {
             unexport(registry);
             throw e;
@@ -218,6 +233,21 @@ public final class JmxServer implements AutoCloseable {
         standard("org.apache.cassandra.net:type=StreamManager", new StreamingBeans.StreamManager(node),
                 StreamManagerMBean.class);
         standard("org.apache.cassandra.db:type=Caches", new SmallBeans.CacheService(), CacheServiceMBean.class);
+        if (auth != null) {
+            AuthCaches.Roles roles = new AuthCaches.Roles(auth);
+            standard("org.apache.cassandra.auth:type=RolesCache", roles, AuthCacheMBean.class);
+            standard("org.apache.cassandra.auth:type=PermissionsCache", roles, AuthCacheMBean.class);
+            if (jmxAuthorizer) {
+                standard("org.apache.cassandra.auth:type=JmxPermissionsCache", roles, AuthCacheMBean.class);
+            }
+            standard("org.apache.cassandra.auth:type=CredentialsCache", new AuthCaches.Uncached("credentials are not "
+                    + "cached: every login reads system_auth.roles"), AuthCacheMBean.class);
+            standard("org.apache.cassandra.auth:type=NetworkPermissionsCache", new AuthCaches.Uncached("network "
+                    + "permissions are not cached: AllowAllNetworkAuthorizer keeps none"), AuthCacheMBean.class);
+            CidrGroups cidr = new CidrGroups(auth);
+            standard("org.apache.cassandra.db:type=CIDRGroupsMappingManager", cidr, CidrGroupsMBean.class);
+            standard("org.apache.cassandra.db:type=CIDRPermissionsManager", cidr, CidrPermissionsMBean.class);
+        }
         registerNodeMetrics();
         syncTables();
     }

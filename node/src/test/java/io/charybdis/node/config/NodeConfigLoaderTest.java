@@ -465,4 +465,41 @@ class NodeConfigLoaderTest {
                 .hasMessageContaining("list one directory");
         assertThat(load("data_file_directories:\n  - /d1\n").dataFileDirectories()).containsExactly(Path.of("/d1"));
     }
+
+    @Test
+    void shouldTakeJmxLoginsAgainstTheRolesOnlyWithPasswordAuthentication() {
+        NodeConfig c = load("""
+                authenticator: PasswordAuthenticator
+                authorizer: CassandraAuthorizer
+                jmx_login_config: CassandraLogin
+                jmx_authorizer: org.apache.cassandra.auth.jmx.AuthorizationProxy
+                """);
+        assertThat(c.jmxLoginConfig()).isEqualTo("CassandraLogin");
+        assertThat(c.jmxAuthorizer()).isEqualTo(NodeConfig.JMX_AUTHORIZER);
+
+        assertThatThrownBy(() -> load("authenticator: PasswordAuthenticator\njmx_login_config: OtherLogin\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("jmx_login_config=OtherLogin");
+        assertThatThrownBy(() -> load("jmx_login_config: CassandraLogin\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("needs authenticator");
+        assertThatThrownBy(() -> load("authenticator: PasswordAuthenticator\n"
+                + "jmx_authorizer: org.apache.cassandra.auth.jmx.AuthorizationProxy\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("needs jmx_login_config");
+        assertThatThrownBy(() -> load("authenticator: PasswordAuthenticator\nauthorizer: CassandraAuthorizer\n"
+                + "jmx_login_config: CassandraLogin\njmx_authorizer: MyProxy\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("jmx_authorizer=MyProxy");
+    }
+
+    @Test
+    void shouldReadAndWriteSystemAuthAtCassandrasConsistencyLevels() {
+        NodeConfig defaults = load("");
+        assertThat(defaults.authReadConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.LOCAL_QUORUM);
+        assertThat(defaults.authWriteConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.EACH_QUORUM);
+        NodeConfig c = load("auth_read_consistency_level: local_one\nauth_write_consistency_level: QUORUM\n");
+        assertThat(c.authReadConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.LOCAL_ONE);
+        assertThat(c.authWriteConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.QUORUM);
+        assertThatThrownBy(() -> load("auth_read_consistency_level: EACH_QUORUM\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("auth_read_consistency_level");
+        assertThatThrownBy(() -> load("auth_write_consistency_level: SOME\n"))
+                .hasMessageContaining("auth_write_consistency_level").hasMessageContaining("not a consistency level");
+    }
 }
