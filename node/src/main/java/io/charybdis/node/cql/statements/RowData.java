@@ -59,6 +59,8 @@ public final class RowData {
     /** The current partition's key; like the values, valid for the current row only. */
     ByteBuffer partitionKey;
     boolean isStaticRow;
+    /** Whether the current row lives: a row marker, or a cell of a column the table still has (not dropped). */
+    boolean live;
 
     public RowData(TableMetadata table) {
         this.table = table;
@@ -180,6 +182,7 @@ public final class RowData {
         byte[] a = cursor.array();
         attach(a);
         isStaticRow = cursor.isStatic();
+        live = cursor.rowTimestamp() != Long.MIN_VALUE;
         for (int i = firstNonKey; i < values.length; i++) {
             values[i] = null;
             timestamps[i] = Long.MIN_VALUE;
@@ -210,6 +213,7 @@ public final class RowData {
             if (staticColumn[idx] != isStaticRow) {
                 continue;
             }
+            live = true;
             timestamps[idx] = Math.max(timestamps[idx], cursor.timestamp());
             ttls[idx] = cursor.ttl();
             if (cursor.hasPath()) {

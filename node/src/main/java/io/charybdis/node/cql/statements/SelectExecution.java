@@ -214,7 +214,10 @@ public final class SelectExecution implements CqlStatement {
         }
         this.groupByColumns = groupBy;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
-        this.cellFilter = s.isWildcard() ? null : readCells(s, table, restrictions);
+        // a table with dropped columns reads every cell: a row whose only cells are of dropped columns is dead, which
+        // storage (that knows no columns) cannot tell
+        this.cellFilter = s.isWildcard() || !table.droppedColumns().isEmpty() ? null
+                : readCells(s, table, restrictions);
         this.requestTimeout = RequestTimeout.of(s.timeout(), binder);
         this.variables = binder.variables();
         this.pkIndexes = pkBindIndexes(table, binder.receivers());
@@ -928,8 +931,11 @@ public final class SelectExecution implements CqlStatement {
                         partitionHasStatic = true;
                         continue;
                     }
-                    partitionRegularRows++;
                     rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
+                    if (cellFilter == null && !row.live) {
+                        continue; // only cells of dropped columns (a compact table's rows have no marker)
+                    }
+                    partitionRegularRows++;
                     if (checkingEntry && !entryLive) {
                         entryLive = Filters.matches(indexFilterOnly, row, bind, indexFilterValue);
                     }
