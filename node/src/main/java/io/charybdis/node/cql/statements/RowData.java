@@ -41,6 +41,9 @@ public final class RowData {
     private final boolean[] multiCell;
     private final boolean[] staticColumn;
     private final MultiCellAssembler[] complex;
+    /** Per multi-cell column: its cells' timestamps and TTLs (of the current row; of the static row for statics). */
+    private final CellTimes[] cellTimes;
+    private final CellTimes[] staticCellTimes;
     private final ClusteringDecoder clusteringDecoder;
     /** Static column values of the current partition, kept while its rows are produced. */
     private final ByteBuffer[] staticValues;
@@ -82,11 +85,15 @@ public final class RowData {
             cellIdToIndex[columns.get(i).cellId()] = i;
         }
         complex = new MultiCellAssembler[n];
+        cellTimes = new CellTimes[n];
+        staticCellTimes = new CellTimes[n];
         for (int i = 0; i < n; i++) {
             ColumnMetadata c = columns.get(i);
             multiCell[i] = i >= firstNonKey && c.isMultiCell();
             staticColumn[i] = i >= firstNonKey && c.isStatic();
             complex[i] = multiCell[i] ? new MultiCellAssembler(c) : null;
+            cellTimes[i] = multiCell[i] ? new CellTimes() : null;
+            staticCellTimes[i] = multiCell[i] && staticColumn[i] ? new CellTimes() : null;
         }
         clusteringDecoder = new ClusteringDecoder(table);
         cellViews = new ByteBuffer[n];
@@ -175,6 +182,11 @@ public final class RowData {
             timestamps[i] = Long.MIN_VALUE;
         }
         Arrays.fill(staticValues, null);
+        for (CellTimes t : staticCellTimes) {
+            if (t != null) {
+                t.clear();
+            }
+        }
     }
 
     /** Loads the cursor's current row. A static row is kept for the partition's later rows. */
@@ -189,6 +201,7 @@ public final class RowData {
             ttls[i] = 0;
             if (multiCell[i]) {
                 complex[i].clear();
+                cellTimes[i].clear();
             }
         }
         boolean anyComplex = false;
@@ -220,6 +233,9 @@ public final class RowData {
                 if (multiCell[idx]) {
                     complex[idx].add(cursor.pathOffset(), cursor.pathLength(), cursor.valueOffset(),
                             cursor.valueLength());
+                    int field = cursor.pathLength() >= 2 ? ((a[cursor.pathOffset()] & 0xFF) << 8)
+                            | (a[cursor.pathOffset() + 1] & 0xFF) : -1;
+                    cellTimes[idx].add(cursor.timestamp(), cursor.ttl(), field);
                     anyComplex = true;
                 }
             } else if (!multiCell[idx]) {
@@ -236,6 +252,11 @@ public final class RowData {
             }
         }
         if (isStaticRow) {
+            for (int i = firstNonKey; i < values.length; i++) {
+                if (staticCellTimes[i] != null) {
+                    staticCellTimes[i].copyFrom(cellTimes[i]);
+                }
+            }
             System.arraycopy(values, 0, staticValues, 0, values.length);
             System.arraycopy(timestamps, 0, staticTimestamps, 0, values.length);
             System.arraycopy(ttls, 0, staticTtls, 0, values.length);
@@ -335,6 +356,11 @@ public final class RowData {
 
     public int ttl(int index) {
         return ttls[index];
+    }
+
+    /** The timestamps and TTLs of the cells of multi-cell column {@code index} in the current row. */
+    CellTimes cellTimes(int index) {
+        return staticColumn[index] ? staticCellTimes[index] : cellTimes[index];
     }
 
     /** True when the row has a value in at least one non-key column (for static-only detection). */
