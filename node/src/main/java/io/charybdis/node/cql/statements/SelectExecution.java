@@ -506,12 +506,28 @@ public final class SelectExecution implements CqlStatement {
         int partitionRegularRows;
         boolean partitionHasStatic;
         List<Object[]> sortBuffer;
-        final int groupLimit;
+        int groupLimit;
         final int groupsPerPartitionLimit;
         int groupsWritten;
         int groupsInPartition;
         ByteBuffer groupPartition;
         boolean skippingGroup;
+        /**
+         * GROUP BY under paging: Cassandra's page size counts groups. A page ends once it holds {@code groupPageSize}
+         * completed groups, before the first row of the next group, which the next page starts with: the resume
+         * point is then the row before it, kept below (as the resume point fields, before each row moves them).
+         */
+        final int groupPageSize;
+        boolean groupPageFull;
+        boolean prevResumeSet;
+        boolean prevResumePending;
+        long prevResumeToken;
+        int prevKeyOffset;
+        int prevKeyLength;
+        int prevClusteringOffset;
+        int prevClusteringLength;
+        byte[] prevResumeKey;
+        byte[] prevResumeClustering;
 
         /** The last storage read issued and its partition (null for a range read), for tombstone messages. */
         ReadCommand lastCommand;
@@ -530,6 +546,8 @@ public final class SelectExecution implements CqlStatement {
             this.groupsPerPartitionLimit = groupByColumns > 0 ? ppl : Integer.MAX_VALUE;
             this.pageSize = aggregate ? Integer.MAX_VALUE : pageSize;
             this.remaining = aggregate ? Integer.MAX_VALUE : limit;
+            this.groupPageSize = groupByColumns > 0 && indexTarget == null && virtual == null ? pageSize
+                    : Integer.MAX_VALUE;
             if (aggregate) {
                 selection.resetAggregates();
             }
@@ -544,11 +562,20 @@ public final class SelectExecution implements CqlStatement {
                 partitionEmitted = perPartitionLimit == Integer.MAX_VALUE ? 0
                         : perPartitionLimit - state.remainingInPartition();
                 partitionRegularRows = state.clustering() == null ? 0 : 1;
+                if (groupByColumns > 0) {
+                    // a GROUP BY page's state counts groups: those LIMIT still allows, and PER PARTITION LIMIT in
+                    // the partition it stopped in
+                    this.remaining = Integer.MAX_VALUE;
+                    this.groupLimit = state.remaining();
+                    this.groupsInPartition = ppl == Integer.MAX_VALUE ? 0 : ppl - state.remainingInPartition();
+                    this.groupPartition = ByteBuffer.wrap(state.key());
+                }
             }
         }
 
         CompletableFuture<Void> start() {
-            if (aggregate && partitionIndex == 0 && !resumeSet) {
+            // Cassandra warns on each page of a GROUP BY query (the other aggregates have one page)
+            if (aggregate && (groupByColumns > 0 || partitionIndex == 0 && !resumeSet)) {
                 if (!restrictions.hasPartitionKeys()) {
                     ctx.warn("Aggregation query used without partition key");
                 } else if (restrictions.partitionKeyIn()) {
@@ -815,7 +842,7 @@ public final class SelectExecution implements CqlStatement {
         }
 
         boolean pageFull() {
-            return emitted >= pageSize || remaining <= 0;
+            return emitted >= pageSize || remaining <= 0 || groupPageFull;
         }
 
         CompletableFuture<Void> next() {
@@ -919,6 +946,11 @@ public final class SelectExecution implements CqlStatement {
                 if (!hasCurrentKey || currentToken != token || !Arrays.equals(currentKey, 0, currentKeyLength, a,
                         keyOffset, keyOffset + keyLength)) {
                     closePartition();
+                    if (groupPageFull) {
+                        resolveResume(result);
+                        savePagingState();
+                        return false;
+                    }
                     setCurrentKey(token, a, keyOffset, keyLength);
                     partitionEmitted = 0;
                     partitionRegularRows = 0;
@@ -931,6 +963,7 @@ public final class SelectExecution implements CqlStatement {
                         partitionHasStatic = true;
                         continue;
                     }
+                    keepPrevious();
                     rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
                     if (cellFilter == null && !row.live) {
                         continue; // only cells of dropped columns (a compact table's rows have no marker)
@@ -954,6 +987,7 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
                 if (partitionRegularRows == 0 && partitionHasStatic) {
+                    keepPrevious();
                     rememberInChunk(token, keyOffset, keyLength, -1, 0);
                 }
             }
@@ -981,8 +1015,41 @@ public final class SelectExecution implements CqlStatement {
             pendingClusteringLength = clusteringLength;
         }
 
+        /** Keeps the resume point as it is before the current row moves it (GROUP BY pages end before a row). */
+        void keepPrevious() {
+            prevResumeSet = resumeSet;
+            prevResumePending = resumePending;
+            prevResumeToken = resumeToken;
+            prevKeyOffset = pendingKeyOffset;
+            prevKeyLength = pendingKeyLength;
+            prevClusteringOffset = pendingClusteringOffset;
+            prevClusteringLength = pendingClusteringLength;
+            prevResumeKey = resumeKey;
+            prevResumeClustering = resumeClustering;
+        }
+
+        /** Moves the resume point back to before the current row: the next page starts with it. */
+        void restorePrevious() {
+            resumeSet = prevResumeSet;
+            resumePending = prevResumePending;
+            resumeToken = prevResumeToken;
+            pendingKeyOffset = prevKeyOffset;
+            pendingKeyLength = prevKeyLength;
+            pendingClusteringOffset = prevClusteringOffset;
+            pendingClusteringLength = prevClusteringLength;
+            resumeKey = prevResumeKey;
+            resumeClustering = prevResumeClustering;
+        }
+
         /** Turns a resume point remembered in the chunk into copies (once per chunk, not per row). */
         void resolveResume(ReadResult chunk) {
+            if (prevResumePending) {
+                byte[] a = chunk.cursor().array();
+                prevResumePending = false;
+                prevResumeKey = Arrays.copyOfRange(a, prevKeyOffset, prevKeyOffset + prevKeyLength);
+                prevResumeClustering = prevClusteringOffset < 0 ? null
+                        : Arrays.copyOfRange(a, prevClusteringOffset, prevClusteringOffset + prevClusteringLength);
+            }
             if (!resumePending) {
                 return;
             }
@@ -1021,6 +1088,16 @@ public final class SelectExecution implements CqlStatement {
                 row.asStaticOnlyRow();
                 if (Filters.matches(filters, row, bind, filterValues)) {
                     emit();
+                    if (groupPageFull) {
+                        // this static-only row starts the next page; a resume point still in the chunk is saved by
+                        // the caller, which has the chunk
+                        if (!resumePending) {
+                            savePagingState();
+                        }
+                        partitionHasStatic = false;
+                        partitionRegularRows = 0;
+                        return;
+                    }
                     partitionEmitted++;
                     remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
                     if (pageFull()) {
@@ -1050,6 +1127,12 @@ public final class SelectExecution implements CqlStatement {
                             groupStarted = false;
                             groupsWritten++;
                             groupsInPartition++;
+                            if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
+                                // the page is full: this row, the first of the next group, starts the next page
+                                groupPageFull = true;
+                                restorePrevious();
+                                return;
+                            }
                         }
                         if (!java.util.Objects.equals(row.partitionKey, groupPartition)) {
                             groupPartition = RowData.copy(row.partitionKey); // row values are views of their row
@@ -1094,6 +1177,13 @@ public final class SelectExecution implements CqlStatement {
         }
 
         void savePagingState() {
+            if (groupPageFull) {
+                int rip = groupsPerPartitionLimit == Integer.MAX_VALUE ? Integer.MAX_VALUE
+                        : groupsPerPartitionLimit - groupsInPartition;
+                pagingState = new PagingState(groupLimit - groupsWritten, keys == null ? -1 : partitionIndex,
+                        resumeToken, resumeKey == null ? new byte[0] : resumeKey, resumeClustering, rip).encode();
+                return;
+            }
             if (aggregate || pageSize == Integer.MAX_VALUE) {
                 return;
             }
@@ -1129,6 +1219,13 @@ public final class SelectExecution implements CqlStatement {
             if (groupByColumns > 0) {
                 if (groupStarted && groupsWritten < groupLimit) {
                     selection.writeAggregate(bind, firstRow, writer);
+                    groupsWritten++;
+                    groupsInPartition++;
+                    if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
+                        // a full page: Cassandra hands a paging state back, and the next page is empty
+                        groupPageFull = true;
+                        savePagingState();
+                    }
                 }
                 return;
             }
