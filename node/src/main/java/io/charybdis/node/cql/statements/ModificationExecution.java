@@ -277,6 +277,12 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 for (ColumnMetadata c : table.clustering()) {
                     if (!seen.contains(c.name())) {
+                        if (c.position() > 0 && seen.contains(table.clustering().get(c.position() - 1).name())
+                                && table.compactStorage() == CompactStorage.DENSE) {
+                            // Cassandra stores such a row under a clustering prefix; our rows have full clusterings
+                            throw new InvalidRequestException("Rows with a clustering prefix (" + c.name() + " missing) "
+                                    + "in COMPACT STORAGE tables are not supported by Charybdis yet");
+                        }
                         // a row of static columns alone needs no clustering
                         if (!onlyStaticValues) {
                             throw new InvalidRequestException("Some clustering keys are missing: " + c.name());

@@ -62,6 +62,13 @@ public final class SelectExecution implements CqlStatement {
     private final boolean allowFiltering;
     private final boolean distinct;
     private final int groupByColumns;
+    /** GROUP BY ending with {@code floor(c, ...)}: the function grouping the last column's values, else null. */
+    private final GroupFunction groupFunction;
+
+    /** A monotonic function of the last GROUP BY column (Cassandra's time floor), applied to its value. */
+    private interface GroupFunction {
+        ByteBuffer apply(ByteBuffer value, BindContext ctx);
+    }
     private final boolean orderByAcrossPartitions;
     private final boolean staticOnlyRows;
     /** The cell ids of the columns the statement reads (selection and filters); null = all (wildcard). */
@@ -186,9 +193,29 @@ public final class SelectExecution implements CqlStatement {
         int groupBy = 0;
         List<ColumnMetadata> primaryKey = new ArrayList<>(table.partitionKey());
         primaryKey.addAll(table.clustering());
-        for (Selector g : s.groupBy()) {
-            if (!(g instanceof Selector.Column gc)) {
-                throw new InvalidRequestException("Only column names are supported in GROUP BY yet");
+        GroupFunction groupFn = null;
+        for (int gi = 0; gi < s.groupBy().size(); gi++) {
+            Selector g = s.groupBy().get(gi);
+            Selector.Column gc;
+            if (g instanceof Selector.Column c) {
+                gc = c;
+            } else if (g instanceof Selector.FunctionCall fc && fc.function().name().equals("floor")
+                    && !fc.args().isEmpty() && fc.args().get(0) instanceof Selector.Column c) {
+                gc = c;
+                ColumnMetadata fcol = table.column(c.name());
+                if (fcol != null && fcol.kind() != ColumnMetadata.Kind.CLUSTERING) {
+                    throw new InvalidRequestException("Group by functions are only supported on clustering columns, "
+                            + "got " + c.name());
+                }
+                if (gi != s.groupBy().size() - 1) {
+                    // Cassandra requires the columns in primary key order first; a function ends the groups
+                    throw new InvalidRequestException("Group by currently only support groups of columns following "
+                            + "their declared order in the PRIMARY KEY");
+                }
+                groupFn = fcol == null ? null : groupFunction(fc, fcol, functions, binder);
+            } else {
+                throw new InvalidRequestException("Only column names and floor() of the last one are supported in "
+                        + "GROUP BY yet");
             }
             ColumnMetadata col = table.column(gc.name());
             if (col == null) {
@@ -213,6 +240,7 @@ public final class SelectExecution implements CqlStatement {
             throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
         }
         this.groupByColumns = groupBy;
+        this.groupFunction = groupFn;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
         // a table with dropped columns reads every cell: a row whose only cells are of dropped columns is dead, which
         // storage (that knows no columns) cannot tell
@@ -235,6 +263,33 @@ public final class SelectExecution implements CqlStatement {
         }
         this.indexFilter = chosen;
         this.indexTarget = target;
+    }
+
+    /** {@code floor(c, duration[, start])} as a GROUP BY element: the overload for c's type, constants bound. */
+    private static GroupFunction groupFunction(Selector.FunctionCall fc, ColumnMetadata column, Functions functions,
+                                               TermBinder binder) {
+        for (io.charybdis.node.cql.values.NativeFunction fn : functions.overloads("floor")) {
+            if (fn.argTypes().size() != fc.args().size() || !fn.argTypes().get(0).equals(column.type())) {
+                continue;
+            }
+            List<io.charybdis.node.cql.values.BoundValue> args = new ArrayList<>();
+            for (int i = 1; i < fc.args().size(); i++) {
+                if (!(fc.args().get(i) instanceof Selector.Value v)) {
+                    throw new InvalidRequestException("Only constants are supported as floor() arguments in GROUP BY");
+                }
+                args.add(binder.bind(v.term(), "arg" + i + "(system.floor)", fn.argTypes().get(i)));
+            }
+            return (value, ctx) -> {
+                List<ByteBuffer> values = new ArrayList<>(args.size() + 1);
+                values.add(value);
+                for (io.charybdis.node.cql.values.BoundValue b : args) {
+                    values.add(b.bind(ctx));
+                }
+                return fn.execute(values, ctx);
+            };
+        }
+        throw new InvalidRequestException("Invalid call to function floor in GROUP BY: no overload for "
+                + column.name() + " of type " + column.type().cqlName());
     }
 
     /**
@@ -1117,8 +1172,12 @@ public final class SelectExecution implements CqlStatement {
             if (aggregate) {
                 if (groupByColumns > 0) {
                     boolean newGroup = groupKey == null;
+                    ByteBuffer floored = groupFunction == null ? null
+                            : groupFunction.apply(row.values[groupByColumns - 1], bind);
                     for (int i = 0; i < groupByColumns && !newGroup; i++) {
-                        newGroup = !row.valueEquals(i, groupKey[i]);
+                        newGroup = groupFunction != null && i == groupByColumns - 1
+                                ? !java.util.Objects.equals(floored, groupKey[i])
+                                : !row.valueEquals(i, groupKey[i]);
                     }
                     if (newGroup) {
                         if (groupStarted) {
@@ -1140,7 +1199,7 @@ public final class SelectExecution implements CqlStatement {
                         }
                         ByteBuffer[] gk = new ByteBuffer[groupByColumns];
                         for (int i = 0; i < groupByColumns; i++) {
-                            gk[i] = row.copyValue(i);
+                            gk[i] = groupFunction != null && i == groupByColumns - 1 ? floored : row.copyValue(i);
                         }
                         groupKey = gk;
                         skippingGroup = groupsInPartition >= groupsPerPartitionLimit;
