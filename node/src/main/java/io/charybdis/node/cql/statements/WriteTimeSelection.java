@@ -7,6 +7,7 @@ import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
+import io.charybdis.protocol.response.RowsWriter;
 import io.charybdis.protocol.types.DataType;
 import io.charybdis.protocol.types.NativeType;
 
@@ -79,8 +80,11 @@ final class WriteTimeSelection {
         boolean ttl = wt.kind() == Selector.WriteTimeKind.TTL;
         boolean max = wt.kind() == Selector.WriteTimeKind.MAXWRITETIME;
         DataType single = ttl ? NativeType.INT : NativeType.BIGINT;
+        if (!c.isMultiCell() && target == Target.COLUMN) {
+            return simpleColumn(index, name, ttl);
+        }
         if (!c.isMultiCell()) {
-            // one cell: the column's, when the selected column, element or field has a value
+            // one cell: the column's, when the selected element or field has a value
             return Selection.simple(single, name, (r, ctx) -> {
                 if (r.values[index] == null || (target != Target.COLUMN && inner.value(r, ctx) == null)) {
                     return null;
@@ -123,6 +127,40 @@ final class WriteTimeSelection {
                     int cell = times.cellOfField(field);
                     return cell < 0 ? null : one(times, cell, ttl);
                 });
+            }
+        };
+    }
+
+    /** A simple column's timestamp or TTL, written into the result without allocating (the read path's hot case). */
+    private static Selection.Output simpleColumn(int index, String name, boolean ttl) {
+        return new Selection.Output() {
+            public DataType type() {
+                return ttl ? NativeType.INT : NativeType.BIGINT;
+            }
+
+            public String name() {
+                return name;
+            }
+
+            public ByteBuffer value(RowData r, io.charybdis.node.cql.values.BindContext ctx) {
+                if (r.values[index] == null) {
+                    return null;
+                }
+                if (ttl) {
+                    int t = r.ttl(index);
+                    return t == 0 ? null : Values.int32(t);
+                }
+                return Values.bigint(r.timestamp(index));
+            }
+
+            public void write(RowData r, io.charybdis.node.cql.values.BindContext ctx, RowsWriter writer) {
+                if (r.values[index] == null || ttl && r.ttl(index) == 0) {
+                    writer.nullValue();
+                } else if (ttl) {
+                    writer.intValue(r.ttl(index));
+                } else {
+                    writer.longValue(r.timestamp(index));
+                }
             }
         };
     }
