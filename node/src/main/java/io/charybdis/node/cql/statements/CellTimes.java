@@ -3,7 +3,7 @@ package io.charybdis.node.cql.statements;
 import java.util.Arrays;
 
 /**
- * The write timestamp and TTL of each live cell of one multi-cell column (non-frozen collection or UDT) of the
+ * The write timestamp and expiration time of each live cell of one multi-cell column (non-frozen collection or UDT) of the
  * current row, in cell order: the order of the elements in the column's serialized value (list order, set elements
  * and map keys sorted), and for a UDT the fields that have a cell, each with its field index. What
  * {@code writetime()}, {@code maxwritetime()} and {@code ttl()} of a collection, an element, a slice or a field
@@ -19,7 +19,7 @@ final class CellTimes {
         count = 0;
     }
 
-    void add(long timestamp, int ttl, int field) {
+    void add(long timestamp, int expiration, int field) {
         if (count == timestamps.length) {
             int n = count * 2;
             timestamps = Arrays.copyOf(timestamps, n);
@@ -27,7 +27,7 @@ final class CellTimes {
             fields = Arrays.copyOf(fields, n);
         }
         timestamps[count] = timestamp;
-        ttls[count] = ttl;
+        ttls[count] = expiration;
         fields[count] = field;
         count++;
     }
@@ -47,8 +47,8 @@ final class CellTimes {
         return timestamps[cell];
     }
 
-    /** The cell's TTL in seconds; 0 when it does not expire. */
-    int ttl(int cell) {
+    /** When the cell expires (seconds since the epoch); 0 when it does not. */
+    int expiration(int cell) {
         return ttls[cell];
     }
 

@@ -228,14 +228,15 @@ public final class RowData {
             }
             live = true;
             timestamps[idx] = Math.max(timestamps[idx], cursor.timestamp());
-            ttls[idx] = cursor.ttl();
+            ttls[idx] = cursor.ttl() == 0 ? 0 : cursor.localExpirationTime();
             if (cursor.hasPath()) {
                 if (multiCell[idx]) {
                     complex[idx].add(cursor.pathOffset(), cursor.pathLength(), cursor.valueOffset(),
                             cursor.valueLength());
                     int field = cursor.pathLength() >= 2 ? ((a[cursor.pathOffset()] & 0xFF) << 8)
                             | (a[cursor.pathOffset() + 1] & 0xFF) : -1;
-                    cellTimes[idx].add(cursor.timestamp(), cursor.ttl(), field);
+                    cellTimes[idx].add(cursor.timestamp(), cursor.ttl() == 0 ? 0 : cursor.localExpirationTime(),
+                            field);
                     anyComplex = true;
                 }
             } else if (!multiCell[idx]) {
@@ -354,7 +355,8 @@ public final class RowData {
         return timestamps[index];
     }
 
-    public int ttl(int index) {
+    /** When the column's cell expires (seconds since the epoch), 0 when it does not: ttl() is what is left. */
+    public int expiration(int index) {
         return ttls[index];
     }
 

@@ -20,7 +20,6 @@ import io.charybdis.protocol.types.NativeType;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.MathContext;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -757,6 +756,8 @@ public final class Selection {
         private long lsum;
         private double dsum;
         private long count;
+        /** avg of decimals: Cassandra's running mean, avg += (x - avg) / n rounded half-even at each value. */
+        private BigDecimal decimalAvg = BigDecimal.ZERO;
 
         Aggregate(String fn, String name, Output arg) {
             this.fn = fn;
@@ -806,6 +807,7 @@ public final class Selection {
             lsum = 0;
             dsum = 0;
             count = 0;
+            decimalAvg = BigDecimal.ZERO;
         }
 
         /** Keeps a copy of {@code v} (a view of the current row) as the best value, in the reused array. */
@@ -857,7 +859,14 @@ public final class Selection {
                         case BIGINT, COUNTER -> addExact(v.getLong(p));
                         case FLOAT -> dsum += v.getFloat(p);
                         case DOUBLE -> dsum += v.getDouble(p);
-                        default -> addComposed(arg.type().compose(v.duplicate()));
+                        default -> {
+                            Object o = arg.type().compose(v.duplicate());
+                            if (o instanceof BigDecimal bd && fn.equals("avg")) {
+                                decimalAvg = decimalAvg.add(bd.subtract(decimalAvg).divide(BigDecimal.valueOf(count + 1),
+                                        java.math.RoundingMode.HALF_EVEN));
+                            }
+                            addComposed(o);
+                        }
                     }
                     count++;
                 }
@@ -891,8 +900,7 @@ public final class Selection {
                     return k == TypeKind.FLOAT ? arg.type().decompose((float) d) : arg.type().decompose(d);
                 }
                 case DECIMAL -> {
-                    BigDecimal d = avg ? (count == 0 ? BigDecimal.ZERO
-                            : sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128)) : sum;
+                    BigDecimal d = avg ? decimalAvg : sum;
                     return arg.type().decompose(d);
                 }
                 case VARINT -> {

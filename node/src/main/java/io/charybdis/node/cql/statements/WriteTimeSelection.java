@@ -2,6 +2,7 @@ package io.charybdis.node.cql.statements;
 
 import io.charybdis.node.cql.exceptions.InvalidRequestException;
 import io.charybdis.node.cql.syntax.Selector;
+import io.charybdis.node.cql.values.BindContext;
 import io.charybdis.node.cql.values.Values;
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.TableMetadata;
@@ -90,8 +91,8 @@ final class WriteTimeSelection {
                     return null;
                 }
                 if (ttl) {
-                    int t = r.ttl(index);
-                    return t == 0 ? null : Values.int32(t);
+                    int e = r.expiration(index);
+                    return e == 0 ? null : Values.int32(remaining(e, ctx));
                 }
                 return Values.bigint(r.timestamp(index));
             });
@@ -111,13 +112,13 @@ final class WriteTimeSelection {
                     if (target == Target.ELEMENT) {
                         for (int i = 0; i < in.length; i++) {
                             if (in[i]) {
-                                return one(times, i, ttl);
+                                return one(times, i, ttl, ctx);
                             }
                         }
                         return null;
                     }
-                    return max ? maxTimestamp(times, in) : fields > 0 ? fieldList(times, fields, ttl)
-                            : list(times, in, ttl);
+                    return max ? maxTimestamp(times, in) : fields > 0 ? fieldList(times, fields, ttl, ctx)
+                            : list(times, in, ttl, ctx);
                 });
             }
             case FIELD -> {
@@ -125,7 +126,7 @@ final class WriteTimeSelection {
                 yield Selection.simple(single, name, (r, ctx) -> {
                     CellTimes times = r.cellTimes(index);
                     int cell = times.cellOfField(field);
-                    return cell < 0 ? null : one(times, cell, ttl);
+                    return cell < 0 ? null : one(times, cell, ttl, ctx);
                 });
             }
         };
@@ -147,17 +148,17 @@ final class WriteTimeSelection {
                     return null;
                 }
                 if (ttl) {
-                    int t = r.ttl(index);
-                    return t == 0 ? null : Values.int32(t);
+                    int e = r.expiration(index);
+                    return e == 0 ? null : Values.int32(remaining(e, ctx));
                 }
                 return Values.bigint(r.timestamp(index));
             }
 
             public void write(RowData r, io.charybdis.node.cql.values.BindContext ctx, RowsWriter writer) {
-                if (r.values[index] == null || ttl && r.ttl(index) == 0) {
+                if (r.values[index] == null || ttl && r.expiration(index) == 0) {
                     writer.nullValue();
                 } else if (ttl) {
-                    writer.intValue(r.ttl(index));
+                    writer.intValue(remaining(r.expiration(index), ctx));
                 } else {
                     writer.longValue(r.timestamp(index));
                 }
@@ -165,10 +166,15 @@ final class WriteTimeSelection {
         };
     }
 
-    private static ByteBuffer one(CellTimes times, int cell, boolean ttl) {
+    /** The seconds left until {@code expiration}: what ttl() shows, as Cassandra computes it at the read's time. */
+    private static int remaining(int expiration, BindContext ctx) {
+        return Math.max(0, expiration - ctx.nowInSeconds());
+    }
+
+    private static ByteBuffer one(CellTimes times, int cell, boolean ttl, BindContext ctx) {
         if (ttl) {
-            int t = times.ttl(cell);
-            return t == 0 ? null : Values.int32(t);
+            int e = times.expiration(cell);
+            return e == 0 ? null : Values.int32(remaining(e, ctx));
         }
         return Values.bigint(times.timestamp(cell));
     }
@@ -207,18 +213,18 @@ final class WriteTimeSelection {
      * A UDT's list: one entry per field (null for a field without a cell) once the value has any cell; empty
      * without one.
      */
-    private static ByteBuffer fieldList(CellTimes times, int fields, boolean ttl) {
+    private static ByteBuffer fieldList(CellTimes times, int fields, boolean ttl, BindContext ctx) {
         if (times.count() == 0) {
-            return list(times, null, ttl);
+            return list(times, null, ttl, ctx);
         }
         ByteBuffer out = ByteBuffer.allocate(4 + fields * 12);
         out.putInt(fields);
         for (int f = 0; f < fields; f++) {
             int cell = times.cellOfField(f);
-            if (cell < 0 || (ttl && times.ttl(cell) == 0)) {
+            if (cell < 0 || (ttl && times.expiration(cell) == 0)) {
                 out.putInt(-1);
             } else if (ttl) {
-                out.putInt(4).putInt(times.ttl(cell));
+                out.putInt(4).putInt(remaining(times.expiration(cell), ctx));
             } else {
                 out.putInt(8).putLong(times.timestamp(cell));
             }
@@ -227,7 +233,7 @@ final class WriteTimeSelection {
     }
 
     /** A list of the cells' timestamps (bigint) or TTLs (int, null entries for cells without one). */
-    private static ByteBuffer list(CellTimes times, boolean[] in, boolean ttl) {
+    private static ByteBuffer list(CellTimes times, boolean[] in, boolean ttl, BindContext ctx) {
         int n = 0;
         for (int i = 0; i < times.count(); i++) {
             if (in == null || in[i]) {
@@ -242,10 +248,10 @@ final class WriteTimeSelection {
             }
             if (!ttl) {
                 out.putInt(8).putLong(times.timestamp(i));
-            } else if (times.ttl(i) == 0) {
+            } else if (times.expiration(i) == 0) {
                 out.putInt(-1);
             } else {
-                out.putInt(4).putInt(times.ttl(i));
+                out.putInt(4).putInt(remaining(times.expiration(i), ctx));
             }
         }
         return out.flip();
