@@ -16,6 +16,12 @@ public enum Verb {
     METADATA_ADDRESS(4),
     /** Answers with the whole partition as the replica holds it, unfiltered (read reconciliation and repair). */
     READ_RAW(5),
+    /**
+     * Reads on the replica and answers with the digest of the result instead of the result (digest reads: one
+     * replica sends the data, the others a digest to compare it with). A peer that predates it answers with a
+     * failure naming the verb, which the coordinator counts as a replica that did not answer.
+     */
+    READ_DIGEST(6),
     /** Paxos phase 1: promise a ballot, answer the replica's accepted and committed proposals (cluster.paxos). */
     PAXOS_PREPARE(20),
     /** Paxos phase 2: accept a proposal unless a later ballot was promised. */

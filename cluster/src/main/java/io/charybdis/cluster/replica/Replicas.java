@@ -21,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
  *   <li>MUTATION: the request is the mutation's bytes ({@code MutationLayout}); the answer, empty, is sent once
  *       the mutation is in the commit log and memtable as the replica's sync mode promises.</li>
  *   <li>READ: the request is a {@link ReadCommandWire}; the answer a {@link ReadResultWire}.</li>
+ *   <li>READ_DIGEST: the request is a {@link ReadCommandWire}; the answer the {@link ReadDigest} of the result
+ *       (16 bytes), computed on the shard that read it.</li>
  * </ul>
  */
 public final class Replicas {
@@ -29,7 +31,7 @@ public final class Replicas {
     private final io.charybdis.cluster.paxos.PaxosMessages paxos;
     private final EpochGate gate;
 
-    /** Data requests (MUTATION, READ, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
+    /** Data requests (MUTATION, READ, READ_DIGEST, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
     public void refuseStaleCoordinators(java.util.function.LongSupplier placementEpoch) {
         gate.placementEpoch(placementEpoch);
     }
@@ -52,7 +54,7 @@ public final class Replicas {
         return paxos;
     }
 
-    /** Serves MUTATION, READ, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
+    /** Serves MUTATION, READ, READ_DIGEST, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
     public static Replicas serve(MessagingService messaging, Storage storage) {
         EpochGate gate = new EpochGate();
         messaging.handle(Verb.ECHO, (payload, shard, epoch, sender) ->
@@ -77,6 +79,18 @@ public final class Replicas {
                 ByteBuf out = Unpooled.wrappedBuffer(ReadResultWire.encode(r));
                 r.release();
                 return out;
+            });
+        });
+        messaging.handle(Verb.READ_DIGEST, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
+            ReadCommand c = ReadCommandWire.read(payload);
+            return storage.read(c).thenApply(r -> {
+                byte[] digest = ReadDigest.of(r);
+                r.release();
+                return Unpooled.wrappedBuffer(digest);
             });
         });
         messaging.handle(Verb.READ_RAW, (payload, shard, epoch, sender) -> {
@@ -139,6 +153,26 @@ public final class Replicas {
                 payload, timeoutMillis).thenApply(answer -> {
                     answer.release();
                     return null;
+                });
+    }
+
+    /** The digest of what a single-partition read returns on a remote replica ({@link ReadDigest}). */
+    public CompletableFuture<byte[]> digest(Endpoint replica, ReadCommand c, long timeoutMillis) {
+        ByteBuf payload = Unpooled.buffer(128);
+        ReadCommandWire.write(c, payload);
+        return messaging.send(replica.storageAddress(), ShardRouting.shardOf(c.token(), replica.shards()),
+                Verb.READ_DIGEST, payload, timeoutMillis).thenApply(answer -> {
+                    try {
+                        if (answer.readableBytes() != ReadDigest.LENGTH) {
+                            throw new IllegalStateException("a READ_DIGEST answer of " + answer.readableBytes()
+                                    + " bytes from replica=" + replica + ", expected " + ReadDigest.LENGTH);
+                        }
+                        byte[] digest = new byte[ReadDigest.LENGTH];
+                        answer.readBytes(digest);
+                        return digest;
+                    } finally {
+                        answer.release();
+                    }
                 });
     }
 
