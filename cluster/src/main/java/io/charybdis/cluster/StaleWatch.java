@@ -18,16 +18,19 @@ final class StaleWatch {
     private volatile boolean refused;
     private volatile boolean closed;
 
-    /** Watches one replica answer; returns it unchanged. A null watch watches nothing. */
+    /**
+     * Watches one replica answer: returns a future with its outcome that completes once the watch has seen it (so
+     * that whatever depends on the answer sees the watch up to date). A null watch watches nothing.
+     */
     static <T> CompletableFuture<T> watch(StaleWatch w, CompletableFuture<T> answer) {
-        if (w != null) {
-            answer.whenComplete((v, t) -> {
-                if (t != null && isStaleEpoch(t)) {
-                    w.refused = true;
-                }
-            });
+        if (w == null) {
+            return answer;
         }
-        return answer;
+        return answer.whenComplete((v, t) -> {
+            if (t != null && isStaleEpoch(t)) {
+                w.refused = true;
+            }
+        });
     }
 
     /** From now on the attempt must not be repeated, whatever its answers. */
