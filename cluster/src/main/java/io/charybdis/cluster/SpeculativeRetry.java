@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * wait for the replicas first asked before asking one more.
  *
  * <ul>
- *   <li>{@code NONE}: never ask another replica.</li>
+ *   <li>{@code NEVER} (as the schema stores {@code NONE}), {@code NONE}: never ask another replica.</li>
  *   <li>{@code ALWAYS}: ask one more replica than the level needs from the start (two of them for the data).</li>
  *   <li>{@code Xms}: after X milliseconds.</li>
  *   <li>{@code Xp} (also {@code XPERCENTILE}): after the X-th percentile of the table's recent coordinator read
@@ -25,14 +25,17 @@ record SpeculativeRetry(Kind kind, double percentile, long fixedMicros) {
 
     private static final Pattern HYBRID = Pattern.compile("^(MIN|MAX)\\((.+),(.+)\\)$");
 
-    /** Parses the option as the schema keeps it; null or empty is Cassandra's default, 99p. */
+    /**
+     * Parses the option as the schema keeps it (the schema validated it as Cassandra does; this also takes the
+     * percentiles it shows rounded to {@code 0p} and {@code 100p}); null or empty is Cassandra's default, 99p.
+     */
     static SpeculativeRetry parse(String text) {
         if (text == null || text.isBlank()) {
             return DEFAULT;
         }
         String u = text.replace(" ", "").toUpperCase(Locale.ROOT);
         switch (u) {
-            case "NONE":
+            case "NONE", "NEVER":
                 return NONE;
             case "ALWAYS":
                 return new SpeculativeRetry(Kind.ALWAYS, 0, 0);
@@ -71,7 +74,7 @@ record SpeculativeRetry(Kind kind, double percentile, long fixedMicros) {
     }
 
     private static SpeculativeRetry percentile(double p, String text) {
-        if (p < 0 || p >= 100) {
+        if (!(p >= 0 && p <= 100)) {
             throw invalid(text);
         }
         return new SpeculativeRetry(Kind.PERCENTILE, p, 0);

@@ -13,6 +13,8 @@ class SpeculativeRetryTest {
     @Test
     void shouldParseEveryFormTheSchemaKeeps() {
         assertThat(SpeculativeRetry.parse("NONE").thresholdMicros(P)).isEqualTo(Long.MAX_VALUE);
+        assertThat(SpeculativeRetry.parse("NEVER").thresholdMicros(P)).isEqualTo(Long.MAX_VALUE);
+        assertThat(SpeculativeRetry.parse("100p").thresholdMicros(P)).isEqualTo(100_000); // 99.99999p shown rounded
         assertThat(SpeculativeRetry.parse("ALWAYS").thresholdMicros(P)).isZero();
         assertThat(SpeculativeRetry.parse("50ms").thresholdMicros(P)).isEqualTo(50_000);
         assertThat(SpeculativeRetry.parse("2.5MS").thresholdMicros(P)).isEqualTo(2_500);
@@ -26,7 +28,7 @@ class SpeculativeRetryTest {
 
     @Test
     void shouldRejectWhatIsNotAThreshold() {
-        for (String bad : new String[] {"fast", "100p", "-1ms", "MIN(99p,95p)", "MAX(10ms,20ms)", "12"}) {
+        for (String bad : new String[] {"fast", "101p", "-1ms", "MIN(99p,95p)", "MAX(10ms,20ms)", "12"}) {
             assertThatThrownBy(() -> SpeculativeRetry.parse(bad)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("Invalid value " + bad + " for option 'speculative_retry'");
         }
