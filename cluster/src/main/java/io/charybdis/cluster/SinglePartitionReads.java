@@ -158,10 +158,17 @@ final class SinglePartitionReads {
         return out;
     }
 
+    /** A node's average answer time; 0 (unknown: tried like any other) when it was last measured long ago. */
     private long averageMicros(Endpoint e) {
         Responsiveness r = responsiveness.get(e);
-        return r == null ? 0 : r.averageMicros;
+        return r == null || System.nanoTime() - r.updatedNanos > RESPONSIVENESS_MEMORY_NANOS ? 0 : r.averageMicros;
     }
+
+    /**
+     * How long a node's answer times are remembered: a node that was slow is asked again after this long without
+     * news of it (as Cassandra's dynamic snitch resets its scores), so that a recovered node is not left aside.
+     */
+    static final long RESPONSIVENESS_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private void answered(Endpoint e, long nanos) {
         Responsiveness r = responsiveness.get(e);
@@ -169,12 +176,15 @@ final class SinglePartitionReads {
             r = responsiveness.computeIfAbsent(e, x -> new Responsiveness());
         }
         long micros = nanos / 1000;
-        long avg = r.averageMicros;
+        long now = System.nanoTime();
+        long avg = now - r.updatedNanos > RESPONSIVENESS_MEMORY_NANOS ? 0 : r.averageMicros;
         r.averageMicros = avg == 0 ? micros : avg + (micros - avg) / 8; // racy by design: an estimate
+        r.updatedNanos = now;
     }
 
     private static final class Responsiveness {
         volatile long averageMicros;
+        volatile long updatedNanos = System.nanoTime() - RESPONSIVENESS_MEMORY_NANOS - 1;
     }
 
     /** One replica's answer: the data (data requests) or null, and the digest of what it read. */
