@@ -291,6 +291,10 @@ public final class Coordinator {
         return done;
     }
 
+    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
+        return applyOn(plan, m, type, null);
+    }
+
     /** @param stale notes a replica refusing the write for a stale epoch (null: not watched) */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
                                             StaleWatch stale) {
@@ -331,6 +335,10 @@ public final class Coordinator {
             }
         }
         return tracker.future();
+    }
+
+    private static boolean isStaleEpoch(Throwable t) {
+        return StaleWatch.isStaleEpoch(t);
     }
 
     /**
