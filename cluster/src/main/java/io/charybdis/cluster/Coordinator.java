@@ -34,8 +34,12 @@ import java.util.function.Function;
  *   <li>A coordinator built without internode messaging (a node alone) fails loudly on a plan naming another
  *       node.</li>
  *   <li>Work kept outside this class: hinted handoff ({@code hints.HintsService}: writes a replica missed),
- *       range reads ({@link RangeCoordinator}: the ring walked in token order), the batchlog of LOGGED batches
- *       ({@code batchlog.Batchlog}), Paxos ({@code paxos}).</li>
+ *       single-partition reads across replicas ({@link SinglePartitionReads}: digest reads, speculative retry, read
+ *       repair), range reads ({@link RangeCoordinator}: the ring walked in token order), the batchlog of LOGGED
+ *       batches ({@code batchlog.Batchlog}), Paxos ({@code paxos}).</li>
+ *   <li>A request that a replica refused because this coordinator routed by a stale epoch is retried once after
+ *       catching up with the metadata log ({@link #onStaleEpoch}); each attempt notes refusals on a
+ *       {@link StaleWatch}.</li>
  * </ul>
  */
 public final class Coordinator {
