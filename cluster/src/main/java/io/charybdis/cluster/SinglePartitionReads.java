@@ -44,6 +44,8 @@ import java.util.function.Supplier;
  *       the level met, one spare replica is asked too — for the data when no data arrived yet, else for a digest —
  *       once per read. ALWAYS asks {@code blockFor + 1} replicas from the start, two of them for the data. A local
  *       read at ONE on this node is not speculated.</li>
+ *   <li><b>Older peers.</b> A replica whose version does not know READ_DIGEST answers that request with a
+ *       failure naming the verb; it is then asked for the data, which is digested here.</li>
  *   <li><b>Failures.</b> The read fails with a ReadTimeout as soon as the replicas still out cannot meet the level
  *       (a refusal counts as an answer that never comes); remote requests carry what is left of the read timeout,
  *       so a speculated read ends within it too. A replica refusing this coordinator's stale epoch is noted on the
@@ -236,7 +238,11 @@ final class SinglePartitionReads {
             } else {
                 long left = Math.max(1, timeoutMillis - TimeUnit.NANOSECONDS.toMillis(sentNanos - startNanos));
                 answer = data ? StaleWatch.watch(stale, remote.read(e, c, left)).thenApply(r -> new Answer(r, null))
-                        : StaleWatch.watch(stale, remote.digest(e, c, left)).thenApply(d -> new Answer(null, d));
+                        : StaleWatch.watch(stale, remote.digest(e, c, left)).exceptionallyCompose(t -> !lacksDigests(t)
+                                ? CompletableFuture.failedFuture(t)
+                                // a node of a version without READ_DIGEST: its data, digested here
+                                : StaleWatch.watch(stale, remote.read(e, c, left)).thenApply(Read::digestOf))
+                        .thenApply(d -> new Answer(null, d));
                 answer.whenComplete((a, t) -> answered(e, t == null ? System.nanoTime() - sentNanos
                         : TimeUnit.MILLISECONDS.toNanos(timeoutMillis)));
             }
@@ -372,6 +378,19 @@ final class SinglePartitionReads {
             }
             CompletableFuture.delayedExecutor(micros, TimeUnit.MICROSECONDS).execute(task);
         }
+    }
+
+    /** Whether a digest request failed because the replica runs a version that does not know READ_DIGEST. */
+    static boolean lacksDigests(Throwable t) {
+        Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (!(cause instanceof io.charybdis.cluster.messaging.MessagingException me)
+                || me.reason() != io.charybdis.cluster.messaging.MessagingException.Reason.REMOTE_FAILURE
+                || me.getMessage() == null) {
+            return false;
+        }
+        String m = me.getMessage();
+        return m.endsWith("no handler for verb=" + io.charybdis.cluster.messaging.Verb.READ_DIGEST)
+                || m.endsWith("no handler for verb=" + io.charybdis.cluster.messaging.Verb.READ_DIGEST.code());
     }
 
     private static void release(Answer a) {

@@ -19,7 +19,7 @@ public enum Verb {
     /**
      * Reads on the replica and answers with the digest of the result instead of the result (digest reads: one
      * replica sends the data, the others a digest to compare it with). A peer that predates it answers with a
-     * failure naming the verb, which the coordinator counts as a replica that did not answer.
+     * failure naming the verb; the coordinator then asks it for the data and digests that itself.
      */
     READ_DIGEST(6),
     /** Paxos phase 1: promise a ballot, answer the replica's accepted and committed proposals (cluster.paxos). */

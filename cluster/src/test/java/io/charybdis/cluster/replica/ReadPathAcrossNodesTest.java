@@ -201,6 +201,20 @@ class ReadPathAcrossNodesTest {
         assertThat(a.storage.read(read(500, "m")).join().isEmpty()).isTrue();
     }
 
+    @Test
+    void aReplicaOfAVersionWithoutDigestsIsAskedForTheDataInstead() {
+        start(3, 3);
+        nodes.get(0).coordinator.write(row(500, "o", "v"), ConsistencyLevel.ALL, null).join();
+        for (int i = 1; i < 3; i++) {
+            nodes.get(i).messaging.handle(Verb.READ_DIGEST, null); // as a node that predates the verb
+        }
+        sent.clear();
+        assertThat(read(nodes.get(0), 500, "o", ConsistencyLevel.QUORUM)).isEqualTo("v");
+        assertThat(sent(Verb.READ_DIGEST)).isEqualTo(1);
+        assertThat(sent(Verb.READ)).isEqualTo(1);
+        assertThat(sent(Verb.READ_RAW)).isZero(); // the data it sent, digested here, agreed
+    }
+
     // ------------------------------------------------------------------ speculative retry
 
     @Test
