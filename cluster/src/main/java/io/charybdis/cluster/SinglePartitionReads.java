@@ -154,10 +154,20 @@ final class SinglePartitionReads {
         if (counted.size() <= 1) {
             return counted;
         }
-        List<Endpoint> out = new ArrayList<>(counted);
-        out.sort(Comparator.comparingInt((Endpoint e) -> e.equals(me) ? 0 : e.datacenter().equals(me.datacenter()) ? 1 : 2)
-                .thenComparingLong(this::averageMicros));
+        List<Ranked> ranked = new ArrayList<>(counted.size()); // scores read once: they change under the sort
+        for (Endpoint e : counted) {
+            ranked.add(new Ranked(e, e.equals(me) ? 0 : e.datacenter().equals(me.datacenter()) ? 1 : 2,
+                    averageMicros(e)));
+        }
+        ranked.sort(Comparator.comparingInt(Ranked::group).thenComparingLong(Ranked::averageMicros));
+        List<Endpoint> out = new ArrayList<>(ranked.size());
+        for (Ranked r : ranked) {
+            out.add(r.endpoint);
+        }
         return out;
+    }
+
+    private record Ranked(Endpoint endpoint, int group, long averageMicros) {
     }
 
     /** A node's average answer time; 0 (unknown: tried like any other) when it was last measured long ago. */
