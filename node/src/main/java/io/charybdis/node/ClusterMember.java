@@ -436,6 +436,11 @@ final class ClusterMember implements AutoCloseable {
         return replicas;
     }
 
+    /** The coordinator attached to this member, or null before {@link #attach}. */
+    Coordinator coordinator() {
+        return coordinator.get();
+    }
+
     /** The coordinator to keep on the ring of every new epoch. */
     void attach(Coordinator c) {
         coordinator.set(c);

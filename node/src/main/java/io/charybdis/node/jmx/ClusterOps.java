@@ -20,6 +20,15 @@ public interface ClusterOps {
 
     List<Member> members();
 
+    /**
+     * The latency (µs) of the table's single-partition reads this node coordinated across replicas (JMX
+     * CoordinatorReadLatency); empty before the coordinator is attached.
+     */
+    io.charybdis.storage.LatencyHistogram.Snapshot coordinatorReadLatency(UUID table);
+
+    /** How many reads of the table asked one more replica after its speculative_retry threshold (JMX). */
+    long speculativeRetries(UUID table);
+
     /** This node's host id. */
     UUID self();
 

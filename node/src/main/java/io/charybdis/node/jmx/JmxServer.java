@@ -480,7 +480,10 @@ public final class JmxServer implements AutoCloseable {
         m.put("MemtableSwitchCount", MetricBean.counter(() -> st.get().flushCount()));
         m.put("PendingFlushes", MetricBean.counter(() -> st.get().pendingFlushes()));
         m.put("PendingCompactions", MetricBean.gauge(Integer.class, () -> pendingCompactions(id)));
-        m.put("SpeculativeRetries", MetricBean.counter(() -> 0));
+        m.put("SpeculativeRetries", MetricBean.counter(() -> {
+            ClusterOps c = node.cluster;
+            return c == null ? 0 : c.speculativeRetries(t.id());
+        }));
         m.put("DroppedMutations", MetricBean.counter(() -> 0));
         m.put("BytesFlushed", MetricBean.counter(() -> 0));
         m.put("CompactionBytesWritten", MetricBean.counter(() -> mt.get().bytesCompacted()));
@@ -490,7 +493,10 @@ public final class JmxServer implements AutoCloseable {
         m.put("WriteTotalLatency", MetricBean.counter(() -> stored ? latencies(id).writes().totalMicros() : 0));
         m.put("RangeTotalLatency", MetricBean.counter(() -> 0));
         m.put("RangeLatency", MetricBean.timer(LatencyHistogram::empty));
-        m.put("CoordinatorReadLatency", MetricBean.timer(LatencyHistogram::empty));
+        m.put("CoordinatorReadLatency", MetricBean.timer(() -> {
+            ClusterOps c = node.cluster;
+            return c == null ? LatencyHistogram.empty() : c.coordinatorReadLatency(t.id());
+        }));
         m.put("CoordinatorScanLatency", MetricBean.timer(LatencyHistogram::empty));
         m.put("SSTablesPerReadHistogram", MetricBean.histogram(() -> mt.get().sstablesPerRead(),
                 () -> mt.get().recentSSTablesPerRead()));
