@@ -209,6 +209,10 @@ public final class CharybdisNode implements AutoCloseable {
             }
             Authenticator auth = passwords ? Authenticator.passwords(authService) : Authenticator.allowAll();
             CqlServer server = CqlServer.create(shards, qp, auth, nodeInfo, config);
+            io.charybdis.node.tracing.Tracing tracing = new io.charybdis.node.tracing.Tracing(
+                    new io.charybdis.node.auth.InternalQueries(qp), InetAddress.getByName(config.listenAddress()),
+                    config.storagePort());
+            server.setTracing(tracing);
             schemas.addListener(server::schemaChanged);
             if (member != null) {
                 member.onTopologyChange(server::topologyChanged);
@@ -445,6 +449,11 @@ public final class CharybdisNode implements AutoCloseable {
     }
 
     /** The CQL server: its connections, bytes in flight and overload counters. */
+    /** Query tracing: system_traces sessions and the trace probability. */
+    public io.charybdis.node.tracing.Tracing tracing() {
+        return server.tracing();
+    }
+
     public CqlServer cqlServer() {
         return server;
     }

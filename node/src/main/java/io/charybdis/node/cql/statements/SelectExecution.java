@@ -404,6 +404,14 @@ public final class SelectExecution implements CqlStatement {
     /** Cassandra's RequestFailureReason code for an index still building. */
     private static final int INDEX_NOT_AVAILABLE = 6;
 
+    /** A range read's token bounds as Cassandra's traces show them: {@code (min, max]}. */
+    private static String tokenRangeText(ReadCommand cmd) {
+        ReadCommand.KeyBound lo = cmd.start();
+        ReadCommand.KeyBound hi = cmd.end();
+        return (lo == null || !lo.inclusive() ? "(" : "[") + (lo == null ? "min" : Long.toString(lo.token())) + ", "
+                + (hi == null ? "max" : Long.toString(hi.token())) + (hi == null || hi.inclusive() ? "]" : ")");
+    }
+
     private RowData takeRow() {
         RowData r = spareRow.getAndSet(null);
         return r != null ? r : new RowData(table);
@@ -873,7 +881,15 @@ public final class SelectExecution implements CqlStatement {
                 cmd = b.build();
             }
             lastCommand = cmd;
+            if (ctx.trace() != null) {
+                ctx.trace(keys != null ? "Executing single-partition query on " + table.name()
+                        : "Executing seq scan on " + table.name() + " for token range " + tokenRangeText(cmd));
+            }
             return coordinator.read(cmd, ctx.consistency(), ctx.home()).thenCompose(result -> {
+                if (ctx.trace() != null) {
+                    ctx.trace("Read " + result.liveRowsScanned() + " live rows and " + result.tombstonesScanned()
+                            + " tombstone cells");
+                }
                 TombstoneGuard.check(guardrails, ctx, table, cmd, lastKey, commandLimit, result);
                 boolean more = process(result);
                 if (!more) {
