@@ -111,7 +111,8 @@ public final class CharybdisNode implements AutoCloseable {
                     config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
                     config.commitlogSegmentSize().bytes(), config.memoryBudget().bytes(),
                     config.ignoreCommitlogCorruption())
-                    .withCompactionThroughputBytesPerSecond(config.compactionThroughput().bytes());
+                    .withCompactionThroughputBytesPerSecond(config.compactionThroughput().bytes())
+                    .withDataDirectories(config.dataFileDirectories());
             storage = Storage.open(sc, shards.loops());
             SchemaManager schemas = new SchemaManager(new SchemaStore(data), SystemKeyspaces.builtIn());
             Storage st = storage;
@@ -488,7 +489,7 @@ public final class CharybdisNode implements AutoCloseable {
     public String describeListening() {
         return "listening for CQL clients on " + config.rpcAddress() + ":" + server.port() + " (shard-aware port "
                 + server.shardAwarePort() + "), " + shards.count() + " shards, data in "
-                + config.dataFileDirectories().get(0) + ", commit log in " + config.commitlogDirectory()
+                + String.join(", ", config.dataFileDirectories().stream().map(Path::toString).toList()) + ", commit log in " + config.commitlogDirectory()
                 + " (" + config.commitlogSync().configName() + ")";
     }
 
