@@ -50,9 +50,10 @@ class TracingTest {
     }
 
     @Test
-    void shouldTraceASelectWithItsSteps() {
+    void shouldTraceASelectWithItsSteps() throws Exception {
         session.execute("INSERT INTO tr.t (k, c, v) VALUES (1, 1, 'a')");
         session.execute("INSERT INTO tr.t (k, c, v) VALUES (1, 2, 'b')");
+        node.node.storage().flushAll().get();
         session.execute("DELETE FROM tr.t WHERE k = 1 AND c = 3");
         ResultSet rs = session.execute(SimpleStatement.newInstance("SELECT * FROM tr.t WHERE k = 1")
                 .setTracing(true));
@@ -69,7 +70,7 @@ class TracingTest {
         assertThat(trace.getStartedAt()).isGreaterThan(System.currentTimeMillis() - 60_000);
         assertThat(activities(trace)).containsSubsequence("Parsing SELECT * FROM tr.t WHERE k = 1",
                 "Preparing statement", "Executing single-partition query on t",
-                "Read 2 live rows and 1 tombstone cells");
+                "Merged data from memtables and 1 sstables", "Read 2 live rows and 1 tombstone cells");
         for (TraceEvent e : trace.getEvents()) {
             assertThat(e.getSourceAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
             assertThat(e.getThreadName()).isNotBlank();

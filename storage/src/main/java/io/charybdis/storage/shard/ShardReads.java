@@ -90,7 +90,7 @@ final class ShardReads {
                 views.add(cached);
                 ResultWriter w = new ResultWriter(c);
                 emit(c, views, w);
-                f.complete(w.build());
+                f.complete(w.build().sources(0, true));
                 return f;
             }
         }
@@ -231,7 +231,7 @@ final class ShardReads {
             List<PartitionView> views = views(src, parts, new DecoratedKey(c.token(), c.key()));
             ResultWriter w = new ResultWriter(c);
             emit(c, views, w);
-            f.complete(w.build());
+            f.complete(w.build().sources(src.sstables().size(), false));
         } catch (Throwable t) {
             f.completeExceptionally(t);
         } finally {
