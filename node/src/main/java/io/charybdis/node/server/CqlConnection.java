@@ -380,7 +380,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             case Request.Batch b -> {
                 t = new TraceState(clientAddress, "Execute batch of CQL3 queries");
                 return t.parameter("consistency_level", b.consistency() == null ? null : b.consistency().name())
-                        .parameter("serial_consistency_level", b.serialConsistency() == null ? null
+                        .parameter("serial_consistency_level", b.serialConsistency() == null ? "SERIAL"
                                 : b.serialConsistency().name());
             }
             default -> {
@@ -391,8 +391,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
             t.parameter("page_size", Integer.toString(options.pageSize()));
         }
         return t.parameter("consistency_level", options.consistency() == null ? null : options.consistency().name())
-                .parameter("serial_consistency_level", options.serialConsistency() == null ? null
-                        : options.serialConsistency().name());
+                .parameter("serial_consistency_level", options.serialConsistencyOrDefault().name());
     }
 
     /** Writes a traced request's session once its response is out (nothing when the request was not traced). */

@@ -65,7 +65,8 @@ class TracingTest {
         assertThat(trace.getRequestType()).isEqualTo("Execute CQL3 query");
         assertThat(trace.getDurationMicros()).isPositive();
         assertThat(trace.getParameters()).containsEntry("query", "SELECT * FROM tr.t WHERE k = 1")
-                .containsEntry("consistency_level", "LOCAL_ONE").containsEntry("page_size", "5000");
+                .containsEntry("consistency_level", "LOCAL_ONE").containsEntry("page_size", "5000")
+                .containsEntry("serial_consistency_level", "SERIAL");
         assertThat(trace.getCoordinatorAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
         assertThat(trace.getStartedAt()).isGreaterThan(System.currentTimeMillis() - 60_000);
         assertThat(activities(trace)).containsSubsequence("Parsing SELECT * FROM tr.t WHERE k = 1",
@@ -93,6 +94,17 @@ class TracingTest {
         assertThat(batchTrace.getRequestType()).isEqualTo("Execute batch of CQL3 queries");
         assertThat(activities(batchTrace)).contains("Parsing INSERT INTO tr.t (k, c, v) VALUES (3, 2, 'z')",
                 "Determining replicas for mutation");
+    }
+
+    @Test
+    void shouldTraceARangeRead() {
+        session.execute("INSERT INTO tr.t (k, c, v) VALUES (5, 1, 'r')");
+        QueryTrace trace = session.execute(SimpleStatement.newInstance("SELECT * FROM tr.t").setTracing(true))
+                .getExecutionInfo().getQueryTrace();
+        assertThat(activities(trace)).containsSubsequence("Parsing SELECT * FROM tr.t", "Preparing statement",
+                "Computing ranges to query",
+                "Executing seq scan for (min(-9223372036854775808), min(-9223372036854775808)]");
+        assertThat(activities(trace)).anyMatch(a -> a.matches("Read \\d+ live rows and \\d+ tombstone cells"));
     }
 
     @Test

@@ -404,12 +404,16 @@ public final class SelectExecution implements CqlStatement {
     /** Cassandra's RequestFailureReason code for an index still building. */
     private static final int INDEX_NOT_AVAILABLE = 6;
 
-    /** A range read's token bounds as Cassandra's traces show them: {@code (min, max]}. */
+    /**
+     * A range read's token bounds as Cassandra's traces show them: the whole ring as
+     * {@code (min(-9223372036854775808), min(-9223372036854775808)]}, a bound as its token.
+     */
     private static String tokenRangeText(ReadCommand cmd) {
         ReadCommand.KeyBound lo = cmd.start();
         ReadCommand.KeyBound hi = cmd.end();
-        return (lo == null || !lo.inclusive() ? "(" : "[") + (lo == null ? "min" : Long.toString(lo.token())) + ", "
-                + (hi == null ? "max" : Long.toString(hi.token())) + (hi == null || hi.inclusive() ? "]" : ")");
+        String min = "min(" + Long.MIN_VALUE + ")";
+        return (lo == null || !lo.inclusive() ? "(" : "[") + (lo == null ? min : Long.toString(lo.token())) + ", "
+                + (hi == null ? min : Long.toString(hi.token())) + (hi == null || hi.inclusive() ? "]" : ")");
     }
 
     private RowData takeRow() {
@@ -882,8 +886,12 @@ public final class SelectExecution implements CqlStatement {
             }
             lastCommand = cmd;
             if (ctx.trace() != null) {
-                ctx.trace(keys != null ? "Executing single-partition query on " + table.name()
-                        : "Executing seq scan on " + table.name() + " for token range " + tokenRangeText(cmd));
+                if (keys != null) {
+                    ctx.trace("Executing single-partition query on " + table.name());
+                } else {
+                    ctx.trace("Computing ranges to query");
+                    ctx.trace("Executing seq scan for " + tokenRangeText(cmd));
+                }
             }
             return coordinator.read(cmd, ctx.consistency(), ctx.home()).thenCompose(result -> {
                 if (ctx.trace() != null) {
