@@ -11,6 +11,7 @@ import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -138,7 +139,40 @@ public final class Coordinator {
 
     /** Applies one partition's mutation at {@code cl}; completes on {@code home} (null: wherever it finishes). */
     public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home) {
-        return Home.resume(writeOnce(m, cl, catchUp != null), home);
+        return write(m, cl, home, null);
+    }
+
+    /**
+     * As {@link #write(Mutation, ConsistencyLevel, EventExecutor)}, telling {@code trace} (a traced request's tracing
+     * session; null when not traced) of the messages sent to other nodes and their answers.
+     */
+    public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home, Consumer<String> trace) {
+        return Home.resume(writeOnce(m, cl, catchUp != null, trace), home);
+    }
+
+    /** "/address:port", as Cassandra's traces name a node. */
+    private static String traceName(Endpoint e) {
+        return "/" + e.address().getHostAddress() + ":" + e.storagePort();
+    }
+
+    /** Traces a request sent to {@code e} and, when it comes, its answer. */
+    private static <T> CompletableFuture<T> traced(Consumer<String> trace, String verb, Endpoint e,
+                                                   CompletableFuture<T> answer) {
+        if (trace == null) {
+            return answer;
+        }
+        trace.accept("Sending " + verb + "_REQ message to " + traceName(e));
+        answer.whenComplete((v, t) -> trace.accept(t == null ? verb + "_RSP message received from " + traceName(e)
+                : verb + " to " + traceName(e) + " failed: " + rootMessage(t)));
+        return answer;
+    }
+
+    private static String rootMessage(Throwable t) {
+        while (t.getCause() != null && (t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException)) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     /**
@@ -146,7 +180,8 @@ public final class Coordinator {
      * placement changed since), this node catches up with the metadata log and tries once more on the new plan
      * (writes are idempotent: a replica that had applied it applies the same cells again).
      */
-    private CompletableFuture<Void> writeOnce(Mutation m, ConsistencyLevel cl, boolean mayRetry) {
+    private CompletableFuture<Void> writeOnce(Mutation m, ConsistencyLevel cl, boolean mayRetry,
+                                              Consumer<String> trace) {
         ReplicaPlan plan;
         try {
             plan = plan(m.table(), m.token(), cl, true);
@@ -155,7 +190,7 @@ public final class Coordinator {
         }
         java.util.concurrent.atomic.AtomicBoolean stale = mayRetry ? new java.util.concurrent.atomic.AtomicBoolean()
                 : null;
-        CompletableFuture<Void> done = applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE, stale);
+        CompletableFuture<Void> done = applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE, stale, trace);
         if (stale == null) {
             return done;
         }
@@ -163,7 +198,7 @@ public final class Coordinator {
             if (!stale.get()) {
                 return CompletableFuture.failedFuture(t);
             }
-            return CompletableFuture.runAsync(catchUp).thenCompose(v -> writeOnce(m, cl, false));
+            return CompletableFuture.runAsync(catchUp).thenCompose(v -> writeOnce(m, cl, false, trace));
         });
     }
 
@@ -177,8 +212,14 @@ public final class Coordinator {
 
     /** Applies mutations of several partitions, each at {@code cl}; completes when all have met it. */
     public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        return write(ms, cl, home, null);
+    }
+
+    /** As {@link #write(List, ConsistencyLevel, EventExecutor)}, traced ({@code trace} null: not traced). */
+    public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home,
+                                        Consumer<String> trace) {
         if (ms.size() == 1) {
-            return write(ms.get(0), cl, home);
+            return write(ms.get(0), cl, home, trace);
         }
         CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
         ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
@@ -190,7 +231,7 @@ public final class Coordinator {
             return CompletableFuture.failedFuture(e);
         }
         for (int i = 0; i < fs.length; i++) {
-            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH);
+            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH, null, trace);
         }
         return Home.resume(CompletableFuture.allOf(fs), home);
     }
@@ -201,8 +242,14 @@ public final class Coordinator {
      * dies half way. One partition, or a node alone, needs no batchlog.
      */
     public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        return writeLogged(ms, cl, home, null);
+    }
+
+    /** As {@link #writeLogged(List, ConsistencyLevel, EventExecutor)}, traced ({@code trace} null: not traced). */
+    public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home,
+                                              Consumer<String> trace) {
         if (ms.size() == 1 || remote == null || metadata.isSingleNode()) {
-            return write(ms, cl, home);
+            return write(ms, cl, home, trace);
         }
         ClusterMetadata md = metadata;
         ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
@@ -221,12 +268,13 @@ public final class Coordinator {
         WriteTracker logged = new WriteTracker(logTo.size(), logTo.size(),
                 logTo.size() == 1 ? ConsistencyLevel.ONE : ConsistencyLevel.TWO, WriteTimeoutException.WriteType.BATCH_LOG);
         for (Endpoint e : logTo) {
-            logged.track(e.equals(md.self()) ? storage.apply(entry) : remote.apply(e, entry, writeTimeoutMillis));
+            logged.track(e.equals(md.self()) ? storage.apply(entry)
+                    : traced(trace, "BATCH_STORE", e, remote.apply(e, entry, writeTimeoutMillis)));
         }
         CompletableFuture<Void> done = logged.future().thenCompose(v -> {
             CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
             for (int i = 0; i < fs.length; i++) {
-                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH);
+                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH, null, trace);
             }
             return CompletableFuture.allOf(fs);
         }).thenRun(() -> {
@@ -242,13 +290,12 @@ public final class Coordinator {
         return Home.resume(done, home);
     }
 
-    private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
-        return applyOn(plan, m, type, null);
-    }
-
-    /** @param stale set when a replica refused the write for a stale epoch (null: not watched) */
+    /**
+     * @param stale set when a replica refused the write for a stale epoch (null: not watched)
+     * @param trace the request's tracing session (null: not traced)
+     */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
-                                            java.util.concurrent.atomic.AtomicBoolean stale) {
+                                            java.util.concurrent.atomic.AtomicBoolean stale, Consumer<String> trace) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
@@ -274,7 +321,7 @@ public final class Coordinator {
             if (e.equals(self)) {
                 tracker.track(storage.apply(m), counts);
             } else {
-                CompletableFuture<Void> sent = remote.apply(e, m, writeTimeoutMillis);
+                CompletableFuture<Void> sent = traced(trace, "MUTATION", e, remote.apply(e, m, writeTimeoutMillis));
                 if (stale != null) {
                     sent.whenComplete((v, t) -> {
                         if (t != null && isStaleEpoch(t)) {
@@ -326,6 +373,15 @@ public final class Coordinator {
      * the ring's ranges walked in token order ({@link RangeCoordinator}).
      */
     public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        return read(c, cl, home, null);
+    }
+
+    /**
+     * As {@link #read(ReadCommand, ConsistencyLevel, EventExecutor)}, telling {@code trace} (a traced request's
+     * tracing session; null when not traced) of the replicas read and the messages sent to other nodes.
+     */
+    public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home,
+                                              Consumer<String> trace) {
         if (!c.isSinglePartition() && ranges != null && !metadata.isSingleNode()) {
             return Home.resume(ranges.read(c, paxosLevel(cl)), home); // the ring's ranges, each from its replicas
         }
@@ -347,13 +403,17 @@ public final class Coordinator {
             return Home.resume(serialRead(plan, c, cl), home);
         }
         if (plan.blockFor() > 1) {
-            return Home.resume(readRepaired(plan, c, cl), home);
+            return Home.resume(readRepaired(plan, c, cl, trace), home);
         }
         if (plan.live().contains(self)) {
             return Home.resume(storage.read(c), home);
         }
         Endpoint target = plan.counted(self).get(0);
-        CompletableFuture<ReadResult> r = remote.read(target, c, readTimeoutMillis).exceptionallyCompose(t ->
+        if (trace != null) {
+            trace.accept("reading data from " + traceName(target));
+        }
+        CompletableFuture<ReadResult> r = traced(trace, "READ", target, remote.read(target, c, readTimeoutMillis))
+                .exceptionallyCompose(t ->
                 CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
         return Home.resume(r, home);
     }
@@ -366,13 +426,21 @@ public final class Coordinator {
      * in the answer, so a QUORUM read sees every QUORUM write acknowledged before it.
      */
     private CompletableFuture<ReadResult> readRepaired(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl) {
+        return readRepaired(plan, c, cl, null);
+    }
+
+    private CompletableFuture<ReadResult> readRepaired(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl,
+                                                       Consumer<String> trace) {
         Endpoint self = metadata.self();
         List<Endpoint> counted = plan.counted(self);
         List<Endpoint> asked = new java.util.ArrayList<>(counted.subList(0, Math.min(plan.blockFor(), counted.size())));
         List<CompletableFuture<Mutation>> raws = new java.util.ArrayList<>(asked.size());
         for (Endpoint e : asked) {
+            if (trace != null) {
+                trace.accept("reading data from " + (e.equals(self) ? "this node" : traceName(e)));
+            }
             raws.add(e.equals(self) ? storage.readRawPartition(c.table(), c.token(), c.key())
-                    : remote.readRaw(e, c.table(), c.token(), c.key(), readTimeoutMillis));
+                    : traced(trace, "READ", e, remote.readRaw(e, c.table(), c.token(), c.key(), readTimeoutMillis)));
         }
         return CompletableFuture.allOf(raws.toArray(CompletableFuture[]::new)).handle((v, t) -> {
             if (t != null) {
@@ -389,6 +457,9 @@ public final class Coordinator {
             if (same) {
                 return readFrom(target, c, cl);
             }
+            if (trace != null) {
+                trace.accept("Replicas' answers differ: repairing them before answering");
+            }
             Mutation merged = Mutation.merge(present);
             List<CompletableFuture<Void>> repairs = new java.util.ArrayList<>();
             for (int i = 0; i < asked.size(); i++) {
@@ -397,7 +468,8 @@ public final class Coordinator {
                     continue;
                 }
                 Endpoint e = asked.get(i);
-                repairs.add(e.equals(self) ? storage.apply(merged) : remote.apply(e, merged, writeTimeoutMillis));
+                repairs.add(e.equals(self) ? storage.apply(merged)
+                        : traced(trace, "READ_REPAIR", e, remote.apply(e, merged, writeTimeoutMillis)));
             }
             return CompletableFuture.allOf(repairs.toArray(CompletableFuture[]::new))
                     .exceptionallyCompose(x -> CompletableFuture.failedFuture(

@@ -137,6 +137,12 @@ public final class QueryContext {
         return this;
     }
 
+    /** Where the coordinator records its steps for a traced request; null when the request is not traced. */
+    public java.util.function.Consumer<String> traceSink() {
+        TraceState t = trace;
+        return t == null ? null : t::trace;
+    }
+
     /** Records a tracing event when the request is traced; nothing else when it is not. */
     public void trace(String activity) {
         TraceState t = trace;

@@ -135,8 +135,8 @@ public final class BatchExecution implements CqlStatement {
             }
             ctx.trace(logged && merged.size() > 1 ? "Determining replicas for atomic batch"
                     : "Determining replicas for mutation");
-            return logged ? coordinator.writeLogged(merged, ctx.consistency(), ctx.home())
-                    : coordinator.write(merged, ctx.consistency(), ctx.home());
+            return logged ? coordinator.writeLogged(merged, ctx.consistency(), ctx.home(), ctx.traceSink())
+                    : coordinator.write(merged, ctx.consistency(), ctx.home(), ctx.traceSink());
         }).thenApply(v -> ResultMessage.VOID);
     }
 

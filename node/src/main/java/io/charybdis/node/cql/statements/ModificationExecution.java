@@ -621,7 +621,7 @@ public final class ModificationExecution implements CqlStatement {
         ConsistencyRules.forWrite(ctx.consistency());
         return mutationsWithRead(ctx).thenCompose(m -> {
             ctx.trace("Determining replicas for mutation");
-            return coordinator.write(m, ctx.consistency(), ctx.home());
+            return coordinator.write(m, ctx.consistency(), ctx.home(), ctx.traceSink());
         }).thenApply(v -> ResultMessage.VOID);
     }
 

@@ -893,7 +893,7 @@ public final class SelectExecution implements CqlStatement {
                     ctx.trace("Executing seq scan for " + tokenRangeText(cmd));
                 }
             }
-            return coordinator.read(cmd, ctx.consistency(), ctx.home()).thenCompose(result -> {
+            return coordinator.read(cmd, ctx.consistency(), ctx.home(), ctx.traceSink()).thenCompose(result -> {
                 if (ctx.trace() != null) {
                     if (result.rowCacheHit()) {
                         ctx.trace("Row cache hit");
