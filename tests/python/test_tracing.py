@@ -36,7 +36,9 @@ def test_python_driver_reads_the_trace_of_a_query(node):
         prepared = session.prepare(f"INSERT INTO {ks}.t (pk, ck, v) VALUES (?, ?, ?)")
         write = session.execute(prepared, (2, 1, "y"), trace=True).get_query_trace(max_wait_sec=10)
         assert write.request_type == "Execute CQL3 prepared query"
-        assert "Determining replicas for mutation" in [e.description for e in write.events]
+        write_steps = [e.description for e in write.events]
+        assert write_steps[-3:] == ["Determining replicas for mutation", "Appending to commitlog",
+                                    "Adding to t memtable"], write_steps
 
 
 def test_cqlsh_tracing_on_prints_the_trace(node, tmp_path):

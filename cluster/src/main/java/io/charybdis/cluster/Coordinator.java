@@ -301,7 +301,7 @@ public final class Coordinator {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
         }
         if (plan.isLocalOnly(self) && (hints == null || plan.replicas().size() == 1)) {
-            return storage.apply(m);
+            return storage.apply(m, trace);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
@@ -319,7 +319,7 @@ public final class Coordinator {
         for (Endpoint e : plan.live()) {
             boolean counts = plan.counts(e, self);
             if (e.equals(self)) {
-                tracker.track(storage.apply(m), counts);
+                tracker.track(storage.apply(m, trace), counts);
             } else {
                 CompletableFuture<Void> sent = traced(trace, "MUTATION", e, remote.apply(e, m, writeTimeoutMillis));
                 if (stale != null) {

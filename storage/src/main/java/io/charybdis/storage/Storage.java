@@ -344,6 +344,14 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
+     * As {@link #apply(Mutation)} for a traced request: {@code trace} (null: not traced) is told, on the owning
+     * shard, of the commit log append and the memtable write, in Cassandra's words.
+     */
+    public CompletableFuture<Void> apply(Mutation m, java.util.function.Consumer<String> trace) {
+        return trace == null ? apply(m) : shards[shardOf(m.token())].requestApply(m, trace);
+    }
+
+    /**
      * Sets (null: removes) the writes every write of table {@code id} implies on other tables of the same shard; see
      * {@link DerivedWrites}. The table must be registered.
      */

@@ -86,7 +86,8 @@ class TracingTest {
         QueryTrace trace = rs.getExecutionInfo().getQueryTrace();
         assertThat(trace.getRequestType()).isEqualTo("Execute CQL3 prepared query");
         assertThat(trace.getParameters()).containsEntry("query", "INSERT INTO tr.t (k, c, v) VALUES (?, ?, ?)");
-        assertThat(activities(trace)).contains("Determining replicas for mutation");
+        assertThat(activities(trace)).containsSubsequence("Determining replicas for mutation", "Appending to commitlog",
+                "Adding to t memtable");
 
         BatchStatement batch = BatchStatement.newInstance(DefaultBatchType.LOGGED, insert.bind(3, 1, "y"),
                 SimpleStatement.newInstance("INSERT INTO tr.t (k, c, v) VALUES (3, 2, 'z')")).setTracing(true);

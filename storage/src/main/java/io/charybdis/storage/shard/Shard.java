@@ -157,6 +157,11 @@ public final class Shard {
         return inbox.request(() -> apply(m, true));
     }
 
+    /** As {@link #requestApply(Mutation)}, telling {@code trace} (a traced request's session) of each step. */
+    public CompletableFuture<Void> requestApply(Mutation m, java.util.function.Consumer<String> trace) {
+        return inbox.request(() -> writes.apply(m, true, trace));
+    }
+
     /** Derives and applies the writes {@code base} implies, without applying it (see {@link WritePath#deriveOnly}). */
     public CompletableFuture<Void> requestDerive(Mutation base) {
         return inbox.request(() -> writes.deriveOnly(base));
