@@ -393,7 +393,7 @@ public final class Coordinator {
         }
         Endpoint self = metadata.self();
         if (plan.isLocalOnly(self)) {
-            return Home.resume(storage.read(c), home);
+            return Home.resume(storage.read(c, trace), home);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
@@ -406,7 +406,7 @@ public final class Coordinator {
             return Home.resume(readRepaired(plan, c, cl, trace), home);
         }
         if (plan.live().contains(self)) {
-            return Home.resume(storage.read(c), home);
+            return Home.resume(storage.read(c, trace), home);
         }
         Endpoint target = plan.counted(self).get(0);
         if (trace != null) {

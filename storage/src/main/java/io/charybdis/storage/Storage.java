@@ -372,6 +372,14 @@ public final class Storage implements AutoCloseable {
         return shards[shardOf(base.token())].requestDerive(base);
     }
 
+    /**
+     * As {@link #read(ReadCommand)} for a traced request: a single-partition read tells {@code trace} (null: not
+     * traced), on the owning shard, where it found the partition (row cache, or memtables and how many SSTables).
+     */
+    public CompletableFuture<ReadResult> read(ReadCommand c, java.util.function.Consumer<String> trace) {
+        return trace != null && c.isSinglePartition() ? shards[shardOf(c.token())].requestRead(c, trace) : read(c);
+    }
+
     public CompletableFuture<ReadResult> read(ReadCommand c) {
         if (c.isSinglePartition()) {
             return shards[shardOf(c.token())].requestRead(c);

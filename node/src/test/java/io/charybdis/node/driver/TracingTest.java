@@ -70,8 +70,10 @@ class TracingTest {
         assertThat(trace.getCoordinatorAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
         assertThat(trace.getStartedAt()).isGreaterThan(System.currentTimeMillis() - 60_000);
         assertThat(activities(trace)).containsSubsequence("Parsing SELECT * FROM tr.t WHERE k = 1",
-                "Preparing statement", "Executing single-partition query on t",
+                "Preparing statement", "Executing single-partition query on t", "Acquiring sstable references",
                 "Merged data from memtables and 1 sstables", "Read 2 live rows and 1 tombstone cells");
+        // the storage steps run on the shard that owns the partition, the others on the connection's
+        assertThat(trace.getEvents()).allSatisfy(e -> assertThat(e.getThreadName()).startsWith("charybdis-shard-"));
         for (TraceEvent e : trace.getEvents()) {
             assertThat(e.getSourceAddress().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
             assertThat(e.getThreadName()).isNotBlank();

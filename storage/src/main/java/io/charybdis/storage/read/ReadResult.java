@@ -41,9 +41,6 @@ public final class ReadResult {
     private int liveRowsScanned;
     private int tombstonesScanned;
     private long lastScannedToken = Long.MIN_VALUE;
-    /** SSTables a single-partition read merged (with the memtables); -1 when not known (range reads, remote). */
-    private int sstablesRead = -1;
-    private boolean rowCacheHit;
     /** The pooled buffer the bytes live in, given back by {@link #release()}; null when not pooled. */
     private ExpandableArrayBuffer pooled;
 
@@ -68,23 +65,6 @@ public final class ReadResult {
         this.liveRowsScanned = liveRows;
         this.tombstonesScanned = tombstones;
         this.lastScannedToken = lastToken;
-    }
-
-    /** Records where a single-partition read found its data (for query tracing); returns this result. */
-    public ReadResult sources(int sstables, boolean fromRowCache) {
-        this.sstablesRead = sstables;
-        this.rowCacheHit = fromRowCache;
-        return this;
-    }
-
-    /** The SSTables a single-partition read merged with the memtables; -1 when not known (range or remote reads). */
-    public int sstablesRead() {
-        return sstablesRead;
-    }
-
-    /** Whether a single-partition read was answered from the row cache (and the memtables). */
-    public boolean rowCacheHit() {
-        return rowCacheHit;
     }
 
     /** Rows with live data the read went through (returned or not: filtered out by limits, columns are not). */

@@ -172,6 +172,11 @@ public final class Shard {
         return inbox.request(() -> read(c));
     }
 
+    /** As {@link #requestRead(ReadCommand)}, telling {@code trace} (a traced request's session) of its steps. */
+    public CompletableFuture<ReadResult> requestRead(ReadCommand c, java.util.function.Consumer<String> trace) {
+        return inbox.request(() -> reads.read(c, trace));
+    }
+
     /** The whole partition, reconciled and unfiltered, as a mutation (null: none here); see ShardReads#readRaw. */
     public CompletableFuture<io.charybdis.storage.mutation.Mutation> requestRawPartition(TableId table, long token,
                                                                                         byte[] key) {

@@ -895,11 +895,6 @@ public final class SelectExecution implements CqlStatement {
             }
             return coordinator.read(cmd, ctx.consistency(), ctx.home(), ctx.traceSink()).thenCompose(result -> {
                 if (ctx.trace() != null) {
-                    if (result.rowCacheHit()) {
-                        ctx.trace("Row cache hit");
-                    } else if (result.sstablesRead() >= 0) {
-                        ctx.trace("Merged data from memtables and " + result.sstablesRead() + " sstables");
-                    }
                     ctx.trace("Read " + result.liveRowsScanned() + " live rows and " + result.tombstonesScanned()
                             + " tombstone cells");
                 }
