@@ -41,6 +41,34 @@ def test_python_driver_reads_the_trace_of_a_query(node):
                                     "Adding to t memtable"], write_steps
 
 
+def test_prepared_statements_record_their_bound_values_as_cassandra_does(node):
+    """The bound_var_<i>_<name> parameters, compared with what Cassandra 5.0.6 recorded for the same values."""
+    import datetime
+    import decimal
+    import uuid
+    from cassandra.util import Date, Time
+    with connect(node) as session:
+        ks = _schema(session)
+        session.execute(f"CREATE TABLE {ks}.all (k int PRIMARY KEY, t text, ts timestamp, u uuid, b blob, l list<int>, "
+                        "m map<text, int>, d double, bo boolean, i inet, dec decimal, da date, ti time)")
+        insert = session.prepare(f"INSERT INTO {ks}.all (k, t, ts, u, b, l, m, d, bo, i, dec, da, ti) "
+                                 "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        trace = session.execute(insert, (1, "it's", datetime.datetime(2024, 1, 2, 3, 4, 5, 678000),
+                                         uuid.UUID("12345678-1234-5678-1234-567812345678"), b"\x01\xff", [1, 2],
+                                         {"a": 1}, 1.5, True, "10.0.0.1", decimal.Decimal("1.25"), Date(19000),
+                                         Time(3723000000000)), trace=True).get_query_trace(max_wait_sec=10)
+        recorded_from_cassandra = {
+            "bound_var_0_k": "1", "bound_var_1_t": "'it''s'", "bound_var_2_ts": "'2024-01-02T03:04:05.678Z'",
+            "bound_var_3_u": "12345678-1234-5678-1234-567812345678", "bound_var_4_b": "0x01ff",
+            "bound_var_5_l": "[1, 2]", "bound_var_6_m": "{'a': 1}", "bound_var_7_d": "1.5", "bound_var_8_bo": "true",
+            "bound_var_9_i": "'10.0.0.1'", "bound_var_10_dec": "1.25", "bound_var_11_da": "'2022-01-08'",
+            "bound_var_12_ti": "'01:02:03.000000000'", "consistency_level": "LOCAL_ONE", "page_size": "5000",
+            "serial_consistency_level": "SERIAL",
+            "query": f"INSERT INTO {ks}.all (k, t, ts, u, b, l, m, d, bo, i, dec, da, ti) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        }
+        assert dict(trace.parameters) == recorded_from_cassandra
+
+
 def test_cqlsh_tracing_on_prints_the_trace(node, tmp_path):
     with connect(node) as session:
         ks = _schema(session)

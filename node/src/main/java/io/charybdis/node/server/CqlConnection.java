@@ -328,7 +328,7 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                     throw new UnpreparedException(e.statementId());
                 }
                 if (trace != null) {
-                    trace.parameter("query", prepared.query());
+                    traceBoundValues(trace, prepared, e.options());
                 }
                 result = qp.execute(prepared, e.options(), client, ctx.alloc(), version(), trace);
             }
@@ -392,6 +392,36 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         }
         return t.parameter("consistency_level", options.consistency() == null ? null : options.consistency().name())
                 .parameter("serial_consistency_level", options.serialConsistencyOrDefault().name());
+    }
+
+    /**
+     * The parameters Cassandra records for a traced EXECUTE: its query and each bound value as a CQL literal,
+     * {@code bound_var_<i>_<name>} (a value longer than 1000 characters cut there, as Cassandra cuts it).
+     */
+    private static void traceBoundValues(TraceState trace, QueryProcessor.Prepared prepared, QueryOptions options) {
+        trace.parameter("query", prepared.query());
+        var variables = prepared.statement().bindVariables();
+        List<java.nio.ByteBuffer> values = options.values();
+        if (values == null || values.size() != variables.size()) {
+            return; // refused by the statement, with its own message
+        }
+        for (int i = 0; i < variables.size(); i++) {
+            var v = variables.get(i);
+            java.nio.ByteBuffer value = values.get(i);
+            if (v.type() == null || QueryOptions.isUnset(value)) {
+                continue;
+            }
+            String literal;
+            try {
+                literal = v.type().toCqlLiteral(value);
+            } catch (RuntimeException malformed) {
+                continue; // the statement refuses the value with its own message
+            }
+            if (literal.length() > 1000) {
+                literal = literal.substring(0, 1000) + "...'";
+            }
+            trace.parameter("bound_var_" + i + "_" + v.name(), literal);
+        }
     }
 
     /** Writes a traced request's session once its response is out (nothing when the request was not traced). */

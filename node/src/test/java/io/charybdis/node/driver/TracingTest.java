@@ -87,7 +87,9 @@ class TracingTest {
         ResultSet rs = session.execute(insert.bind(2, 1, "x").setTracing(true));
         QueryTrace trace = rs.getExecutionInfo().getQueryTrace();
         assertThat(trace.getRequestType()).isEqualTo("Execute CQL3 prepared query");
-        assertThat(trace.getParameters()).containsEntry("query", "INSERT INTO tr.t (k, c, v) VALUES (?, ?, ?)");
+        assertThat(trace.getParameters()).containsEntry("query", "INSERT INTO tr.t (k, c, v) VALUES (?, ?, ?)")
+                .containsEntry("bound_var_0_k", "2").containsEntry("bound_var_1_c", "1")
+                .containsEntry("bound_var_2_v", "'x'");
         assertThat(activities(trace)).containsSubsequence("Determining replicas for mutation", "Appending to commitlog",
                 "Adding to t memtable");
 
