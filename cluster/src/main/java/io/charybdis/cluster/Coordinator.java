@@ -455,7 +455,7 @@ public final class Coordinator {
                     m.asByteBuffer().equals(present.get(0).asByteBuffer())));
             Endpoint target = asked.get(0);
             if (same) {
-                return readFrom(target, c, cl);
+                return readFrom(target, c, cl, trace);
             }
             if (trace != null) {
                 trace.accept("Replicas' answers differ: repairing them before answering");
@@ -474,15 +474,21 @@ public final class Coordinator {
             return CompletableFuture.allOf(repairs.toArray(CompletableFuture[]::new))
                     .exceptionallyCompose(x -> CompletableFuture.failedFuture(
                             new ReadTimeoutException(cl, plan.blockFor() - 1, plan.blockFor(), true)))
-                    .thenCompose(x -> readFrom(target, c, cl));
+                    .thenCompose(x -> readFrom(target, c, cl, trace));
         });
     }
 
     private CompletableFuture<ReadResult> readFrom(Endpoint replica, ReadCommand c, ConsistencyLevel cl) {
+        return readFrom(replica, c, cl, null);
+    }
+
+    /** Reads the answer from one replica ({@code trace}: the request's tracing session, or null). */
+    private CompletableFuture<ReadResult> readFrom(Endpoint replica, ReadCommand c, ConsistencyLevel cl,
+                                                   Consumer<String> trace) {
         if (replica.equals(metadata.self())) {
-            return storage.read(c);
+            return storage.read(c, trace);
         }
-        return remote.read(replica, c, readTimeoutMillis).exceptionallyCompose(t ->
+        return traced(trace, "READ", replica, remote.read(replica, c, readTimeoutMillis)).exceptionallyCompose(t ->
                 CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
     }
 

@@ -177,6 +177,8 @@ class ThreeNodeClusterTest {
         events = traceEvents(s, read, "Executing single-partition query on t");
         assertThat(events).anyMatch(a -> a.matches("reading data from /127\\.0\\.0\\.[123]:\\d+"));
         assertThat(events).anyMatch(a -> a.matches("Sending READ_REQ message to /127\\.0\\.0\\.[123]:\\d+"));
+        // the answer is read from the coordinator itself (a replica of every row), with its storage steps
+        assertThat(events).containsSubsequence("reading data from this node", "Merged data from memtables and 0 sstables");
     }
 
     /** The activities of a trace session once it holds {@code expected} (read at ALL, waiting up to 10 s). */
