@@ -11,6 +11,7 @@ import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -156,18 +157,52 @@ public final class Coordinator {
 
     /** Applies one partition's mutation at {@code cl}; completes on {@code home} (null: wherever it finishes). */
     public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home) {
-        return Home.resume(retryingStaleEpoch(stale -> writeOnce(m, cl, stale)), home);
+        return write(m, cl, home, null);
+    }
+
+    /**
+     * As {@link #write(Mutation, ConsistencyLevel, EventExecutor)}, telling {@code trace} (a traced request's tracing
+     * session; null when not traced) of the messages sent to other nodes and their answers.
+     */
+    public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home, Consumer<String> trace) {
+        return Home.resume(retryingStaleEpoch(stale -> writeOnce(m, cl, stale, trace)), home);
+    }
+
+    /** "/address:port", as Cassandra's traces name a node. */
+    static String traceName(Endpoint e) {
+        return "/" + e.address().getHostAddress() + ":" + e.storagePort();
+    }
+
+    /** Traces a request sent to {@code e} and, when it comes, its answer. */
+    static <T> CompletableFuture<T> traced(Consumer<String> trace, String verb, Endpoint e,
+                                           CompletableFuture<T> answer) {
+        if (trace == null) {
+            return answer;
+        }
+        trace.accept("Sending " + verb + "_REQ message to " + traceName(e));
+        answer.whenComplete((v, t) -> trace.accept(t == null ? verb + "_RSP message received from " + traceName(e)
+                : verb + " to " + traceName(e) + " failed: " + rootMessage(t)));
+        return answer;
+    }
+
+    private static String rootMessage(Throwable t) {
+        while (t.getCause() != null && (t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException)) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     /** One attempt at a write (writes are idempotent: a replica that had applied it applies the same cells again). */
-    private CompletableFuture<Void> writeOnce(Mutation m, ConsistencyLevel cl, StaleWatch stale) {
+    private CompletableFuture<Void> writeOnce(Mutation m, ConsistencyLevel cl, StaleWatch stale,
+                                              Consumer<String> trace) {
         ReplicaPlan plan;
         try {
             plan = plan(m.table(), m.token(), cl, true);
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE, stale);
+        return applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE, stale, null, trace);
     }
 
     /** What brings this node up to date with the metadata log (blocking; run off the shard threads). */
@@ -228,13 +263,20 @@ public final class Coordinator {
 
     /** Applies mutations of several partitions, each at {@code cl}; completes when all have met it. */
     public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
-        if (ms.size() == 1) {
-            return write(ms.get(0), cl, home);
-        }
-        return Home.resume(retryingStaleEpoch(stale -> writeUnlogged(ms, cl, stale)), home);
+        return write(ms, cl, home, null);
     }
 
-    private CompletableFuture<Void> writeUnlogged(List<Mutation> ms, ConsistencyLevel cl, StaleWatch stale) {
+    /** As {@link #write(List, ConsistencyLevel, EventExecutor)}, traced ({@code trace} null: not traced). */
+    public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home,
+                                        Consumer<String> trace) {
+        if (ms.size() == 1) {
+            return write(ms.get(0), cl, home, trace);
+        }
+        return Home.resume(retryingStaleEpoch(stale -> writeUnlogged(ms, cl, stale, trace)), home);
+    }
+
+    private CompletableFuture<Void> writeUnlogged(List<Mutation> ms, ConsistencyLevel cl, StaleWatch stale,
+                                                  Consumer<String> trace) {
         CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
         ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
         try {
@@ -245,7 +287,7 @@ public final class Coordinator {
             return CompletableFuture.failedFuture(e);
         }
         for (int i = 0; i < fs.length; i++) {
-            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH, stale);
+            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH, stale, null, trace);
         }
         return CompletableFuture.allOf(fs);
     }
@@ -256,17 +298,24 @@ public final class Coordinator {
      * dies half way. One partition, or a node alone, needs no batchlog.
      */
     public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        return writeLogged(ms, cl, home, null);
+    }
+
+    /** As {@link #writeLogged(List, ConsistencyLevel, EventExecutor)}, traced ({@code trace} null: not traced). */
+    public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home,
+                                              Consumer<String> trace) {
         if (ms.size() == 1 || remote == null || metadata.isSingleNode()) {
-            return write(ms, cl, home);
+            return write(ms, cl, home, trace);
         }
-        return Home.resume(retryingStaleEpoch(stale -> writeLoggedOnce(ms, cl, stale)), home);
+        return Home.resume(retryingStaleEpoch(stale -> writeLoggedOnce(ms, cl, stale, trace)), home);
     }
 
     /**
      * One attempt at a logged batch. A second attempt writes a second batchlog entry; should the first one be
      * replayed, it applies the same cells again (mutations are idempotent).
      */
-    private CompletableFuture<Void> writeLoggedOnce(List<Mutation> ms, ConsistencyLevel cl, StaleWatch stale) {
+    private CompletableFuture<Void> writeLoggedOnce(List<Mutation> ms, ConsistencyLevel cl, StaleWatch stale,
+                                                    Consumer<String> trace) {
         ClusterMetadata md = metadata;
         ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
         List<Endpoint> logTo;
@@ -285,12 +334,12 @@ public final class Coordinator {
                 logTo.size() == 1 ? ConsistencyLevel.ONE : ConsistencyLevel.TWO, WriteTimeoutException.WriteType.BATCH_LOG);
         for (Endpoint e : logTo) {
             logged.track(e.equals(md.self()) ? storage.apply(entry)
-                    : StaleWatch.watch(stale, remote.apply(e, entry, writeTimeoutMillis)));
+                    : StaleWatch.watch(stale, traced(trace, "BATCH_STORE", e, remote.apply(e, entry, writeTimeoutMillis))));
         }
         CompletableFuture<Void> done = logged.future().thenCompose(v -> {
             CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
             for (int i = 0; i < fs.length; i++) {
-                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH, stale);
+                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH, stale, null, trace);
             }
             return CompletableFuture.allOf(fs);
         }).thenRun(() -> {
@@ -307,27 +356,29 @@ public final class Coordinator {
     }
 
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
-        return applyOn(plan, m, type, null, null);
+        return applyOn(plan, m, type, null, null, null);
     }
 
     /** @param stale notes a replica refusing the write for a stale epoch (null: not watched) */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
                                             StaleWatch stale) {
-        return applyOn(plan, m, type, stale, null);
+        return applyOn(plan, m, type, stale, null, null);
     }
 
     /**
      * @param stale        notes a replica refusing the write for a stale epoch (null: not watched)
      * @param localApplied this node's own write of {@code m}, already made (a counter leader's); null: apply it here
+     * @param trace        the request's tracing session (null: not traced)
      */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
-                                            StaleWatch stale, CompletableFuture<Void> localApplied) {
+                                            StaleWatch stale, CompletableFuture<Void> localApplied,
+                                            Consumer<String> trace) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
         }
         if (plan.isLocalOnly(self) && (hints == null || plan.replicas().size() == 1)) {
-            return localApplied != null ? localApplied : storage.apply(m);
+            return localApplied != null ? localApplied : storage.apply(m, trace);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
@@ -346,9 +397,10 @@ public final class Coordinator {
         for (Endpoint e : plan.live()) {
             boolean counts = plan.counts(e, self);
             if (e.equals(self)) {
-                tracker.track(localApplied != null ? localApplied : storage.apply(m), counts);
+                tracker.track(localApplied != null ? localApplied : storage.apply(m, trace), counts);
             } else {
-                CompletableFuture<Void> sent = StaleWatch.watch(stale, remote.apply(e, m, timeout));
+                CompletableFuture<Void> sent = StaleWatch.watch(stale, traced(trace, "MUTATION", e,
+                        remote.apply(e, m, timeout)));
                 tracker.track(hints == null ? sent : sent.exceptionallyCompose(t -> hintMissed(e, m, t, any)), counts);
             }
         }
@@ -391,6 +443,15 @@ public final class Coordinator {
      * for this coordinator's stale epoch is tried once more after catching up with the metadata log.
      */
     public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        return read(c, cl, home, null);
+    }
+
+    /**
+     * As {@link #read(ReadCommand, ConsistencyLevel, EventExecutor)}, telling {@code trace} (a traced request's
+     * tracing session; null when not traced) of the replicas read and the messages sent to other nodes.
+     */
+    public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home,
+                                              Consumer<String> trace) {
         if (!c.isSinglePartition() && ranges != null && !metadata.isSingleNode()) {
             // the ring's ranges, each from its replicas
             return Home.resume(retryingStaleEpoch(stale -> ranges.read(c, paxosLevel(cl), stale)), home);
@@ -405,35 +466,37 @@ public final class Coordinator {
         }
         Endpoint self = metadata.self();
         if (plan.isLocalOnly(self)) {
-            return Home.resume(storage.read(c), home);
+            return Home.resume(storage.read(c, trace), home);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
-        if (plan.blockFor() <= 1 && plan.live().contains(self)) {
-            return Home.resume(storage.read(c), home);
+        boolean serial = cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL;
+        if (!serial && plan.blockFor() <= 1 && plan.live().contains(self)) {
+            return Home.resume(storage.read(c, trace), home);
         }
-        return Home.resume(retryingStaleEpoch(stale -> readOnce(c, cl, home, stale)), home);
+        return Home.resume(retryingStaleEpoch(stale -> readOnce(c, cl, home, stale, trace)), home);
     }
 
     /** One attempt at a single-partition read across nodes, on the plan of the current epoch. */
     private CompletableFuture<ReadResult> readOnce(ReadCommand c, ConsistencyLevel cl, EventExecutor home,
-                                                   StaleWatch stale) {
+                                                   StaleWatch stale, Consumer<String> trace) {
+        boolean serial = cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL;
         ReplicaPlan plan;
         try {
-            plan = plan(c.table(), c.token(), paxosLevel(cl), false);
+            plan = serial ? paxosPlan(c.table(), c.token(), cl) : plan(c.table(), c.token(), paxosLevel(cl), false);
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
         Endpoint self = metadata.self();
-        if (plan.isLocalOnly(self) || (plan.blockFor() <= 1 && plan.live().contains(self))) {
-            return storage.read(c);
+        if (plan.isLocalOnly(self) || (!serial && plan.blockFor() <= 1 && plan.live().contains(self))) {
+            return storage.read(c, trace);
         }
-        if ((cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL) && paxos != null) {
+        if (serial && paxos != null) {
             return serialRead(plan, c, cl, stale);
         }
         // digest reads with speculative retry, and blocking read repair when the replicas disagree
-        return reads.read(plan, c, cl, home, stale);
+        return reads.read(plan, c, cl, home, stale, trace);
     }
 
     // ------------------------------------------------------------------ node-local data (native indexes)
@@ -608,7 +671,8 @@ public final class Coordinator {
                 (int) (System.currentTimeMillis() / 1000));
         CompletableFuture<Void> local = storage.atomically(delta.table(), delta.token(), delta.partitionKey(), current,
                 r -> shards[0] = io.charybdis.cluster.counters.CounterShards.shards(delta, r, id)).thenApply(r -> null);
-        return local.thenCompose(v -> applyOn(plan, shards[0], WriteTimeoutException.WriteType.COUNTER, null, local));
+        return local.thenCompose(v -> applyOn(plan, shards[0], WriteTimeoutException.WriteType.COUNTER, null, local,
+                null));
     }
 
     /**

@@ -119,6 +119,12 @@ final class SinglePartitionReads {
     /** Reads {@code c} (one partition) from the replicas of {@code plan} at {@code cl}. */
     CompletableFuture<ReadResult> read(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl, EventExecutor home,
                                        StaleWatch stale) {
+        return read(plan, c, cl, home, stale, null);
+    }
+
+    /** As above, telling {@code trace} (a traced request's session; null: not traced) whom it reads from. */
+    CompletableFuture<ReadResult> read(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl, EventExecutor home,
+                                       StaleWatch stale, java.util.function.Consumer<String> trace) {
         Endpoint me = self.get();
         List<Endpoint> candidates = order(plan.counted(me), me);
         int blockFor = Math.max(1, plan.blockFor());
@@ -130,7 +136,7 @@ final class SinglePartitionReads {
             policy = SpeculativeRetry.NONE; // a local read is not speculated
         }
         ReadLatencies table = latencies(c.table());
-        Read r = new Read(c, cl, blockFor, candidates, table, stale);
+        Read r = new Read(c, cl, blockFor, candidates, table, stale, trace);
         if (policy.kind() == SpeculativeRetry.Kind.ALWAYS) {
             r.send(0, true);
             r.send(1, true);
@@ -213,6 +219,7 @@ final class SinglePartitionReads {
         final List<Endpoint> candidates;
         final ReadLatencies table;
         final StaleWatch stale;
+        final java.util.function.Consumer<String> trace;
         final long startNanos = System.nanoTime();
         final CompletableFuture<ReadResult> done = new CompletableFuture<>();
         final AtomicReferenceArray<Answer> answers;
@@ -225,7 +232,8 @@ final class SinglePartitionReads {
         final java.util.concurrent.atomic.AtomicBoolean decided = new java.util.concurrent.atomic.AtomicBoolean();
 
         Read(ReadCommand c, ConsistencyLevel cl, int blockFor, List<Endpoint> candidates, ReadLatencies table,
-             StaleWatch stale) {
+             StaleWatch stale, java.util.function.Consumer<String> trace) {
+            this.trace = trace;
             this.c = c;
             this.cl = cl;
             this.blockFor = blockFor;
@@ -244,11 +252,20 @@ final class SinglePartitionReads {
             long sentNanos = System.nanoTime();
             CompletableFuture<Answer> answer;
             if (e.equals(self.get())) {
-                answer = storage.read(c).thenApply(r -> data ? new Answer(r, null) : new Answer(null, digestOf(r)));
+                if (trace != null) {
+                    trace.accept("reading " + (data ? "data" : "digest") + " from this node");
+                }
+                answer = storage.read(c, trace).thenApply(r -> data ? new Answer(r, null)
+                        : new Answer(null, digestOf(r)));
             } else {
+                if (trace != null) {
+                    trace.accept("reading " + (data ? "data" : "digest") + " from " + Coordinator.traceName(e));
+                }
                 long left = Math.max(1, timeoutMillis - TimeUnit.NANOSECONDS.toMillis(sentNanos - startNanos));
-                answer = data ? StaleWatch.watch(stale, remote.read(e, c, left)).thenApply(r -> new Answer(r, null))
-                        : StaleWatch.watch(stale, remote.digest(e, c, left)).exceptionallyCompose(t -> !lacksDigests(t)
+                answer = data ? StaleWatch.watch(stale, Coordinator.traced(trace, "READ", e, remote.read(e, c, left)))
+                        .thenApply(r -> new Answer(r, null))
+                        : StaleWatch.watch(stale, Coordinator.traced(trace, "READ", e, remote.digest(e, c, left)))
+                        .exceptionallyCompose(t -> !lacksDigests(t)
                                 ? CompletableFuture.failedFuture(t)
                                 // a node of a version without READ_DIGEST: its data, digested here
                                 : StaleWatch.watch(stale, remote.read(e, c, left)).thenApply(Read::digestOf))

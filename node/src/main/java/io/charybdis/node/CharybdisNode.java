@@ -111,7 +111,8 @@ public final class CharybdisNode implements AutoCloseable {
                     config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
                     config.commitlogSegmentSize().bytes(), config.memoryBudget().bytes(),
                     config.ignoreCommitlogCorruption())
-                    .withCompactionThroughputBytesPerSecond(config.compactionThroughput().bytes());
+                    .withCompactionThroughputBytesPerSecond(config.compactionThroughput().bytes())
+                    .withDataDirectories(config.dataFileDirectories());
             storage = Storage.open(sc, shards.loops());
             SchemaManager schemas = new SchemaManager(new SchemaStore(data), SystemKeyspaces.builtIn());
             Storage st = storage;
@@ -211,6 +212,10 @@ public final class CharybdisNode implements AutoCloseable {
             }
             Authenticator auth = passwords ? Authenticator.passwords(authService) : Authenticator.allowAll();
             CqlServer server = CqlServer.create(shards, qp, auth, nodeInfo, config);
+            io.charybdis.node.tracing.Tracing tracing = new io.charybdis.node.tracing.Tracing(
+                    new io.charybdis.node.auth.InternalQueries(qp), InetAddress.getByName(config.listenAddress()),
+                    config.storagePort());
+            server.setTracing(tracing);
             schemas.addListener(server::schemaChanged);
             if (member != null) {
                 member.onTopologyChange(server::topologyChanged);
@@ -447,6 +452,11 @@ public final class CharybdisNode implements AutoCloseable {
     }
 
     /** The CQL server: its connections, bytes in flight and overload counters. */
+    /** Query tracing: system_traces sessions and the trace probability. */
+    public io.charybdis.node.tracing.Tracing tracing() {
+        return server.tracing();
+    }
+
     public CqlServer cqlServer() {
         return server;
     }
@@ -486,7 +496,7 @@ public final class CharybdisNode implements AutoCloseable {
     public String describeListening() {
         return "listening for CQL clients on " + config.rpcAddress() + ":" + server.port() + " (shard-aware port "
                 + server.shardAwarePort() + "), " + shards.count() + " shards, data in "
-                + config.dataFileDirectories().get(0) + ", commit log in " + config.commitlogDirectory()
+                + String.join(", ", config.dataFileDirectories().stream().map(Path::toString).toList()) + ", commit log in " + config.commitlogDirectory()
                 + " (" + config.commitlogSync().configName() + ")";
     }
 

@@ -67,9 +67,11 @@ public final class Storage implements AutoCloseable {
 
     private Storage(StorageConfig config, List<? extends Executor> executors, int requestQueueCapacity) throws IOException {
         this.config = config;
-        Files.createDirectories(config.dataDirectory());
+        for (Path d : config.dataDirectories()) {
+            Files.createDirectories(d);
+        }
         Files.createDirectories(config.commitLogDirectory());
-        cleanLeftovers(config.dataDirectory());
+        cleanLeftovers(config.dataDirectories());
         this.segmentsToReplay = CommitLogReplayer.segments(config.commitLogDirectory());
         long maxSegment = 0;
         for (Path p : segmentsToReplay) {
@@ -192,7 +194,20 @@ public final class Storage implements AutoCloseable {
     // ------------------------------------------------------------------ schema
 
     public Path tableDirectory(TableDescriptor t) {
-        return config.dataDirectory().resolve(t.keyspace()).resolve(t.name() + "-" + t.id().toHexString());
+        return tableDirectory(config.dataDirectory(), t);
+    }
+
+    private static Path tableDirectory(Path dataDirectory, TableDescriptor t) {
+        return dataDirectory.resolve(t.keyspace()).resolve(t.name() + "-" + t.id().toHexString());
+    }
+
+    /** The table's directory in each data directory, the first data directory's first. */
+    public List<Path> tableDirectories(TableDescriptor t) {
+        List<Path> dirs = new ArrayList<>();
+        for (Path d : config.dataDirectories()) {
+            dirs.add(tableDirectory(d, t));
+        }
+        return dirs;
     }
 
     /** Registers a table (idempotent: a known id only has its descriptor updated) and loads its SSTables. */
@@ -203,32 +218,41 @@ public final class Storage implements AutoCloseable {
             existing.descriptor(t);
             return;
         }
-        Path dir = tableDirectory(t);
+        List<Path> dirs = tableDirectories(t);
         try {
-            Files.createDirectories(dir);
-            cleanTableDirectory(dir);
-            List<Long> generations = new ArrayList<>();
+            for (Path d : dirs) {
+                Files.createDirectories(d);
+            }
+            cleanTableDirectory(dirs);
+            // generation -> its directory (generations are unique across the table's directories)
+            java.util.TreeMap<Long, Path> generations = new java.util.TreeMap<>();
             long maxGen = 0;
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    long g = generationOf(p.getFileName().toString());
-                    if (g >= 0) {
-                        maxGen = Math.max(maxGen, g);
-                        if (p.getFileName().toString().endsWith("-TOC.txt")) {
-                            generations.add(g);
+            for (Path d : dirs) {
+                try (Stream<Path> s = Files.list(d)) {
+                    for (Path p : (Iterable<Path>) s::iterator) {
+                        long g = generationOf(p.getFileName().toString());
+                        if (g >= 0) {
+                            maxGen = Math.max(maxGen, g);
+                            if (p.getFileName().toString().endsWith("-TOC.txt")) {
+                                Path other = generations.put(g, d);
+                                if (other != null) {
+                                    throw new StorageException("sstable generation=" + g + " of table="
+                                            + t.keyspace() + "." + t.name() + " is in two directories: " + other
+                                            + " and " + d);
+                                }
+                            }
                         }
                     }
                 }
             }
-            generations.sort(Comparator.naturalOrder());
-            TableEntry entry = new TableEntry(t, dir, maxGen, shards.length);
+            TableEntry entry = new TableEntry(t, dirs, maxGen, shards.length);
             sstableAllocators.add(entry.sstableAllocator());
             List<List<SSTableReader>> perShard = new ArrayList<>();
             for (int i = 0; i < shards.length; i++) {
                 perShard.add(new ArrayList<>());
             }
-            for (long g : generations) {
-                SSTableReader r = SSTableReader.open(dir, g, entry.sstableAllocator());
+            for (Map.Entry<Long, Path> gen : generations.entrySet()) {
+                SSTableReader r = SSTableReader.open(gen.getValue(), gen.getKey(), entry.sstableAllocator());
                 int owner = -1;
                 for (int i = 0; i < shards.length; i++) {
                     if (r.ownedBy(i, shards.length)) {
@@ -260,7 +284,8 @@ public final class Storage implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot register table=" + t.keyspace() + "." + t.name() + " dir=" + dir, e);
+            throw new UncheckedIOException("cannot register table=" + t.keyspace() + "." + t.name() + " dirs=" + dirs,
+                    e);
         }
     }
 
@@ -281,7 +306,9 @@ public final class Storage implements AutoCloseable {
         }
         return onAllShards(s -> s.truncate(id, true)).thenRunAsync(() -> {
             tables.remove(id);
-            deleteRecursively(e.directory());
+            for (Path d : e.directories()) {
+                deleteRecursively(d);
+            }
         }, io);
     }
 
@@ -317,6 +344,14 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
+     * As {@link #apply(Mutation)} for a traced request: {@code trace} (null: not traced) is told, on the owning
+     * shard, of the commit log append and the memtable write, in Cassandra's words.
+     */
+    public CompletableFuture<Void> apply(Mutation m, java.util.function.Consumer<String> trace) {
+        return trace == null ? apply(m) : shards[shardOf(m.token())].requestApply(m, trace);
+    }
+
+    /**
      * Sets (null: removes) the writes every write of table {@code id} implies on other tables of the same shard; see
      * {@link DerivedWrites}. The table must be registered.
      */
@@ -335,6 +370,14 @@ public final class Storage implements AutoCloseable {
      */
     public CompletableFuture<Void> derive(Mutation base) {
         return shards[shardOf(base.token())].requestDerive(base);
+    }
+
+    /**
+     * As {@link #read(ReadCommand)} for a traced request: a single-partition read tells {@code trace} (null: not
+     * traced), on the owning shard, where it found the partition (row cache, or memtables and how many SSTables).
+     */
+    public CompletableFuture<ReadResult> read(ReadCommand c, java.util.function.Consumer<String> trace) {
+        return trace != null && c.isSinglePartition() ? shards[shardOf(c.token())].requestRead(c, trace) : read(c);
     }
 
     public CompletableFuture<ReadResult> read(ReadCommand c) {
@@ -408,16 +451,27 @@ public final class Storage implements AutoCloseable {
                 .thenCompose(v -> onAllShards(Shard::syncCommitLog));
     }
 
-    /** The directory of a registered table's SSTables (its snapshots are under {@code snapshots/<tag>} in it). */
+    /**
+     * The directory of a registered table in the first data directory (its snapshots are under
+     * {@code snapshots/<tag>} in it, and in each of {@link #tableDirectories(TableId)}).
+     */
     public Path tableDirectory(TableId id) {
+        return tableDirectories(id).get(0);
+    }
+
+    /** The directories of a registered table's SSTables, one per data directory, the first data directory's first. */
+    public List<Path> tableDirectories(TableId id) {
         TableEntry e = tables.get(id);
         if (e == null) {
             throw new StorageException("unknown table id=" + id);
         }
-        return e.directory();
+        return e.directories();
     }
 
-    /** Flushes the table, then hard-links its SSTable files under {@code <table dir>/snapshots/<tag>}. */
+    /**
+     * Flushes the table, then hard-links its SSTable files under {@code <table dir>/snapshots/<tag>} of the table
+     * directory each SSTable lies in (hard links stay on their file system).
+     */
     public CompletableFuture<List<Path>> snapshot(TableId id, String tag) {
         return snapshot(id, tag, true);
     }
@@ -445,12 +499,14 @@ public final class Storage implements AutoCloseable {
                     all.addAll(f.join());
                 }
                 List<Path> links = new ArrayList<>();
-                Path target = e.directory().resolve("snapshots").resolve(tag);
                 try {
-                    Files.createDirectories(target);
+                    for (Path d : e.directories()) {
+                        Files.createDirectories(d.resolve("snapshots").resolve(tag));
+                    }
                     for (SSTableReader r : all) {
                         for (Path p : r.files()) {
-                            Path link = target.resolve(p.getFileName());
+                            Path link = p.getParent().resolve("snapshots").resolve(tag).resolve(p.getFileName());
+                            Files.createDirectories(link.getParent());
                             if (!Files.exists(link)) {
                                 Files.createLink(link, p);
                             }
@@ -695,26 +751,45 @@ public final class Storage implements AutoCloseable {
         }
     }
 
-    private static void cleanLeftovers(Path dataDir) throws IOException {
-        try (Stream<Path> ks = Files.list(dataDir)) {
-            for (Path k : (Iterable<Path>) ks::iterator) {
-                if (!Files.isDirectory(k)) {
-                    continue;
-                }
-                try (Stream<Path> ts = Files.list(k)) {
-                    for (Path t : (Iterable<Path>) ts::iterator) {
-                        if (Files.isDirectory(t)) {
-                            cleanTableDirectory(t);
+    /**
+     * Cleans every table directory of every data directory; a table's directories in the different data directories
+     * (same {@code keyspace/table-id} below each) are cleaned together, as their compaction logs span them.
+     */
+    private static void cleanLeftovers(List<Path> dataDirs) throws IOException {
+        Map<Path, List<Path>> byTable = new java.util.LinkedHashMap<>();
+        for (Path dataDir : dataDirs) {
+            try (Stream<Path> ks = Files.list(dataDir)) {
+                for (Path k : (Iterable<Path>) ks::iterator) {
+                    if (!Files.isDirectory(k)) {
+                        continue;
+                    }
+                    try (Stream<Path> ts = Files.list(k)) {
+                        for (Path t : (Iterable<Path>) ts::iterator) {
+                            if (Files.isDirectory(t)) {
+                                byTable.computeIfAbsent(dataDir.relativize(t), x -> new ArrayList<>()).add(t);
+                            }
                         }
                     }
                 }
             }
         }
+        for (List<Path> dirs : byTable.values()) {
+            cleanTableDirectory(dirs);
+        }
     }
 
-    /** Removes temporary files and the components of SSTables that never got their TOC. */
-    private static void cleanTableDirectory(Path dir) throws IOException {
-        CompactionLog.recover(dir);
+    /**
+     * Finishes or rolls back interrupted compactions of a table kept in {@code dirs}, then removes temporary files
+     * and the components of SSTables that never got their TOC.
+     */
+    private static void cleanTableDirectory(List<Path> dirs) throws IOException {
+        CompactionLog.recover(dirs);
+        for (Path dir : dirs) {
+            cleanIncomplete(dir);
+        }
+    }
+
+    private static void cleanIncomplete(Path dir) throws IOException {
         Set<Long> complete = new HashSet<>();
         List<Path> files = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {

@@ -223,10 +223,18 @@ public final class NodeConfig {
     }
 
     private void validate() {
-        if (dataFileDirectories.size() > 1) {
-            throw new ConfigurationException("data_file_directories lists " + dataFileDirectories.size()
-                    + " directories " + dataFileDirectories + ": spreading SSTables over several directories is not "
-                    + "supported yet; list one directory");
+        for (int i = 0; i < dataFileDirectories.size(); i++) {
+            for (int j = 0; j < dataFileDirectories.size(); j++) {
+                Path a = dataFileDirectories.get(i);
+                Path b = dataFileDirectories.get(j);
+                if (i < j && a.equals(b)) {
+                    throw new ConfigurationException("data_file_directories lists " + a + " twice");
+                }
+                if (i != j && !a.equals(b) && a.startsWith(b)) {
+                    throw new ConfigurationException("data_file_directories: " + a + " is inside " + b
+                            + "; list directories that do not contain one another");
+                }
+            }
         }
         requireNonBlank("cluster_name", clusterName);
         requireNonBlank("listen_address", listenAddress);

@@ -41,6 +41,14 @@ final class NodeView {
         this.owner = owner;
     }
 
+    /** Query tracing (trace probability); fails in views made without a node. */
+    io.charybdis.node.tracing.Tracing tracing() {
+        if (owner == null) {
+            throw new UnsupportedOperationException("tracing needs the node");
+        }
+        return owner.tracing();
+    }
+
     /** Cassandra's operation mode names: NORMAL, then DRAINING and DRAINED after nodetool drain. */
     String operationMode() {
         if (!running) {

@@ -539,6 +539,16 @@ final class StorageServiceBean implements StorageServiceMBean {
         node.storage.setCompactionThroughputCap((long) value << 20);
     }
 
+    @Override
+    public void setTraceProbability(double probability) {
+        node.tracing().setProbability(probability);
+    }
+
+    @Override
+    public double getTraceProbability() {
+        return node.tracing().probability();
+    }
+
     /** One compaction at a time per shard. */
     @Override
     public int getConcurrentCompactors() {

@@ -144,6 +144,12 @@ public interface StorageServiceMBean {
 
     int getConcurrentCompactors();
 
+    /** nodetool settraceprobability: the share of requests traced without the client asking (0 to 1). */
+    void setTraceProbability(double probability);
+
+    /** nodetool gettraceprobability. */
+    double getTraceProbability();
+
     String getClusterName();
 
     String getPartitionerName();

@@ -190,7 +190,7 @@ final class TableBean implements ColumnFamilyStoreMBean {
 
     @Override
     public List<String> getDataPaths() {
-        return List.of(node.config.dataFileDirectories().get(0).toAbsolutePath().toString());
+        return node.config.dataFileDirectories().stream().map(d -> d.toAbsolutePath().toString()).toList();
     }
 
     @Override

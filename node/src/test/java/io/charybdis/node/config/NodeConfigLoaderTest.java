@@ -220,8 +220,8 @@ class NodeConfigLoaderTest {
         env.put("CHARYBDIS_DATA_FILE_DIRECTORIES", "d1, /abs/d2");
         props.setProperty("charybdis.seeds", "10.0.0.5,10.0.0.6:7001");
 
-        // both directories are read from the list (and refused: one directory only for now)
-        assertThatThrownBy(() -> load("")).hasMessageContaining("[" + home.resolve("d1") + ", /abs/d2]");
+        // both directories are read from the list
+        assertThat(load("").dataFileDirectories()).containsExactly(home.resolve("d1"), Path.of("/abs/d2"));
 
         env.put("CHARYBDIS_DATA_FILE_DIRECTORIES", " d1 ");
         NodeConfig c = load("");
@@ -459,10 +459,13 @@ class NodeConfigLoaderTest {
     }
 
     @Test
-    void refusesSeveralDataDirectories() {
-        assertThatThrownBy(() -> load("data_file_directories:\n  - /d1\n  - /d2\n"))
-                .hasMessageContaining("data_file_directories lists 2 directories")
-                .hasMessageContaining("list one directory");
+    void acceptsSeveralDataDirectoriesButNotTheSameTwiceOrOneInsideAnother() {
+        assertThat(load("data_file_directories:\n  - /d1\n  - /d2\n").dataFileDirectories())
+                .containsExactly(Path.of("/d1"), Path.of("/d2"));
+        assertThatThrownBy(() -> load("data_file_directories:\n  - /d1\n  - /d1/\n"))
+                .hasMessageContaining("data_file_directories lists /d1 twice");
+        assertThatThrownBy(() -> load("data_file_directories:\n  - /d1\n  - /d1/more\n"))
+                .hasMessageContaining("data_file_directories: /d1/more is inside /d1");
         assertThat(load("data_file_directories:\n  - /d1\n").dataFileDirectories()).containsExactly(Path.of("/d1"));
     }
 

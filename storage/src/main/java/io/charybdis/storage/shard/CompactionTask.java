@@ -47,7 +47,10 @@ final class CompactionTask implements ShardScheduler.Task {
     private final PurgePolicy purge;
     /** Cleanup: the tokens kept (the others are dropped); null keeps all. */
     private final java.util.function.LongPredicate keep;
+    /** The table's first directory: the compaction's log is kept there. */
     private final Path dir;
+    /** The directory of each output, in the order of {@link #outputGenerations}. */
+    private final List<Path> outputDirectories = new ArrayList<>();
     private final Compression compression;
     private final int shardCount;
     private final double minShares;
@@ -144,7 +147,9 @@ final class CompactionTask implements ShardScheduler.Task {
                     long generation = ts.entry.nextGeneration();
                     log.added(generation);
                     outputGenerations.add(generation);
-                    writer = new SSTableWriter(dir, generation, compression, shard.id, shardCount,
+                    Path outputDir = ts.entry.nextDirectory(Math.min(totalBytes, job.maxOutputBytes()));
+                    outputDirectories.add(outputDir);
+                    writer = new SSTableWriter(outputDir, generation, compression, shard.id, shardCount,
                             estimatedPartitions(), ts.entry.sstableAllocator()).level(job.outputLevel());
                 }
                 writer.append(out, 0);
@@ -200,8 +205,9 @@ final class CompactionTask implements ShardScheduler.Task {
         log.commit();
         finished = true;
         List<SSTableReader> outputs = new ArrayList<>();
-        for (long g : outputGenerations) {
-            SSTableReader r = SSTableReader.open(dir, g, ts.entry.sstableAllocator());
+        for (int i = 0; i < outputGenerations.size(); i++) {
+            SSTableReader r = SSTableReader.open(outputDirectories.get(i), outputGenerations.get(i),
+                    ts.entry.sstableAllocator());
             r.level(job.outputLevel());
             outputs.add(r);
         }
@@ -221,9 +227,9 @@ final class CompactionTask implements ShardScheduler.Task {
             writer.abort();
         }
         if (log != null && !log.committed()) {
-            for (long g : outputGenerations) {
+            for (int i = 0; i < outputDirectories.size(); i++) {
                 try {
-                    CompactionLog.deleteSSTable(dir, g);
+                    CompactionLog.deleteSSTable(outputDirectories.get(i), outputGenerations.get(i));
                 } catch (Exception e) {
                     // startup recovery removes them (the log is not committed)
                 }

@@ -157,6 +157,11 @@ public final class Shard {
         return inbox.request(() -> apply(m, true));
     }
 
+    /** As {@link #requestApply(Mutation)}, telling {@code trace} (a traced request's session) of each step. */
+    public CompletableFuture<Void> requestApply(Mutation m, java.util.function.Consumer<String> trace) {
+        return inbox.request(() -> writes.apply(m, true, trace));
+    }
+
     /** Derives and applies the writes {@code base} implies, without applying it (see {@link WritePath#deriveOnly}). */
     public CompletableFuture<Void> requestDerive(Mutation base) {
         return inbox.request(() -> writes.deriveOnly(base));
@@ -165,6 +170,11 @@ public final class Shard {
     /** Request path: reads (inline on this shard's thread, else through the bounded queue). */
     public CompletableFuture<ReadResult> requestRead(ReadCommand c) {
         return inbox.request(() -> read(c));
+    }
+
+    /** As {@link #requestRead(ReadCommand)}, telling {@code trace} (a traced request's session) of its steps. */
+    public CompletableFuture<ReadResult> requestRead(ReadCommand c, java.util.function.Consumer<String> trace) {
+        return inbox.request(() -> reads.read(c, trace));
     }
 
     /** The whole partition, reconciled and unfiltered, as a mutation (null: none here); see ShardReads#readRaw. */

@@ -632,7 +632,10 @@ public final class ModificationExecution implements CqlStatement {
             return executeConditional(ctx);
         }
         ConsistencyRules.forWrite(ctx.consistency());
-        return mutationsWithRead(ctx).thenCompose(m -> coordinator.write(m, ctx.consistency(), ctx.home())).thenApply(v -> ResultMessage.VOID);
+        return mutationsWithRead(ctx).thenCompose(m -> {
+            ctx.trace("Determining replicas for mutation");
+            return coordinator.write(m, ctx.consistency(), ctx.home(), ctx.traceSink());
+        }).thenApply(v -> ResultMessage.VOID);
     }
 
     long writeTimestamp(QueryContext ctx) {

@@ -143,7 +143,8 @@ public final class SchemaStatements {
     private SchemaChange alterKeyspace(Schema schema, AlterKeyspace s) {
         KeyspaceMetadata ks = schema.keyspace(s.keyspace());
         if (ks == null || ks.virtual()) {
-            // the replication of a stored system keyspace (system_auth) is the user's to alter, as in Cassandra
+            // the replication of a stored system keyspace (system_auth, system_traces) is the user's to alter,
+            // as in Cassandra
             checkNotSystem(s.keyspace());
         }
         if (ks == null) {

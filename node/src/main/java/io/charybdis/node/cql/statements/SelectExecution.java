@@ -460,6 +460,18 @@ public final class SelectExecution implements CqlStatement {
     /** Cassandra's RequestFailureReason code for an index still building. */
     private static final int INDEX_NOT_AVAILABLE = 6;
 
+    /**
+     * A range read's token bounds as Cassandra's traces show them: the whole ring as
+     * {@code (min(-9223372036854775808), min(-9223372036854775808)]}, a bound as its token.
+     */
+    private static String tokenRangeText(ReadCommand cmd) {
+        ReadCommand.KeyBound lo = cmd.start();
+        ReadCommand.KeyBound hi = cmd.end();
+        String min = "min(" + Long.MIN_VALUE + ")";
+        return (lo == null || !lo.inclusive() ? "(" : "[") + (lo == null ? min : Long.toString(lo.token())) + ", "
+                + (hi == null ? min : Long.toString(hi.token())) + (hi == null || hi.inclusive() ? "]" : ")");
+    }
+
     private RowData takeRow() {
         RowData r = spareRow.getAndSet(null);
         return r != null ? r : new RowData(table);
@@ -988,7 +1000,19 @@ public final class SelectExecution implements CqlStatement {
                 cmd = b.build();
             }
             lastCommand = cmd;
-            return coordinator.read(cmd, ctx.consistency(), ctx.home()).thenCompose(result -> {
+            if (ctx.trace() != null) {
+                if (keys != null) {
+                    ctx.trace("Executing single-partition query on " + table.name());
+                } else {
+                    ctx.trace("Computing ranges to query");
+                    ctx.trace("Executing seq scan for " + tokenRangeText(cmd));
+                }
+            }
+            return coordinator.read(cmd, ctx.consistency(), ctx.home(), ctx.traceSink()).thenCompose(result -> {
+                if (ctx.trace() != null) {
+                    ctx.trace("Read " + result.liveRowsScanned() + " live rows and " + result.tombstonesScanned()
+                            + " tombstone cells");
+                }
                 TombstoneGuard.check(guardrails, ctx, table, cmd, lastKey, commandLimit, result);
                 boolean more = process(result);
                 if (!more) {
