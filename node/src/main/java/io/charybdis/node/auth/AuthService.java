@@ -42,7 +42,10 @@ public final class AuthService implements AutoCloseable {
     private final boolean passwords;
     private final boolean authorization;
     private final RoleStore store;
-    private final AsyncLoadingCache<String, UserPermissions> cache;
+    private final Duration validity;
+    private final long maxEntries;
+    /** Made on first use: a node without logins or permissions never looks a role up (and a cold start skips it). */
+    private volatile AsyncLoadingCache<String, UserPermissions> cache;
     private final ExecutorService hashing;
 
     public AuthService(boolean passwords, boolean authorization, RoleStore store, Duration validity,
@@ -55,10 +58,25 @@ public final class AuthService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.cache = Caffeine.newBuilder()
-                .expireAfterWrite(validity.isNegative() ? Duration.ZERO : validity)
-                .maximumSize(Math.max(1, maxEntries))
-                .buildAsync((name, executor) -> load(name));
+        this.validity = validity;
+        this.maxEntries = maxEntries;
+    }
+
+    private AsyncLoadingCache<String, UserPermissions> cache() {
+        AsyncLoadingCache<String, UserPermissions> c = cache;
+        if (c == null) {
+            synchronized (this) {
+                c = cache;
+                if (c == null) {
+                    c = Caffeine.newBuilder()
+                            .expireAfterWrite(validity.isNegative() ? Duration.ZERO : validity)
+                            .maximumSize(Math.max(1, maxEntries))
+                            .buildAsync((name, executor) -> load(name));
+                    cache = c;
+                }
+            }
+        }
+        return c;
     }
 
     public boolean requiresLogin() {
@@ -76,7 +94,7 @@ public final class AuthService implements AutoCloseable {
 
     /** The cached permissions of a role; completes with null when it does not exist. */
     public CompletableFuture<UserPermissions> user(String name) {
-        return cache.get(name);
+        return cache().get(name);
     }
 
     /** How many roles the cache holds (an estimate). */
@@ -105,7 +123,10 @@ public final class AuthService implements AutoCloseable {
 
     /** Forgets every cached role: called after any change to roles, memberships or permissions. */
     public void invalidate() {
-        cache.synchronous().invalidateAll();
+        AsyncLoadingCache<String, UserPermissions> c = cache;
+        if (c != null) { // nothing was looked up yet: nothing to forget
+            c.synchronous().invalidateAll();
+        }
     }
 
     private CompletableFuture<UserPermissions> load(String name) {
