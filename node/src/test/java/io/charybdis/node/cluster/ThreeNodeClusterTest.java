@@ -256,7 +256,8 @@ class ThreeNodeClusterTest {
         assertThat(events).anyMatch(a -> a.matches("reading digest from /127\\.0\\.0\\.[123]:\\d+"));
         assertThat(events).anyMatch(a -> a.matches("Sending READ_REQ message to /127\\.0\\.0\\.[123]:\\d+"));
         // the answer is read from the coordinator itself (a replica of every row), with its storage steps
-        assertThat(events).containsSubsequence("reading data from this node", "Merged data from memtables and 0 sstables");
+        assertThat(events).contains("reading data from this node").anyMatch(a ->
+                a.matches("Merged data from memtables and \\d+ sstables") || a.equals("Row cache hit"));
     }
 
     /** The activities of a trace session once it holds {@code expected} (read at ALL, waiting up to 10 s). */
