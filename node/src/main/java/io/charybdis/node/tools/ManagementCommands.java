@@ -80,8 +80,7 @@ final class ManagementCommands {
 
         @Override
         void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
-            probe.invoke(NodeTool.SS, "setCompactionThroughputMbPerSec", new Object[] {value},
-                    new String[] {int.class.getName()});
+            probe.set(NodeTool.SS, "CompactionThroughputMbPerSec", value);
         }
     }
 
@@ -235,25 +234,16 @@ final class ManagementCommands {
                 throw new IllegalArgumentException("bin/nodetool prints compactionhistory as text only (no -F " + format + ")");
             }
             out.println("Compaction History: ");
-            TabularData data = (TabularData) probe.invoke(CM, "getCompactionHistory", new Object[0], new String[0]);
+            TabularData data = (TabularData) probe.get(CM, "CompactionHistory");
             if (data.isEmpty()) {
                 out.print("There is no compaction history");
                 return;
             }
             List<String> names = data.getTabularType().getIndexNames();
-            List<CompositeData> rows = new ArrayList<>();
-            for (Object row : data.values()) {
-                rows.add((CompositeData) row);
-            }
-            // newest first, as Apache's (a stable sort of the table's key order)
-            List<Object> keys = new ArrayList<>(data.keySet());
-            Map<Object, CompositeData> byKey = new HashMap<>();
-            for (CompositeData cd : rows) {
-                byKey.put(List.of(cd.getAll(names.toArray(String[]::new))), cd);
-            }
+            // newest first, as Apache's: a stable sort of the table's own order (its values follow its keys)
             List<CompositeData> ordered = new ArrayList<>();
-            for (Object k : keys) {
-                ordered.add(byKey.get(k));
+            for (Object row : data.values()) {
+                ordered.add((CompositeData) row);
             }
             ordered.sort((a, c) -> Long.signum((Long) a.get("compacted_at") - (Long) c.get("compacted_at")) * -1);
             TextTable table = new TextTable(" ");
