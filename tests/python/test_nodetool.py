@@ -529,6 +529,15 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
         rows = session.execute("SELECT k FROM mg.t WHERE k >= 10000 ALLOW FILTERING").all()
         assert len(rows) == len(copied) and len(rows) > 0
 
+    # the cluster commands, on a node alone
+    assert "Live: 1" in both("describecluster")
+    assert f"/{node.host}" in both("gossipinfo")
+    assert both("getendpoints", "mg", "t", "7") == f"{node.host}\n"
+    both("getendpoints", "-pp", "mg", "t", "7")
+    both("compact", "mg", "t")
+    both("cleanup", "mg")
+    assert both("removenode", "status") == "RemovalStatus: No removals in process.\n"
+
     # info: Apache's lines; bin/nodetool's the same plus the memory budget's split
     apache_info = nodetool("info")
     code, our_info = ours("info")

@@ -469,4 +469,223 @@ final class ManagementCommands {
             }
         }
     }
+
+    // ------------------------------------------------------------------ the cluster commands
+
+    @Command(name = "describecluster", description = "Print the name, snitch, partitioner and schema version of a cluster")
+    static final class DescribeCluster extends NodeTool.Sub {
+        @Option(names = {"-pp", "--print-port"}, description = "Operate in 4.0 mode with hosts disambiguated by port number")
+        boolean printPort;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            String ss = NodeTool.SS;
+            out.println("Cluster Information:");
+            out.println("\tName: " + probe.get(ss, "ClusterName"));
+            out.println("\tSnitch: " + probe.get(NodeTool.SNITCH, "SnitchName"));
+            out.println("\tDynamicEndPointSnitch: disabled");
+            out.println("\tPartitioner: " + probe.get(ss, "PartitionerName"));
+            out.println("\tSchema versions:");
+            Map<String, List<String>> versions = (Map<String, List<String>>) probe.get(
+                    "org.apache.cassandra.db:type=StorageProxy", printPort ? "SchemaVersionsWithPort" : "SchemaVersions");
+            for (Map.Entry<String, List<String>> e : versions.entrySet()) {
+                out.printf("\t\t%s: %s%n%n", e.getKey(), e.getValue());
+            }
+            List<String> joining = (List<String>) probe.get(ss, "JoiningNodesWithPort");
+            List<String> leaving = (List<String>) probe.get(ss, "LeavingNodesWithPort");
+            List<String> moving = (List<String>) probe.get(ss, "MovingNodesWithPort");
+            List<String> live = (List<String>) probe.get(ss, "LiveNodesWithPort");
+            List<String> unreachable = (List<String>) probe.get(ss, "UnreachableNodesWithPort");
+            List<String> keyspaces = (List<String>) probe.get(ss, "Keyspaces");
+            out.println("Stats for all nodes:");
+            out.println("\tLive: " + live.size());
+            out.println("\tJoining: " + joining.size());
+            out.println("\tMoving: " + moving.size());
+            out.println("\tLeaving: " + leaving.size());
+            out.println("\tUnreachable: " + unreachable.size());
+            Map<String, String> tokens = (Map<String, String>) probe.get(ss, "TokenToEndpointWithPortMap");
+            String note = null;
+            try {
+                probe.invoke(ss, "effectiveOwnershipWithPort", new Object[] {null}, new String[] {String.class.getName()});
+            } catch (javax.management.MBeanException | javax.management.RuntimeMBeanException e) {
+                if (!(e.getCause() instanceof IllegalStateException)) {
+                    throw e;
+                }
+                note = e.getCause().getMessage();
+            }
+            Map<String, Set<String>> byDc = new java.util.TreeMap<>();
+            for (String endpoint : tokens.values()) {
+                String dc = (String) probe.invoke(NodeTool.SNITCH, "getDatacenter", new Object[] {endpoint},
+                        new String[] {String.class.getName()});
+                byDc.computeIfAbsent(dc, k -> new java.util.LinkedHashSet<>()).add(endpoint);
+            }
+            out.println("\nData Centers: ");
+            for (Map.Entry<String, Set<String>> dc : byDc.entrySet()) {
+                out.print('\t' + dc.getKey());
+                int down = 0;
+                for (String endpoint : dc.getValue()) {
+                    if (unreachable.contains(endpoint)) {
+                        down++;
+                    }
+                }
+                out.print(" #Nodes: " + dc.getValue().size());
+                out.println(" #Down: " + down);
+            }
+            out.println("\nDatabase versions:");
+            Map<String, List<String>> releases = (Map<String, List<String>>) probe.get(
+                    "org.apache.cassandra.net:type=Gossiper", "ReleaseVersionsWithPort");
+            for (Map.Entry<String, List<String>> e : releases.entrySet()) {
+                out.printf("\t%s: %s%n%n", e.getKey(), e.getValue());
+            }
+            out.println("Keyspaces:");
+            for (String ks : keyspaces) {
+                out.printf("\t%s -> Replication class: %s%n", ks, probe.invoke(ss, "getKeyspaceReplicationInfo",
+                        new Object[] {ks}, new String[] {String.class.getName()}));
+            }
+            if (note != null) {
+                out.printf("%nNote: " + note + "%n");
+            }
+        }
+    }
+
+    @Command(name = "gossipinfo", description = "Shows the gossip information for the cluster")
+    static final class GossipInfo extends NodeTool.Sub {
+        @Option(names = {"-pp", "--print-port"}, description = "Operate in 4.0 mode with hosts disambiguated by port number")
+        boolean printPort;
+
+        @Override
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            out.println(probe.get("org.apache.cassandra.net:type=FailureDetector",
+                    printPort ? "AllEndpointStatesWithPort" : "AllEndpointStates"));
+        }
+    }
+
+    @Command(name = "getendpoints", description = "Print the end points that owns the key")
+    static final class GetEndpoints extends NodeTool.Sub {
+        @Parameters(description = "<keyspace> <table> <key>")
+        List<String> args = new ArrayList<>();
+        @Option(names = {"-pp", "--print-port"}, description = "Operate in 4.0 mode with hosts disambiguated by port number")
+        boolean printPort;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            if (args.size() != 3) {
+                throw new IllegalArgumentException("getendpoints requires keyspace, table and partition key arguments");
+            }
+            String[] sig = {String.class.getName(), String.class.getName(), String.class.getName()};
+            Object[] a = {args.get(0), args.get(1), args.get(2)};
+            if (printPort) {
+                for (String e : (List<String>) probe.invoke(NodeTool.SS, "getNaturalEndpointsWithPort", a, sig)) {
+                    out.println(e);
+                }
+            } else {
+                for (java.net.InetAddress e : (List<java.net.InetAddress>) probe.invoke(NodeTool.SS,
+                        "getNaturalEndpoints", a, sig)) {
+                    out.println(e.getHostAddress());
+                }
+            }
+        }
+    }
+
+    @Command(name = "compact", description = "Force a (major) compaction on one or more tables or user-defined "
+            + "compaction on given SSTables")
+    static final class Compact extends KeyspaceTablesCommand {
+        @Option(names = {"-s", "--split-output"}, description = "Use -s to not create a single big file")
+        boolean splitOutput;
+
+        @Override
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            for (String ks : keyspaces(probe, args)) {
+                try {
+                    probe.invoke(NodeTool.SS, "forceKeyspaceCompaction", new Object[] {splitOutput, ks, tables(args)},
+                            new String[] {boolean.class.getName(), String.class.getName(), String[].class.getName()});
+                } catch (Exception e) {
+                    throw new RuntimeException("Error occurred during compaction", e);
+                }
+            }
+        }
+    }
+
+    @Command(name = "cleanup", description = "Triggers the immediate cleanup of keys no longer belonging to a node. By "
+            + "default, clean all keyspaces")
+    static final class Cleanup extends KeyspaceTablesCommand {
+        @Option(names = {"-j", "--jobs"}, description = "Number of sstables to cleanup simultanously")
+        int jobs = 2;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            List<String> keyspaces;
+            if (args.isEmpty()) {
+                keyspaces = (List<String>) probe.get(NodeTool.SS, "NonLocalStrategyKeyspaces");
+            } else {
+                keyspaces = keyspaces(probe, args);
+            }
+            for (String ks : keyspaces) {
+                int compactors = (Integer) probe.get(NodeTool.SS, "ConcurrentCompactors");
+                if (jobs > compactors) {
+                    out.println(String.format("jobs (%d) is bigger than configured concurrent_compactors (%d) on the "
+                            + "host, using at most %d threads", jobs, compactors, compactors));
+                }
+                int status;
+                try {
+                    status = (Integer) probe.invoke(NodeTool.SS, "forceKeyspaceCleanup", new Object[] {jobs, ks,
+                            tables(args)}, new String[] {int.class.getName(), String.class.getName(),
+                            String[].class.getName()});
+                } catch (Exception e) {
+                    throw new RuntimeException("Error occurred during cleanup", e);
+                }
+                if (status == 1) {
+                    out.printf("Aborted cleaning up for at least one table in keyspace %s, check server logs for more "
+                            + "information.\n", ks);
+                } else if (status == 2) {
+                    out.printf("Failed marking some sstables compacting in keyspace %s, check server logs for more "
+                            + "information.\n", ks);
+                    throw new RuntimeException("nodetool failed, check server logs");
+                }
+            }
+        }
+    }
+
+    @Command(name = "decommission", description = "Decommission the *node I am connecting to*")
+    static final class Decommission extends NodeTool.Sub {
+        @Option(names = {"-f", "--force"}, description = "Force decommission of this node even when it reduces the "
+                + "number of replicas to below configured RF")
+        boolean force;
+
+        @Override
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            if ((Boolean) probe.get(NodeTool.SS, "Decommissioning")) {
+                out.println("This node is still decommissioning.");
+                return;
+            }
+            if ("DECOMMISSIONED".equals(probe.get(NodeTool.SS, "BootstrapState"))) {
+                out.println("Node was already decommissioned.");
+                return;
+            }
+            probe.invoke(NodeTool.SS, "decommission", new Object[] {force}, new String[] {boolean.class.getName()});
+        }
+    }
+
+    @Command(name = "removenode", description = "Show status of current node removal, abort removal or remove provided ID")
+    static final class RemoveNode extends NodeTool.Sub {
+        @Parameters(arity = "1", description = "<status>|<force>|<ID>")
+        String operation;
+        @Option(names = {"-pp", "--print-port"}, description = "Operate in 4.0 mode with hosts disambiguated by port number")
+        boolean printPort;
+
+        @Override
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            switch (operation) {
+                case "status" -> out.println("RemovalStatus: " + probe.get(NodeTool.SS, printPort
+                        ? "RemovalStatusWithPort" : "RemovalStatus"));
+                case "force" -> throw new IllegalStateException("removenode force is not supported by Charybdis: a "
+                        + "removal either completes or fails and leaves the node in the ring (run it again)");
+                default -> probe.invoke(NodeTool.SS, "removeNode", new Object[] {operation},
+                        new String[] {String.class.getName()});
+            }
+        }
+    }
 }

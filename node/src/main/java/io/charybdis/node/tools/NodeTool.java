@@ -41,7 +41,10 @@ import picocli.CommandLine.Parameters;
         ManagementCommands.DisableAutoCompaction.class, ManagementCommands.GetCompactionThroughput.class,
         ManagementCommands.SetCompactionThroughput.class, ManagementCommands.Refresh.class,
         ManagementCommands.Import.class, ManagementCommands.GetLoggingLevels.class,
-        ManagementCommands.SetLoggingLevel.class, CommandLine.HelpCommand.class})
+        ManagementCommands.SetLoggingLevel.class, ManagementCommands.DescribeCluster.class,
+        ManagementCommands.GossipInfo.class, ManagementCommands.GetEndpoints.class, ManagementCommands.Compact.class,
+        ManagementCommands.Cleanup.class, ManagementCommands.Decommission.class, ManagementCommands.RemoveNode.class,
+        CommandLine.HelpCommand.class})
 public final class NodeTool implements Callable<Integer> {
     static final String SS = "org.apache.cassandra.db:type=StorageService";
     static final String SNITCH = "org.apache.cassandra.db:type=EndpointSnitchInfo";
