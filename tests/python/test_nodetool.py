@@ -510,7 +510,12 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
         code, _ = ours("import", "mg", "t", str(tmp_path / "missing"))
         assert code == 1
 
-        # refresh: SSTables copied into the table's directory with generations the table never used
+        # refresh: SSTables copied into the table's directory with generations the table never used (no compaction
+        # of the table runs meanwhile: one would take generation numbers the copies may carry)
+        nodetool("disableautocompaction", "mg", "t")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and re.search(r"\bmg\s+t\b", nodetool("compactionstats")):
+            time.sleep(0.5)
         src_insert = session.prepare("INSERT INTO mg.src (k, v) VALUES (?, ?)")
         for batch in range(40):
             session.execute(src_insert, (10_000 + batch, f"s{batch}"))
@@ -527,13 +532,12 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
         out = nodetool("refresh", "mg", "t")
         assert out == "nodetool refresh is deprecated, use nodetool import instead\n"
         rows = session.execute("SELECT k FROM mg.t WHERE k >= 10000 ALLOW FILTERING").all()
-        assert len(rows) == len(copied) and len(rows) > 0
+        assert sorted(r.k for r in rows) == sorted(10000 + g - 1 for g in copied), rows
 
     # the cluster commands, on a node alone
     assert "Live: 1" in both("describecluster")
     assert f"/{node.host}" in both("gossipinfo")
     assert both("getendpoints", "mg", "t", "7") == f"{node.host}\n"
-    both("getendpoints", "-pp", "mg", "t", "7")
     both("compact", "mg", "t")
     both("cleanup", "mg")
     assert both("removenode", "status") == "RemovalStatus: No removals in process.\n"

@@ -143,4 +143,33 @@ class ManagementOperationsTest {
             assertThat(partitions(s, t.id())).isEqualTo(110 + copied);
         }
     }
+
+    /**
+     * A range read over one SSTable with more partitions than a read batch and small SSTables whose partitions lie
+     * beyond that batch's bound returns them all (the small ones were once marked read while their partitions past the
+     * bound were dropped).
+     */
+    @Test
+    void rangeReadsReturnPartitionsOfSmallSSTablesBeyondABigOnesBatch(@TempDir Path dir) throws Exception {
+        TableDescriptor t = new TableDescriptor(TableId.random(), "ks", "t", Map.of(), Map.of("enabled", "false"), 864000);
+        try (TestSupport ts = new TestSupport(dir, 1, TestSupport.config(dir, CommitLogSync.PERIODIC))) {
+            ts.storage = Storage.open(ts.config, ts.executors);
+            Storage s = ts.storage;
+            s.registerTable(t);
+            s.replayCommitLog().get(10, TimeUnit.SECONDS);
+            write(s, t.id(), 0, 300);
+            s.flush(t.id()).get(10, TimeUnit.SECONDS);
+            for (int i = 300; i < 320; i++) { // one partition per SSTable, spread over the ring
+                write(s, t.id(), i, i + 1);
+                s.flush(t.id()).get(10, TimeUnit.SECONDS);
+            }
+            io.charybdis.storage.read.ReadResult r = s.read(io.charybdis.storage.read.ReadCommand.range(t.id(), null,
+                    null).build()).get(10, TimeUnit.SECONDS);
+            try {
+                assertThat(r.partitionCount()).isEqualTo(320);
+            } finally {
+                r.release();
+            }
+        }
+    }
 }
