@@ -397,8 +397,9 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
 
 
 def _shape(text):
-    """Output with every number replaced, for outputs whose figures move between two calls (latencies, uptime)."""
-    return re.sub(r"\d+(\.\d+)?", "#", text)
+    """Output with every number replaced (and runs of blanks, which pad numbers to their column's width), for outputs
+    whose figures move between two calls (latencies, uptime, rates)."""
+    return re.sub(r"[ \t]+", " ", re.sub(r"\d+(\.\d+)?", "#", text))
 
 
 def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
@@ -541,6 +542,8 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
     both("compact", "mg", "t")
     both("cleanup", "mg")
     assert both("removenode", "status") == "RemovalStatus: No removals in process.\n"
+    assert re.search(r"^compactions completed\s+[1-9]", both("compactionstats", shape=True), re.M)
+    both("compactionstats", "-H", shape=True)
 
     # info: Apache's lines; bin/nodetool's the same plus the memory budget's split
     apache_info = nodetool("info")

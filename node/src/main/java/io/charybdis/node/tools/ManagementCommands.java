@@ -688,4 +688,86 @@ final class ManagementCommands {
             }
         }
     }
+
+    @Command(name = "compactionstats", description = "Print statistics on compactions")
+    static final class CompactionStats extends NodeTool.Sub {
+        @Option(names = {"-H", "--human-readable"}, description = "Display bytes in human readable form")
+        boolean humanReadable;
+        @Option(names = {"-V", "--vtable"}, description = "Display fields matching vtable output")
+        boolean vtable;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            String c = "org.apache.cassandra.metrics:type=Compaction,name=";
+            Map<String, Map<String, Integer>> pending = (Map<String, Map<String, Integer>>) probe.get(
+                    c + "PendingTasksByTableName", "Value");
+            TextTable table = new TextTable(" ");
+            table.add("concurrent compactors", probe.get(NodeTool.SS, "ConcurrentCompactors").toString());
+            int total = 0;
+            for (Map<String, Integer> t : pending.values()) {
+                for (int n : t.values()) {
+                    total += n;
+                }
+            }
+            table.add("pending tasks", Integer.toString(total));
+            for (Map.Entry<String, Map<String, Integer>> ks : pending.entrySet()) {
+                for (Map.Entry<String, Integer> t : ks.getValue().entrySet()) {
+                    table.add(ks.getKey(), t.getKey(), t.getValue().toString());
+                }
+            }
+            table.add("compactions completed", probe.get(c + "TotalCompactionsCompleted", "Count").toString());
+            long compacted = (Long) probe.get(c + "BytesCompacted", "Count");
+            table.add("data compacted", humanReadable ? FileSizes.stringify(compacted) : Long.toString(compacted));
+            table.add("compactions aborted", probe.get(c + "CompactionsAborted", "Count").toString());
+            table.add("compactions reduced", probe.get(c + "CompactionsReduced", "Count").toString());
+            table.add("sstables dropped from compaction", probe.get(c + "SSTablesDroppedFromCompaction", "Count")
+                    .toString());
+            java.text.DecimalFormat two = new java.text.DecimalFormat("0.00");
+            table.add("15 minute rate", String.format("%s/minute", two.format(
+                    (Double) probe.get(c + "TotalCompactionsCompleted", "FifteenMinuteRate") * 60)));
+            table.add("mean rate", String.format("%s/hour", two.format(
+                    (Double) probe.get(c + "TotalCompactionsCompleted", "MeanRate") * 60 * 60)));
+            double configured = (Double) probe.get(NodeTool.SS, "CompactionThroughtputMibPerSecAsDouble");
+            table.add("compaction throughput (MiB/s)", configured == 0 ? "throttling disabled (0)"
+                    : Double.toString(configured));
+            List<Map<String, String>> running = (List<Map<String, String>>) probe.get(CM, "Compactions");
+            if (running.isEmpty()) {
+                table.printTo(out);
+                return;
+            }
+            long throughput = (Long) probe.get(NodeTool.SS, "CompactionThroughtputBytesPerSec");
+            long remaining = 0;
+            if (vtable) {
+                table.add("keyspace", "table", "task id", "completion ratio", "kind", "progress", "sstables", "total",
+                        "unit", "target directory");
+            } else {
+                table.add("id", "compaction type", "keyspace", "table", "completed", "total", "unit", "progress");
+            }
+            for (Map<String, String> r : running) {
+                long all = Long.parseLong(r.get("total"));
+                long done = Long.parseLong(r.get("completed"));
+                boolean sizes = humanReadable && r.get("unit").equals("bytes");
+                String doneStr = sizes ? FileSizes.stringify(done) : Long.toString(done);
+                String allStr = sizes ? FileSizes.stringify(all) : Long.toString(all);
+                String pct = all == 0 ? "n/a" : two.format((double) done / all * 100) + '%';
+                if (vtable) {
+                    table.add(r.get("keyspace"), r.get("columnfamily"), r.get("compactionId"), pct, r.get("taskType"),
+                            doneStr, String.valueOf(r.get("sstables").split(",").length), allStr, r.get("unit"),
+                            r.get("targetDirectory"));
+                } else {
+                    table.add(r.get("compactionId"), r.get("taskType"), r.get("keyspace"), r.get("columnfamily"),
+                            doneStr, allStr, r.get("unit"), pct);
+                }
+                remaining += all - done;
+            }
+            String time = "n/a";
+            if (throughput != 0) {
+                long secs = remaining / throughput;
+                time = String.format("%dh%02dm%02ds", secs / 3600, (secs % 3600) / 60, secs % 60);
+            }
+            table.add("active compaction remaining time", time);
+            table.printTo(out);
+        }
+    }
 }
