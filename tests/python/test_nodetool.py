@@ -435,6 +435,8 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
 
         # disableautocompaction really stops compaction: six flushes stay six SSTables per shard
         both("disableautocompaction", "mg", "t")
+        assert both("statusautocompaction", "mg", "t") == "not running\n"
+        assert both("statusautocompaction", "mg") == "not running\n"  # mg.src: 'enabled': 'false'
         for batch in range(6):
             for i in range(batch * 50, (batch + 1) * 50):
                 session.execute(insert, (i, f"v{i}"))
@@ -445,6 +447,9 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
         assert "mg" not in nodetool("compactionhistory")
         # enableautocompaction: the size-tiered strategy compacts them at once
         both("enableautocompaction", "mg", "t")
+        assert both("statusautocompaction", "mg", "t") == "running\n"
+        assert both("statusautocompaction", "mg") == "partially running\n"
+        both("statusautocompaction", "-a")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and len(_sstables(node, "mg", "t")) >= before:
             time.sleep(0.5)

@@ -888,7 +888,7 @@ final class StorageServiceBean implements StorageServiceMBean {
         for (TableMetadata t : node.tables(ks, tables)) {
             boolean disabled = "false".equalsIgnoreCase(t.params().compaction().getOrDefault("enabled", "true"))
                     || (node.hasStorage(t) && node.storage.autoCompactionDisabled(new TableId(t.id())));
-            out.put(t.keyspace() + "." + t.name(), disabled);
+            out.put(t.name(), disabled);
         }
         return out;
     }

@@ -109,6 +109,36 @@ final class ManagementCommands {
         }
     }
 
+    @Command(name = "statusautocompaction", description = "status of autocompaction of the given keyspace and table")
+    static final class StatusAutoCompaction extends KeyspaceTablesCommand {
+        @Option(names = {"-a", "--all"}, description = "Show auto compaction status for each keyspace/table")
+        boolean showAll;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            boolean allDisabled = true;
+            boolean allEnabled = true;
+            TextTable table = new TextTable(" ");
+            table.add("Keyspace", "Table", "Status");
+            for (String ks : keyspaces(probe, args)) {
+                Map<String, Boolean> statuses = (Map<String, Boolean>) probe.invoke(NodeTool.SS,
+                        "getAutoCompactionStatus", new Object[] {ks, tables(args)}, KS_TABLES);
+                for (Map.Entry<String, Boolean> e : statuses.entrySet()) {
+                    boolean disabled = e.getValue();
+                    allDisabled &= disabled;
+                    allEnabled &= !disabled;
+                    table.add(ks, e.getKey(), !disabled ? "running" : "not running");
+                }
+            }
+            if (showAll) {
+                table.printTo(out);
+            } else {
+                out.println(allEnabled ? "running" : allDisabled ? "not running" : "partially running");
+            }
+        }
+    }
+
     @Command(name = "garbagecollect", description = "Remove deleted data from one or more tables")
     static final class GarbageCollect extends KeyspaceTablesCommand {
         @Option(names = {"-g", "--granularity"}, description = "ROW (default) or CELL")
