@@ -13,8 +13,16 @@ final class MemoryBudget implements MemoryBudgetMBean {
         this.node = node;
     }
 
+    /** Each shard's figures, taken on the shard (bounded wait: a stopping node's shards may not answer). */
     private List<ShardSnapshot> shards() {
-        return node.storage.shardSnapshots().join();
+        try {
+            return node.storage.shardSnapshots().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the shards did not report their memory: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
     }
 
     @Override
