@@ -285,6 +285,11 @@ public final class CharybdisNode implements AutoCloseable {
         }
     }
 
+    /** Each shard's request counters and coordinator latencies (for JMX and the metrics endpoint). */
+    public List<io.charybdis.node.metrics.ShardRequestMetrics> requestMetrics() {
+        return server.requestMetrics();
+    }
+
     private io.charybdis.node.metrics.MetricsServer startMetrics(InetAddress rpc) {
         if (config.prometheusPort() == -1) {
             return null;

@@ -203,6 +203,13 @@ final class ClusterOperations implements ClusterOps {
         return out;
     }
 
+    @Override
+    public java.util.Map<String, Long> failedRequestsByVerb() {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        member.messaging().failedByVerb().forEach((verb, n) -> out.put(verb.name(), n));
+        return out;
+    }
+
     /** A table's keyspace.name for display; its id when the schema no longer has it. */
     private record KeyspaceLookup(String qualified) {
         static KeyspaceLookup of(CharybdisNode node, UUID table) {

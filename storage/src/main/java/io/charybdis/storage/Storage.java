@@ -14,6 +14,7 @@ import io.charybdis.storage.shard.ShardContext;
 import io.charybdis.storage.shard.ShardRouting;
 import io.charybdis.storage.shard.TableEntry;
 import io.charybdis.storage.sstable.SSTableFormat;
+import io.charybdis.storage.sstable.SSTableCopy;
 import io.charybdis.storage.sstable.SSTableReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -89,7 +90,7 @@ public final class Storage implements AutoCloseable {
             return t;
         });
         this.ctx = new ShardContext(config, executors.size(), tables, io, new AtomicLong(maxSegment),
-                new AtomicLong(config.compactionThroughputBytesPerSecond()));
+                new AtomicLong(config.compactionThroughputBytesPerSecond()), new CompactionHistory());
         this.shards = new Shard[executors.size()];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(i, executors.get(i), ctx, requestQueueCapacity);
@@ -679,6 +680,176 @@ public final class Storage implements AutoCloseable {
         }
         ctx.compactionThroughputCap().set(bytesPerSecond);
         onEachShard(Shard::applyThroughputCap);
+    }
+
+    /** The compactions finished since start, oldest first (nodetool compactionhistory). */
+    public List<CompactionHistory.Entry> compactionHistory() {
+        return ctx.compactionHistory().entries();
+    }
+
+    /** Each shard's scheduling groups now, shard by shard (nodetool tpstats); safe from any thread. */
+    public List<SchedulingGroupStats> schedulingGroups() {
+        List<SchedulingGroupStats> r = new ArrayList<>();
+        for (Shard s : shards) {
+            r.addAll(s.schedulingGroups());
+        }
+        return r;
+    }
+
+    /**
+     * Stops (false) or restarts (true) automatic compaction of the table (nodetool disableautocompaction /
+     * enableautocompaction): while stopped its strategy picks nothing; running compactions finish, and nodetool
+     * compact still compacts. Not persisted: a restarted node compacts again.
+     */
+    public CompletableFuture<Void> setAutoCompaction(TableId id, boolean enabled) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        e.autoCompactionDisabled(!enabled);
+        return enabled ? onAllShards(s -> s.maybeCompact(id)) : CompletableFuture.completedFuture(null);
+    }
+
+    public boolean autoCompactionDisabled(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.autoCompactionDisabled();
+    }
+
+    /**
+     * nodetool refresh: loads the SSTables found in the table's directory whose generation number this node never
+     * handed out (files copied in by hand, e.g. from another node); returns how many. Reserving the numbers first
+     * keeps a flush or compaction running meanwhile from taking one of them. SSTables of a generation the node
+     * already used (its own, live or deleted) are not touched: import them with {@link #importSSTables}, which
+     * renumbers.
+     */
+    public CompletableFuture<Integer> refresh(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                List<Long> found = SSTableCopy.generations(e.directory());
+                if (found.isEmpty()) {
+                    return List.<SSTableReader>of();
+                }
+                long before = e.reserveGenerationsUpTo(found.get(found.size() - 1));
+                List<SSTableReader> loaded = new ArrayList<>();
+                for (long g : found) {
+                    if (g <= before) {
+                        continue;
+                    }
+                    SSTableReader r = SSTableReader.open(e.directory(), g, e.sstableAllocator());
+                    if (r.isCorrupt()) {
+                        r.release();
+                        LOG.error("refresh table={}.{}: generation={} is unreadable, not loaded", e.descriptor().keyspace(),
+                                e.descriptor().name(), g);
+                    } else {
+                        loaded.add(r);
+                    }
+                }
+                return loaded;
+            } catch (IOException ex) {
+                throw new UncheckedIOException("refresh failed dir=" + e.directory(), ex);
+            }
+        }, io).thenCompose(loaded -> addSSTables(id, loaded).thenApply(v -> loaded.size()));
+    }
+
+    /**
+     * nodetool import: copies the SSTables of each directory (Charybdis's own format, of this table's schema: a
+     * snapshot, another node's files) into the table under new generation numbers, then serves them; without
+     * {@code keepSources} the source files are deleted once copied. Returns the directories that could not be
+     * imported whole (missing, unreadable, or holding a corrupt SSTable: its copy is removed, the others stay).
+     */
+    public CompletableFuture<List<String>> importSSTables(TableId id, List<Path> directories, boolean keepSources) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        List<String> failed = new ArrayList<>();
+        return CompletableFuture.supplyAsync(() -> {
+            List<SSTableReader> loaded = new ArrayList<>();
+            for (Path dir : directories) {
+                boolean ok = Files.isDirectory(dir);
+                if (!ok) {
+                    LOG.error("import table={}.{}: no directory {}", e.descriptor().keyspace(), e.descriptor().name(), dir);
+                }
+                try {
+                    for (long g : ok ? SSTableCopy.generations(dir) : List.<Long>of()) {
+                        long to = e.nextGeneration();
+                        try {
+                            SSTableCopy.copy(dir, g, e.directory(), to);
+                        } catch (IOException | RuntimeException ex) {
+                            LOG.error("import table={}.{}: {} generation={} not imported: {}", e.descriptor().keyspace(),
+                                    e.descriptor().name(), dir, g, ex.toString());
+                            SSTableCopy.delete(e.directory(), to);
+                            ok = false;
+                            continue;
+                        }
+                        SSTableReader r = SSTableReader.open(e.directory(), to, e.sstableAllocator());
+                        if (r.isCorrupt()) {
+                            r.markObsolete();
+                            r.release();
+                            ok = false;
+                            continue;
+                        }
+                        loaded.add(r);
+                        if (!keepSources) {
+                            SSTableCopy.delete(dir, g);
+                        }
+                    }
+                } catch (IOException ex) {
+                    LOG.error("import table={}.{}: {}: {}", e.descriptor().keyspace(), e.descriptor().name(), dir,
+                            ex.toString());
+                    ok = false;
+                }
+                if (!ok) {
+                    failed.add(dir.toString());
+                }
+            }
+            return loaded;
+        }, io).thenCompose(loaded -> addSSTables(id, loaded)).thenApply(v -> failed);
+    }
+
+    /** Hands loaded SSTables to the shards that own them (every shard, filtered by token, if written elsewhere). */
+    private CompletableFuture<Void> addSSTables(TableId id, List<SSTableReader> loaded) {
+        if (loaded.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        List<List<SSTableReader>> perShard = new ArrayList<>();
+        for (int i = 0; i < shards.length; i++) {
+            perShard.add(new ArrayList<>());
+        }
+        for (SSTableReader r : loaded) {
+            int owner = -1;
+            for (int i = 0; i < shards.length; i++) {
+                if (r.ownedBy(i, shards.length)) {
+                    owner = i;
+                }
+            }
+            if (owner >= 0) {
+                perShard.get(owner).add(r);
+            } else {
+                for (int i = 0; i < shards.length; i++) {
+                    if (i > 0) {
+                        r.acquire();
+                    }
+                    perShard.get(i).add(r);
+                }
+            }
+        }
+        List<CompletableFuture<Void>> fs = new ArrayList<>();
+        for (int i = 0; i < shards.length; i++) {
+            Shard s = shards[i];
+            List<SSTableReader> mine = perShard.get(i);
+            if (!mine.isEmpty()) {
+                fs.add(s.submit(() -> s.addSSTables(id, mine)));
+            }
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new));
     }
 
     /** Stops every running compaction (their inputs stay; the strategies pick again later). Returns how many. */

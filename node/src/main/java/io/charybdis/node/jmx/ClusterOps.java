@@ -82,4 +82,7 @@ public interface ClusterOps {
      * Requests sent to each peer (address:port) per pool — gossip, large, small — as {pending, completed, dropped}.
      */
     java.util.Map<String, long[][]> traffic();
+
+    /** Requests this node sent that failed or timed out, by internode verb, since start. */
+    java.util.Map<String, Long> failedRequestsByVerb();
 }

@@ -100,6 +100,7 @@ public final class JmxServer implements AutoCloseable {
         }
         NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info(), node);
         view.cluster = node.cluster();
+        view.requests = node.requestMetrics();
         JmxServer server;
         try {
             server = listen(config, view, tls, node.auth());
@@ -248,7 +249,10 @@ public final class JmxServer implements AutoCloseable {
             standard("org.apache.cassandra.db:type=CIDRGroupsMappingManager", cidr, CidrGroupsMBean.class);
             standard("org.apache.cassandra.db:type=CIDRPermissionsManager", cidr, CidrPermissionsMBean.class);
         }
+        standard(MemoryBudget.NAME, new MemoryBudget(node), MemoryBudgetMBean.class);
         registerNodeMetrics();
+        registerThreadPools();
+        registerClientRequests();
         syncTables();
     }
 
@@ -358,6 +362,57 @@ public final class JmxServer implements AutoCloseable {
             register(name(b + "Hits"), MetricBean.meter(() -> 0));
             register(name(b + "Misses"), MetricBean.meter(() -> 0));
         }
+    }
+
+    /**
+     * nodetool tpstats: each shard's scheduling groups as pools {@code <group>-shard<N>}: {@code statement} under path
+     * {@code request}, {@code memtable} (flushes) and {@code compaction} under {@code internal} (see
+     * {@link io.charybdis.storage.SchedulingGroupStats}). The statement pools have no ActiveTasks (nodetool prints N/A).
+     */
+    private void registerThreadPools() {
+        List<io.charybdis.storage.SchedulingGroupStats> groups = node.storage.schedulingGroups();
+        for (int i = 0; i < groups.size(); i++) {
+            io.charybdis.storage.SchedulingGroupStats g = groups.get(i);
+            int index = i;
+            Supplier<io.charybdis.storage.SchedulingGroupStats> now = () -> node.storage.schedulingGroups().get(index);
+            String path = g.group().equals(io.charybdis.storage.SchedulingGroupStats.STATEMENT) ? "request" : "internal";
+            String p = "org.apache.cassandra.metrics:type=ThreadPools,path=" + path + ",scope=" + g.group() + "-shard"
+                    + g.shard() + ",name=";
+            if (g.active() >= 0) {
+                register(name(p + "ActiveTasks"), MetricBean.gauge(Integer.class, () -> now.get().active()));
+            }
+            register(name(p + "PendingTasks"), MetricBean.gauge(Integer.class, () -> now.get().pending()));
+            register(name(p + "CompletedTasks"), MetricBean.gauge(Long.class, () -> now.get().completed()));
+            register(name(p + "CurrentlyBlockedTasks"), MetricBean.counter(() -> now.get().blocked()));
+            register(name(p + "TotalBlockedTasks"), MetricBean.counter(() -> now.get().totalBlocked()));
+            register(name(p + "MaxPoolSize"), MetricBean.gauge(Integer.class, () -> 1));
+        }
+    }
+
+    /**
+     * nodetool proxyhistograms: coordinator latencies ({@code type=ClientRequest,scope=Read|Write|RangeSlice,
+     * name=Latency}) summed over the shards. Conditional statements count as reads or writes (CASRead and CASWrite
+     * stay empty), and there are no materialized views (ViewWrite stays empty).
+     */
+    private void registerClientRequests() {
+        String p = "org.apache.cassandra.metrics:type=ClientRequest,scope=";
+        register(name(p + "Read,name=Latency"), MetricBean.timer(() -> coordinatorLatency(
+                io.charybdis.node.metrics.ShardRequestMetrics.KIND_READ)));
+        register(name(p + "Write,name=Latency"), MetricBean.timer(() -> coordinatorLatency(
+                io.charybdis.node.metrics.ShardRequestMetrics.KIND_WRITE)));
+        register(name(p + "RangeSlice,name=Latency"), MetricBean.timer(() -> coordinatorLatency(
+                io.charybdis.node.metrics.ShardRequestMetrics.KIND_RANGE_READ)));
+        for (String scope : List.of("CASRead", "CASWrite", "ViewWrite")) {
+            register(name(p + scope + ",name=Latency"), MetricBean.timer(LatencyHistogram::empty));
+        }
+    }
+
+    private LatencyHistogram.Snapshot coordinatorLatency(int kind) {
+        LatencyHistogram.Snapshot sum = LatencyHistogram.empty();
+        for (io.charybdis.node.metrics.ShardRequestMetrics m : node.requests) {
+            sum = LatencyHistogram.sum(sum, m.cassandraLatency(kind));
+        }
+        return sum;
     }
 
     private void cache(String scope, java.util.function.LongSupplier entries, java.util.function.LongSupplier size,

@@ -23,6 +23,8 @@ final class NodeView {
     final Supplier<io.charybdis.node.schema.Schema> schema;
     final NodeInfo info;
     volatile boolean running = true;
+    /** Each shard's request counters and coordinator latencies (empty in views made without a node). */
+    volatile List<io.charybdis.node.metrics.ShardRequestMetrics> requests = List.of();
     /** The node's cluster membership; null for a node on its own. */
     volatile ClusterOps cluster;
     /** The node, for drain and stopdaemon; null in views made without one. */

@@ -68,6 +68,8 @@ final class CompactionTask implements ShardScheduler.Task {
     private PartitionView[] views;
     private SerializedPartition[] wrappers;
     private boolean finished;
+    /** Partitions by the number of inputs they were merged from (index: inputs), for the compaction history. */
+    final long[] mergedFrom;
 
     CompactionTask(Shard shard, TableShard ts, CompactionJob<SSTableReader> job, PurgePolicy purge, int epoch,
                    int shardCount, boolean userInitiated, double minShares, List<CompletableFuture<Void>> waiters,
@@ -89,6 +91,7 @@ final class CompactionTask implements ShardScheduler.Task {
             total += r.uncompressedLength();
         }
         this.totalBytes = Math.max(1, total);
+        this.mergedFrom = new long[job.inputs().size() + 1];
     }
 
     long completedBytes() {
@@ -142,6 +145,7 @@ final class CompactionTask implements ShardScheduler.Task {
                     has[i] = scanners[i].advance();
                 }
             }
+            mergedFrom[n]++;
             if ((keep == null || keep.test(token)) && merger.merge(views, n, null, null, purge, out, 0) > 0) {
                 if (writer == null) {
                     long generation = ts.entry.nextGeneration();

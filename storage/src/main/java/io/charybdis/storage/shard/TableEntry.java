@@ -30,6 +30,8 @@ public final class TableEntry {
     private final java.util.concurrent.atomic.AtomicReferenceArray<TableShard> perShard;
     /** Off-heap memory of this table's open SSTables (Bloom filters, index summaries, chunk offsets). */
     private final ShardAllocator sstableAllocator = new ShardAllocator(-1);
+    /** nodetool disableautocompaction: the strategies pick no compaction for this table until enabled again. */
+    private volatile boolean autoCompactionDisabled;
 
     public TableEntry(TableDescriptor descriptor, Path directory, long maxGeneration, int shards) {
         this(descriptor, List.of(directory), maxGeneration, shards);
@@ -230,6 +232,22 @@ public final class TableEntry {
 
     public long nextGeneration() {
         return generation.incrementAndGet();
+    }
+
+    /**
+     * Makes every later {@link #nextGeneration()} exceed {@code atLeast}; returns the counter's value before, so
+     * a generation above that value was never handed out (refresh: SSTables placed in the directory by hand).
+     */
+    public long reserveGenerationsUpTo(long atLeast) {
+        return generation.getAndAccumulate(atLeast, Math::max);
+    }
+
+    public boolean autoCompactionDisabled() {
+        return autoCompactionDisabled;
+    }
+
+    public void autoCompactionDisabled(boolean disabled) {
+        this.autoCompactionDisabled = disabled;
     }
 
     public synchronized void setInitial(int shard, List<SSTableReader> readers) {
