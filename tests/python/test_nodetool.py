@@ -394,3 +394,172 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
     assert node.proc.wait(timeout=60) == 0
     code, out = run("ours", "version")
     assert code == 1 and out == ""  # no node: Apache's "nodetool: Failed to connect ..." goes to stderr
+
+
+def _shape(text):
+    """Output with every number replaced (and runs of blanks, which pad numbers to their column's width), for outputs
+    whose figures move between two calls (latencies, uptime, rates)."""
+    return re.sub(r"[ \t]+", " ", re.sub(r"\d+(\.\d+)?", "#", text))
+
+
+def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
+    """Apache's nodetool 5.0.6 runs tpstats, proxyhistograms, describering, compactionhistory, enable/disable
+    autocompaction, get/setcompactionthroughput, garbagecollect, import and refresh against a node, with checked
+    values; bin/nodetool prints the same for each (by shape where figures move)."""
+    node = node_factory("nodetool-mgmt").start()
+    _wait_for_port(node.host, node.jmx_port)
+    nodetool = Nodetool(nodetool_env, node)
+
+    def ours(*args):
+        r = subprocess.run([str(REPO / "bin" / "nodetool"), "-h", node.host, "-p", str(node.jmx_port), *args],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=CALL_TIMEOUT_S)
+        ours.stderr = r.stderr
+        return r.returncode, r.stdout
+
+    def both(*args, shape=False):
+        a = nodetool(*args)
+        code, o = ours(*args)
+        assert code == 0, (args, o, ours.stderr)
+        if shape:
+            assert _shape(o) == _shape(a), f"nodetool {' '.join(args)}:\napache:\n{a}\nours:\n{o}"
+        else:
+            assert o == a, f"nodetool {' '.join(args)}:\napache:\n{a}\nours:\n{o}"
+        return a
+
+    with connect(node) as session:
+        session.execute("CREATE KEYSPACE mg WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE mg.t (k int PRIMARY KEY, v text) WITH gc_grace_seconds = 0")
+        session.execute("CREATE TABLE mg.src (k int PRIMARY KEY, v text) WITH compaction = "
+                        "{'class': 'SizeTieredCompactionStrategy', 'enabled': 'false'}")
+        insert = session.prepare("INSERT INTO mg.t (k, v) VALUES (?, ?)")
+
+        # disableautocompaction really stops compaction: six flushes stay six SSTables per shard
+        both("disableautocompaction", "mg", "t")
+        assert both("statusautocompaction", "mg", "t") == "not running\n"
+        assert both("statusautocompaction", "mg") == "not running\n"  # mg.src: 'enabled': 'false'
+        for batch in range(6):
+            for i in range(batch * 50, (batch + 1) * 50):
+                session.execute(insert, (i, f"v{i}"))
+            nodetool("flush", "mg", "t")
+        time.sleep(2)
+        assert len(_sstables(node, "mg", "t")) == 12  # six SSTables on each of the two shards: none compacted
+        before = len(_sstables(node, "mg", "t"))
+        assert "mg" not in nodetool("compactionhistory")
+        # enableautocompaction: the size-tiered strategy compacts them at once
+        both("enableautocompaction", "mg", "t")
+        assert both("statusautocompaction", "mg", "t") == "running\n"
+        assert both("statusautocompaction", "mg") == "partially running\n"
+        both("statusautocompaction", "-a")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_sstables(node, "mg", "t")) >= before:
+            time.sleep(0.5)
+        assert len(_sstables(node, "mg", "t")) < before
+        history = nodetool("compactionhistory")
+        rows = [l.split() for l in history.splitlines() if " mg " in f" {l} "]
+        assert rows and rows[0][1:3] == ["mg", "t"], history
+        assert re.match(r"\{\d+:\d+(, \d+:\d+)*\}", rows[0][6]) and rows[0][7] == "{compaction_type:Compaction}"
+        assert int(rows[0][4]) > 0 and int(rows[0][5]) > 0
+        code, o = ours("compactionhistory")
+        assert code == 0 and _shape(o) == _shape(nodetool("compactionhistory")), (o, ours.stderr)
+
+        for i in range(100):
+            assert session.execute("SELECT v FROM mg.t WHERE k = %s", (i,)).one().v == f"v{i}"
+        session.execute("SELECT * FROM mg.t")
+
+    # tpstats: each shard's scheduling groups as pools, with what they did
+    tp = both("tpstats", shape=True)
+    pools = {l.split()[0]: l.split()[1:] for l in tp.splitlines()[1:] if l.strip() and "-shard" in l.split()[0]}
+    assert {f"{g}-shard{s}" for g in ("statement", "memtable", "compaction") for s in range(2)} == set(pools), tp
+    assert pools["statement-shard0"][0] == "N/A" and int(pools["statement-shard0"][2]) > 0
+    assert sum(int(pools[f"memtable-shard{s}"][2]) for s in range(2)) >= 6
+    assert sum(int(pools[f"compaction-shard{s}"][2]) for s in range(2)) >= 1
+    assert "Latencies waiting in queue (micros) per dropped message types" in tp
+
+    # proxyhistograms: coordinator latencies of the reads and writes above
+    proxy = both("proxyhistograms", shape=True)
+    p50 = re.search(r"^50%\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", proxy, re.M)
+    assert p50 and float(p50.group(1)) > 0 and float(p50.group(2)) > 0 and float(p50.group(3)) > 0, proxy
+
+    # describering: one range per token, this node the replica
+    ring = both("describering", "mg")
+    ranges = [l for l in ring.splitlines() if l.startswith("\tTokenRange(")]
+    assert len(ranges) == 16 and all(f"endpoints:[{node.host}]" in r for r in ranges), ring
+    r = subprocess.run([str(NODETOOL), "-h", node.host, "-p", str(node.jmx_port), "describering", "system"],
+                       env=nodetool.env, capture_output=True, text=True, timeout=CALL_TIMEOUT_S)
+    assert r.returncode == 2 and "There is no ring for the keyspace: system" in r.stderr
+    assert ours("describering", "system")[0] == 2
+
+    # compaction throughput: the cap the backlog controller works under
+    both("setcompactionthroughput", "16")
+    assert both("getcompactionthroughput") == "Current compaction throughput: 16 MB/s\n"
+    assert both("getcompactionthroughput", "-d") == "Current compaction throughput: 16.0 MiB/s\n"
+    both("setcompactionthroughput", "0")
+    assert both("getcompactionthroughput") == "Current compaction throughput: 0 MB/s\n"
+
+    # garbagecollect: deleted partitions (gc_grace_seconds 0) leave the SSTables
+    with connect(node) as session:
+        for i in range(0, 300, 2):
+            session.execute("DELETE FROM mg.t WHERE k = %s", (i,))
+    nodetool("flush", "mg", "t")
+    both("garbagecollect", "mg", "t")
+    assert int(_line(nodetool("tablestats", "mg.t"), "Number of partitions (estimate)")) == 150
+
+    # import: a snapshot's SSTables back into the table after a truncate (copied: the snapshot stays)
+    nodetool("snapshot", "-t", "saved", "mg")
+    with connect(node) as session:
+        session.execute("TRUNCATE mg.t")
+        assert session.execute("SELECT count(*) FROM mg.t").one()[0] == 0
+        snapshot_dir = next(Path(node.workdir, "data", "mg").glob("t-*")) / "snapshots" / "saved"
+        nodetool("import", "--copy-data", "mg", "t", str(snapshot_dir))
+        assert session.execute("SELECT count(*) FROM mg.t").one()[0] == 150
+        assert any(snapshot_dir.glob("*Data*"))
+        code, _ = ours("import", "mg", "t", str(tmp_path / "missing"))
+        assert code == 1
+
+        # refresh: SSTables copied into the table's directory with generations the table never used (no compaction
+        # of the table runs meanwhile: one would take generation numbers the copies may carry)
+        nodetool("disableautocompaction", "mg", "t")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and re.search(r"\bmg\s+t\b", nodetool("compactionstats")):
+            time.sleep(0.5)
+        src_insert = session.prepare("INSERT INTO mg.src (k, v) VALUES (?, ?)")
+        for batch in range(40):
+            session.execute(src_insert, (10_000 + batch, f"s{batch}"))
+            nodetool("flush", "mg", "src")
+        t_dir = next(Path(node.workdir, "data", "mg").glob("t-*"))
+        used = max(int(p.name.split("-")[1]) for p in t_dir.glob("cb-*-TOC.txt"))
+        src_dir = next(Path(node.workdir, "data", "mg").glob("src-*"))
+        copied = set()
+        for p in src_dir.glob("cb-*"):
+            if int(p.name.split("-")[1]) > used:
+                shutil.copy(p, t_dir / p.name)
+                copied.add(int(p.name.split("-")[1]))
+        assert copied
+        out = nodetool("refresh", "mg", "t")
+        assert out == "nodetool refresh is deprecated, use nodetool import instead\n"
+        rows = session.execute("SELECT k FROM mg.t WHERE k >= 10000 ALLOW FILTERING").all()
+        assert sorted(r.k for r in rows) == sorted(10000 + g - 1 for g in copied), rows
+
+    # the cluster commands, on a node alone
+    assert "Live: 1" in both("describecluster")
+    assert f"/{node.host}" in both("gossipinfo")
+    assert both("getendpoints", "mg", "t", "7") == f"{node.host}\n"
+    both("compact", "mg", "t")
+    both("cleanup", "mg")
+    assert both("removenode", "status") == "RemovalStatus: No removals in process.\n"
+    assert re.search(r"^compactions completed\s+[1-9]", both("compactionstats", shape=True), re.M)
+    both("compactionstats", "-H", shape=True)
+
+    # info: Apache's lines; bin/nodetool's the same plus the memory budget's split
+    apache_info = nodetool("info")
+    code, our_info = ours("info")
+    assert code == 0
+    lines = our_info.splitlines()
+    assert _shape("\n".join(lines[:-4])) == _shape(apache_info.rstrip("\n")), f"{apache_info}\n---\n{our_info}"
+    assert re.match(r"Memory budget\s+: 256 MiB", lines[-4]), lines[-4:]
+    assert lines[-3].startswith("  Memtables") and lines[-2].startswith("  Row cache")
+    assert lines[-1].startswith("Index structures") and not lines[-1].endswith(": 0 bytes"), lines[-4:]
+
+    both("getlogginglevels")
+    both("setlogginglevel", "io.charybdis.storage", "DEBUG")
+    assert re.search(r"^io\.charybdis\.storage\s+DEBUG$", both("getlogginglevels"), re.M)

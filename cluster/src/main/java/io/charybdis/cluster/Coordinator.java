@@ -11,6 +11,7 @@ import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -34,8 +35,12 @@ import java.util.function.Function;
  *   <li>A coordinator built without internode messaging (a node alone) fails loudly on a plan naming another
  *       node.</li>
  *   <li>Work kept outside this class: hinted handoff ({@code hints.HintsService}: writes a replica missed),
- *       range reads ({@link RangeCoordinator}: the ring walked in token order), the batchlog of LOGGED batches
- *       ({@code batchlog.Batchlog}), Paxos ({@code paxos}).</li>
+ *       single-partition reads across replicas ({@link SinglePartitionReads}: digest reads, speculative retry, read
+ *       repair), range reads ({@link RangeCoordinator}: the ring walked in token order), the batchlog of LOGGED
+ *       batches ({@code batchlog.Batchlog}), Paxos ({@code paxos}).</li>
+ *   <li>A request that a replica refused because this coordinator routed by a stale epoch is retried once after
+ *       catching up with the metadata log ({@link #onStaleEpoch}); each attempt notes refusals on a
+ *       {@link StaleWatch}.</li>
  * </ul>
  */
 public final class Coordinator {
@@ -51,6 +56,7 @@ public final class Coordinator {
     private final Paxos paxos;
     private final HintsService hints;
     private final RangeCoordinator ranges;
+    private final SinglePartitionReads reads;
     private volatile ClusterMetadata metadata;
     /** The epoch at which token placement (the ring, or the ring being moved to) last changed. */
     private volatile long placementEpoch;
@@ -87,6 +93,8 @@ public final class Coordinator {
         this.remote = remote;
         this.ranges = remote == null ? null : new RangeCoordinator(storage, remote, this::metadata, this::strategy,
                 liveness, readTimeoutMillis, writeTimeoutMillis);
+        this.reads = remote == null ? null : new SinglePartitionReads(storage, remote, () -> metadata().self(),
+                readTimeoutMillis, writeTimeoutMillis);
         this.writeTimeoutMillis = writeTimeoutMillis;
         this.counterWriteTimeoutMillis = writeTimeoutMillis;
         this.readTimeoutMillis = readTimeoutMillis;
@@ -149,48 +157,126 @@ public final class Coordinator {
 
     /** Applies one partition's mutation at {@code cl}; completes on {@code home} (null: wherever it finishes). */
     public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home) {
-        return Home.resume(writeOnce(m, cl, catchUp != null), home);
+        return write(m, cl, home, null);
     }
 
     /**
-     * One attempt at a write; when a replica refused it because this coordinator routed by a stale epoch (token
-     * placement changed since), this node catches up with the metadata log and tries once more on the new plan
-     * (writes are idempotent: a replica that had applied it applies the same cells again).
+     * As {@link #write(Mutation, ConsistencyLevel, EventExecutor)}, telling {@code trace} (a traced request's tracing
+     * session; null when not traced) of the messages sent to other nodes and their answers.
      */
-    private CompletableFuture<Void> writeOnce(Mutation m, ConsistencyLevel cl, boolean mayRetry) {
+    public CompletableFuture<Void> write(Mutation m, ConsistencyLevel cl, EventExecutor home, Consumer<String> trace) {
+        return Home.resume(retryingStaleEpoch(stale -> writeOnce(m, cl, stale, trace)), home);
+    }
+
+    /** "/address:port", as Cassandra's traces name a node. */
+    static String traceName(Endpoint e) {
+        return "/" + e.address().getHostAddress() + ":" + e.storagePort();
+    }
+
+    /** Traces a request sent to {@code e} and, when it comes, its answer. */
+    static <T> CompletableFuture<T> traced(Consumer<String> trace, String verb, Endpoint e,
+                                           CompletableFuture<T> answer) {
+        if (trace == null) {
+            return answer;
+        }
+        trace.accept("Sending " + verb + "_REQ message to " + traceName(e));
+        answer.whenComplete((v, t) -> trace.accept(t == null ? verb + "_RSP message received from " + traceName(e)
+                : verb + " to " + traceName(e) + " failed: " + rootMessage(t)));
+        return answer;
+    }
+
+    private static String rootMessage(Throwable t) {
+        while (t.getCause() != null && (t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException)) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    /** One attempt at a write (writes are idempotent: a replica that had applied it applies the same cells again). */
+    private CompletableFuture<Void> writeOnce(Mutation m, ConsistencyLevel cl, StaleWatch stale,
+                                              Consumer<String> trace) {
         ReplicaPlan plan;
         try {
             plan = plan(m.table(), m.token(), cl, true);
         } catch (UnavailableException e) {
             return CompletableFuture.failedFuture(e);
         }
-        java.util.concurrent.atomic.AtomicBoolean stale = mayRetry ? new java.util.concurrent.atomic.AtomicBoolean()
-                : null;
-        CompletableFuture<Void> done = applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE, stale);
-        if (stale == null) {
-            return done;
-        }
-        return done.exceptionallyCompose(t -> {
-            if (!stale.get()) {
-                return CompletableFuture.failedFuture(t);
-            }
-            return CompletableFuture.runAsync(catchUp).thenCompose(v -> writeOnce(m, cl, false));
-        });
+        return applyOn(plan, m, WriteTimeoutException.WriteType.SIMPLE, stale, null, trace);
     }
 
     /** What brings this node up to date with the metadata log (blocking; run off the shard threads). */
     private volatile Runnable catchUp;
 
-    /** Lets writes refused for a stale epoch catch up and retry once ({@code null}: no retry). */
+    /**
+     * Lets requests refused for a stale epoch catch up and retry once ({@code null}: no retry): single-partition
+     * writes, batches (logged and unlogged), reads (single-partition and range) and Paxos rounds.
+     */
     public void onStaleEpoch(Runnable catchUp) {
         this.catchUp = catchUp;
     }
 
+    /**
+     * Runs {@code attempt}; when it failed and a replica had refused it because this coordinator routed by a stale
+     * epoch (token placement changed since), this node catches up with the metadata log and runs it once more, on
+     * the plan of the new epoch. Each attempt makes its own plan; the second is not watched.
+     */
+    private <T> CompletableFuture<T> retryingStaleEpoch(Function<StaleWatch, CompletableFuture<T>> attempt) {
+        Runnable c = catchUp;
+        if (c == null || remote == null) {
+            return attempt.apply(null);
+        }
+        StaleWatch stale = new StaleWatch();
+        CompletableFuture<T> first;
+        try {
+            first = attempt.apply(stale);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return first.exceptionallyCompose(t -> {
+            if (!stale.shouldRetry()) {
+                return CompletableFuture.failedFuture(t);
+            }
+            return CompletableFuture.runAsync(c).thenCompose(v -> attempt.apply(null));
+        });
+    }
+
+    /**
+     * The table option {@code speculative_retry} as the schema holds it (null: Cassandra's default, 99p), which
+     * single-partition reads across replicas honour ({@link SpeculativeRetry}).
+     */
+    public void speculativeRetry(Function<TableId, String> ofTable) {
+        if (reads != null) {
+            reads.speculativeRetry(ofTable);
+        }
+    }
+
+    /** The latency of single-partition reads this node coordinated across replicas (JMX CoordinatorReadLatency). */
+    public io.charybdis.storage.LatencyHistogram.Snapshot coordinatorReadLatency(TableId table) {
+        return reads == null ? io.charybdis.storage.LatencyHistogram.empty() : reads.latency(table);
+    }
+
+    /** How many reads of the table asked one more replica after its speculative_retry threshold (JMX). */
+    public long speculativeRetries(TableId table) {
+        return reads == null ? 0 : reads.speculativeRetries(table);
+    }
+
     /** Applies mutations of several partitions, each at {@code cl}; completes when all have met it. */
     public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        return write(ms, cl, home, null);
+    }
+
+    /** As {@link #write(List, ConsistencyLevel, EventExecutor)}, traced ({@code trace} null: not traced). */
+    public CompletableFuture<Void> write(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home,
+                                        Consumer<String> trace) {
         if (ms.size() == 1) {
-            return write(ms.get(0), cl, home);
+            return write(ms.get(0), cl, home, trace);
         }
+        return Home.resume(retryingStaleEpoch(stale -> writeUnlogged(ms, cl, stale, trace)), home);
+    }
+
+    private CompletableFuture<Void> writeUnlogged(List<Mutation> ms, ConsistencyLevel cl, StaleWatch stale,
+                                                  Consumer<String> trace) {
         CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
         ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
         try {
@@ -201,9 +287,9 @@ public final class Coordinator {
             return CompletableFuture.failedFuture(e);
         }
         for (int i = 0; i < fs.length; i++) {
-            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH);
+            fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.UNLOGGED_BATCH, stale, null, trace);
         }
-        return Home.resume(CompletableFuture.allOf(fs), home);
+        return CompletableFuture.allOf(fs);
     }
 
     /**
@@ -212,9 +298,24 @@ public final class Coordinator {
      * dies half way. One partition, or a node alone, needs no batchlog.
      */
     public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home) {
+        return writeLogged(ms, cl, home, null);
+    }
+
+    /** As {@link #writeLogged(List, ConsistencyLevel, EventExecutor)}, traced ({@code trace} null: not traced). */
+    public CompletableFuture<Void> writeLogged(List<Mutation> ms, ConsistencyLevel cl, EventExecutor home,
+                                              Consumer<String> trace) {
         if (ms.size() == 1 || remote == null || metadata.isSingleNode()) {
-            return write(ms, cl, home);
+            return write(ms, cl, home, trace);
         }
+        return Home.resume(retryingStaleEpoch(stale -> writeLoggedOnce(ms, cl, stale, trace)), home);
+    }
+
+    /**
+     * One attempt at a logged batch. A second attempt writes a second batchlog entry; should the first one be
+     * replayed, it applies the same cells again (mutations are idempotent).
+     */
+    private CompletableFuture<Void> writeLoggedOnce(List<Mutation> ms, ConsistencyLevel cl, StaleWatch stale,
+                                                    Consumer<String> trace) {
         ClusterMetadata md = metadata;
         ReplicaPlan[] plans = new ReplicaPlan[ms.size()];
         List<Endpoint> logTo;
@@ -232,12 +333,13 @@ public final class Coordinator {
         WriteTracker logged = new WriteTracker(logTo.size(), logTo.size(),
                 logTo.size() == 1 ? ConsistencyLevel.ONE : ConsistencyLevel.TWO, WriteTimeoutException.WriteType.BATCH_LOG);
         for (Endpoint e : logTo) {
-            logged.track(e.equals(md.self()) ? storage.apply(entry) : remote.apply(e, entry, writeTimeoutMillis));
+            logged.track(e.equals(md.self()) ? storage.apply(entry)
+                    : StaleWatch.watch(stale, traced(trace, "BATCH_STORE", e, remote.apply(e, entry, writeTimeoutMillis))));
         }
         CompletableFuture<Void> done = logged.future().thenCompose(v -> {
             CompletableFuture<?>[] fs = new CompletableFuture<?>[ms.size()];
             for (int i = 0; i < fs.length; i++) {
-                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH);
+                fs[i] = applyOn(plans[i], ms.get(i), WriteTimeoutException.WriteType.BATCH, stale, null, trace);
             }
             return CompletableFuture.allOf(fs);
         }).thenRun(() -> {
@@ -250,31 +352,33 @@ public final class Coordinator {
                 }
             }
         });
-        return Home.resume(done, home);
+        return done;
     }
 
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type) {
-        return applyOn(plan, m, type, null, null);
+        return applyOn(plan, m, type, null, null, null);
     }
 
+    /** @param stale notes a replica refusing the write for a stale epoch (null: not watched) */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
-                                            java.util.concurrent.atomic.AtomicBoolean stale) {
-        return applyOn(plan, m, type, stale, null);
+                                            StaleWatch stale) {
+        return applyOn(plan, m, type, stale, null, null);
     }
 
     /**
-     * @param stale        set when a replica refused the write for a stale epoch (null: not watched)
+     * @param stale        notes a replica refusing the write for a stale epoch (null: not watched)
      * @param localApplied this node's own write of {@code m}, already made (a counter leader's); null: apply it here
+     * @param trace        the request's tracing session (null: not traced)
      */
     private CompletableFuture<Void> applyOn(ReplicaPlan plan, Mutation m, WriteTimeoutException.WriteType type,
-                                            java.util.concurrent.atomic.AtomicBoolean stale,
-                                            CompletableFuture<Void> localApplied) {
+                                            StaleWatch stale, CompletableFuture<Void> localApplied,
+                                            Consumer<String> trace) {
         Endpoint self = metadata.self();
         if (plan.replicas().isEmpty()) {
             return CompletableFuture.completedFuture(null); // ANY with no replica anywhere: nothing to hold it
         }
         if (plan.isLocalOnly(self) && (hints == null || plan.replicas().size() == 1)) {
-            return localApplied != null ? localApplied : storage.apply(m);
+            return localApplied != null ? localApplied : storage.apply(m, trace);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
@@ -293,16 +397,10 @@ public final class Coordinator {
         for (Endpoint e : plan.live()) {
             boolean counts = plan.counts(e, self);
             if (e.equals(self)) {
-                tracker.track(localApplied != null ? localApplied : storage.apply(m), counts);
+                tracker.track(localApplied != null ? localApplied : storage.apply(m, trace), counts);
             } else {
-                CompletableFuture<Void> sent = remote.apply(e, m, timeout);
-                if (stale != null) {
-                    sent.whenComplete((v, t) -> {
-                        if (t != null && isStaleEpoch(t)) {
-                            stale.set(true);
-                        }
-                    });
-                }
+                CompletableFuture<Void> sent = StaleWatch.watch(stale, traced(trace, "MUTATION", e,
+                        remote.apply(e, m, timeout)));
                 tracker.track(hints == null ? sent : sent.exceptionallyCompose(t -> hintMissed(e, m, t, any)), counts);
             }
         }
@@ -317,10 +415,7 @@ public final class Coordinator {
     }
 
     private static boolean isStaleEpoch(Throwable t) {
-        Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
-        return cause instanceof io.charybdis.cluster.messaging.MessagingException me
-                && me.reason() == io.charybdis.cluster.messaging.MessagingException.Reason.REMOTE_FAILURE
-                && me.getMessage() != null && me.getMessage().contains("stale metadata epoch");
+        return StaleWatch.isStaleEpoch(t);
     }
 
     /**
@@ -344,11 +439,22 @@ public final class Coordinator {
 
     /**
      * Reads at {@code cl}: one partition, or a token range — on a node alone, all of its shards merged; in a cluster,
-     * the ring's ranges walked in token order ({@link RangeCoordinator}).
+     * the ring's ranges walked in token order ({@link RangeCoordinator}). A read across nodes that a replica refused
+     * for this coordinator's stale epoch is tried once more after catching up with the metadata log.
      */
     public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home) {
+        return read(c, cl, home, null);
+    }
+
+    /**
+     * As {@link #read(ReadCommand, ConsistencyLevel, EventExecutor)}, telling {@code trace} (a traced request's
+     * tracing session; null when not traced) of the replicas read and the messages sent to other nodes.
+     */
+    public CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, EventExecutor home,
+                                              Consumer<String> trace) {
         if (!c.isSinglePartition() && ranges != null && !metadata.isSingleNode()) {
-            return Home.resume(ranges.read(c, paxosLevel(cl)), home); // the ring's ranges, each from its replicas
+            // the ring's ranges, each from its replicas
+            return Home.resume(retryingStaleEpoch(stale -> ranges.read(c, paxosLevel(cl), stale)), home);
         }
         ReplicaPlan plan;
         try {
@@ -360,81 +466,37 @@ public final class Coordinator {
         }
         Endpoint self = metadata.self();
         if (plan.isLocalOnly(self)) {
-            return Home.resume(storage.read(c), home);
+            return Home.resume(storage.read(c, trace), home);
         }
         if (remote == null) {
             throw remoteNotSupported(plan);
         }
-        if ((cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL) && c.isSinglePartition()
-                && paxos != null) {
-            return Home.resume(serialRead(plan, c, cl), home);
+        boolean serial = cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL;
+        if (!serial && plan.blockFor() <= 1 && plan.live().contains(self)) {
+            return Home.resume(storage.read(c, trace), home);
         }
-        if (plan.blockFor() > 1) {
-            return Home.resume(readRepaired(plan, c, cl), home);
-        }
-        if (plan.live().contains(self)) {
-            return Home.resume(storage.read(c), home);
-        }
-        Endpoint target = plan.counted(self).get(0);
-        CompletableFuture<ReadResult> r = remote.read(target, c, readTimeoutMillis).exceptionallyCompose(t ->
-                CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
-        return Home.resume(r, home);
+        return Home.resume(retryingStaleEpoch(stale -> readOnce(c, cl, home, stale, trace)), home);
     }
 
-    /**
-     * A single-partition read that needs {@code blockFor} answers: fetches the whole partition, unfiltered, from
-     * that many live replicas (this node first), and when they differ writes their reconciliation (every cell with
-     * its timestamp: last write wins on each replica) back to the replicas asked — Cassandra's blocking read
-     * repair — before reading the answer from one of them. Whatever any of the replicas asked had acknowledged is
-     * in the answer, so a QUORUM read sees every QUORUM write acknowledged before it.
-     */
-    private CompletableFuture<ReadResult> readRepaired(ReplicaPlan plan, ReadCommand c, ConsistencyLevel cl) {
+    /** One attempt at a single-partition read across nodes, on the plan of the current epoch. */
+    private CompletableFuture<ReadResult> readOnce(ReadCommand c, ConsistencyLevel cl, EventExecutor home,
+                                                   StaleWatch stale, Consumer<String> trace) {
+        boolean serial = cl == ConsistencyLevel.SERIAL || cl == ConsistencyLevel.LOCAL_SERIAL;
+        ReplicaPlan plan;
+        try {
+            plan = serial ? paxosPlan(c.table(), c.token(), cl) : plan(c.table(), c.token(), paxosLevel(cl), false);
+        } catch (UnavailableException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         Endpoint self = metadata.self();
-        List<Endpoint> counted = plan.counted(self);
-        List<Endpoint> asked = new java.util.ArrayList<>(counted.subList(0, Math.min(plan.blockFor(), counted.size())));
-        List<CompletableFuture<Mutation>> raws = new java.util.ArrayList<>(asked.size());
-        for (Endpoint e : asked) {
-            raws.add(e.equals(self) ? storage.readRawPartition(c.table(), c.token(), c.key())
-                    : remote.readRaw(e, c.table(), c.token(), c.key(), readTimeoutMillis));
+        if (plan.isLocalOnly(self) || (!serial && plan.blockFor() <= 1 && plan.live().contains(self))) {
+            return storage.read(c, trace);
         }
-        return CompletableFuture.allOf(raws.toArray(CompletableFuture[]::new)).handle((v, t) -> {
-            if (t != null) {
-                int answered = (int) raws.stream().filter(f -> !f.isCompletedExceptionally()).count();
-                throw new java.util.concurrent.CompletionException(new ReadTimeoutException(cl, answered,
-                        plan.blockFor(), false));
-            }
-            return raws.stream().map(CompletableFuture::join).toList();
-        }).thenCompose(parts -> {
-            List<Mutation> present = parts.stream().filter(Objects::nonNull).toList();
-            boolean same = present.isEmpty() || (present.size() == parts.size() && present.stream().allMatch(m ->
-                    m.asByteBuffer().equals(present.get(0).asByteBuffer())));
-            Endpoint target = asked.get(0);
-            if (same) {
-                return readFrom(target, c, cl);
-            }
-            Mutation merged = Mutation.merge(present);
-            List<CompletableFuture<Void>> repairs = new java.util.ArrayList<>();
-            for (int i = 0; i < asked.size(); i++) {
-                Mutation had = parts.get(i);
-                if (had != null && had.asByteBuffer().equals(merged.asByteBuffer())) {
-                    continue;
-                }
-                Endpoint e = asked.get(i);
-                repairs.add(e.equals(self) ? storage.apply(merged) : remote.apply(e, merged, writeTimeoutMillis));
-            }
-            return CompletableFuture.allOf(repairs.toArray(CompletableFuture[]::new))
-                    .exceptionallyCompose(x -> CompletableFuture.failedFuture(
-                            new ReadTimeoutException(cl, plan.blockFor() - 1, plan.blockFor(), true)))
-                    .thenCompose(x -> readFrom(target, c, cl));
-        });
-    }
-
-    private CompletableFuture<ReadResult> readFrom(Endpoint replica, ReadCommand c, ConsistencyLevel cl) {
-        if (replica.equals(metadata.self())) {
-            return storage.read(c);
+        if (serial && paxos != null) {
+            return serialRead(plan, c, cl, stale);
         }
-        return remote.read(replica, c, readTimeoutMillis).exceptionallyCompose(t ->
-                CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
+        // digest reads with speculative retry, and blocking read repair when the replicas disagree
+        return reads.read(plan, c, cl, home, stale, trace);
     }
 
     // ------------------------------------------------------------------ node-local data (native indexes)
@@ -504,22 +566,34 @@ public final class Coordinator {
         if (paxos == null) {
             throw remoteNotSupported(plan);
         }
-        return Home.resume(paxos.run(paxosRound(table, token, key, plan, serial, commit), current, decide), home);
+        CompletableFuture<CasResult> first = retryingStaleEpoch(stale -> {
+            if (stale == null) { // the second attempt: a plan of the new epoch
+                ReplicaPlan again;
+                try {
+                    again = plan(table, token, paxosLevel(serial), false);
+                } catch (UnavailableException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+                return paxos.run(paxosRound(table, token, key, again, serial, commit, null), current, decide);
+            }
+            return paxos.run(paxosRound(table, token, key, plan, serial, commit, stale), current, decide);
+        });
+        return Home.resume(first, home);
     }
 
     /** A read at SERIAL or LOCAL_SERIAL over several nodes: finishes in-progress transactions, then reads. */
-    private CompletableFuture<ReadResult> serialRead(ReplicaPlan plan, ReadCommand c, ConsistencyLevel serial) {
+    private CompletableFuture<ReadResult> serialRead(ReplicaPlan plan, ReadCommand c, ConsistencyLevel serial,
+                                                     StaleWatch stale) {
         // proposals found in progress are committed at the quorum the serial level stands for, as Cassandra does
-        Paxos.Round round = paxosRound(c.table(), c.token(), c.key(), plan, serial, paxosLevel(serial));
+        Paxos.Round round = paxosRound(c.table(), c.token(), c.key(), plan, serial, paxosLevel(serial), stale);
         return paxos.run(round, c, null).thenApply(CasResult::current);
     }
 
     private Paxos.Round paxosRound(TableId table, long token, byte[] key, ReplicaPlan plan, ConsistencyLevel serial,
-                                   ConsistencyLevel commit) {
+                                   ConsistencyLevel commit, StaleWatch stale) {
         ReplicaPlan readPlan = plan;
         return new Paxos.Round(metadata.self(), table, token, key, plan, () -> plan(table, token, commit, true), serial,
-                read -> readPlan.blockFor() > 1 ? readRepaired(readPlan, read, serial) : readFrom(readPlan.live().get(0),
-                        read, serial));
+                read -> reads.read(readPlan, read, serial, null, stale), stale);
     }
 
     /**
@@ -597,7 +671,8 @@ public final class Coordinator {
                 (int) (System.currentTimeMillis() / 1000));
         CompletableFuture<Void> local = storage.atomically(delta.table(), delta.token(), delta.partitionKey(), current,
                 r -> shards[0] = io.charybdis.cluster.counters.CounterShards.shards(delta, r, id)).thenApply(r -> null);
-        return local.thenCompose(v -> applyOn(plan, shards[0], WriteTimeoutException.WriteType.COUNTER, null, local));
+        return local.thenCompose(v -> applyOn(plan, shards[0], WriteTimeoutException.WriteType.COUNTER, null, local,
+                null));
     }
 
     /**

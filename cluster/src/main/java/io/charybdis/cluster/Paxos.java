@@ -55,9 +55,14 @@ final class Paxos {
         this.contentionTimeoutMillis = contentionTimeoutMillis;
     }
 
-    /** The partition a transaction is on, with the plans it uses. */
+    /**
+     * The partition a transaction is on, with the plans it uses; {@code stale} (null: none) notes replicas refusing
+     * this coordinator's stale epoch, and is closed once the round proposes its own update (a retry could then
+     * apply it twice).
+     */
     record Round(Endpoint self, TableId table, long token, byte[] key, ReplicaPlan plan, Supplier<ReplicaPlan> commitPlan,
-                 ConsistencyLevel serial, Function<ReadCommand, CompletableFuture<ReadResult>> quorumRead) {
+                 ConsistencyLevel serial, Function<ReadCommand, CompletableFuture<ReadResult>> quorumRead,
+                 StaleWatch stale) {
     }
 
     /**
@@ -150,6 +155,9 @@ final class Paxos {
         Mutation update = decide.apply(read, ballot.micros());
         if (update == null) {
             return CompletableFuture.completedFuture(new CasResult(read, false));
+        }
+        if (r.stale != null) {
+            r.stale.noRetry(); // our own update is about to be proposed: retrying could apply it twice
         }
         return propose(r, ballot, update).thenCompose(votes -> {
             if (votes.accepted < r.plan.blockFor()) {
@@ -244,7 +252,8 @@ final class Paxos {
         for (Endpoint e : live) {
             CompletableFuture<PaxosReplica.Promise> f = e.equals(r.self)
                     ? local.prepareAndRead(r.table, r.token, r.key, ballot, current)
-                    : remote.prepare(e, r.table, r.token, r.key, ballot, current, timeoutMillis);
+                    : StaleWatch.watch(r.stale, remote.prepare(e, r.table, r.token, r.key, ballot, current,
+                    timeoutMillis));
             f.whenComplete((p, t) -> {
                 synchronized (promises) {
                     if (done.isDone()) {
@@ -287,7 +296,7 @@ final class Paxos {
         Votes votes = new Votes();
         for (Endpoint e : live) {
             CompletableFuture<Boolean> f = e.equals(r.self) ? local.propose(r.table, r.token, r.key, ballot, update)
-                    : remote.propose(e, r.table, r.token, r.key, ballot, update, timeoutMillis);
+                    : StaleWatch.watch(r.stale, remote.propose(e, r.table, r.token, r.key, ballot, update, timeoutMillis));
             f.whenComplete((ok, t) -> {
                 synchronized (votes) {
                     if (t != null) {
@@ -332,6 +341,6 @@ final class Paxos {
 
     private CompletableFuture<Void> commitOn(Endpoint e, Round r, Ballot ballot, Mutation update) {
         return e.equals(r.self) ? local.commit(r.table, r.token, r.key, ballot, update)
-                : remote.commit(e, r.table, r.token, r.key, ballot, update, timeoutMillis);
+                : StaleWatch.watch(r.stale, remote.commit(e, r.table, r.token, r.key, ballot, update, timeoutMillis));
     }
 }

@@ -75,8 +75,11 @@ final class RangeCoordinator {
     record Segment(KeyBound start, KeyBound end, List<Endpoint> asked, int blockFor) {
     }
 
-    /** Reads the range {@code c} at {@code cl} (a level already mapped from SERIAL to its quorum). */
-    CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl) {
+    /**
+     * Reads the range {@code c} at {@code cl} (a level already mapped from SERIAL to its quorum); {@code stale} (null:
+     * none) notes replicas refusing this coordinator's stale epoch.
+     */
+    CompletableFuture<ReadResult> read(ReadCommand c, ConsistencyLevel cl, StaleWatch stale) {
         List<Segment> segments;
         try {
             segments = segments(c, cl, metadata.get(), strategies.apply(c.table()));
@@ -84,7 +87,7 @@ final class RangeCoordinator {
             return CompletableFuture.failedFuture(e);
         }
         List<ReadResult> parts = new ArrayList<>();
-        return walk(c, cl, segments, 0, parts, 0, 0).thenApply(v -> switch (parts.size()) {
+        return walk(c, cl, segments, 0, parts, 0, 0, stale).thenApply(v -> switch (parts.size()) {
             case 0 -> ReadResult.empty();
             case 1 -> parts.get(0);
             default -> ResultWriter.mergeRange(c, parts);
@@ -92,7 +95,7 @@ final class RangeCoordinator {
     }
 
     private CompletableFuture<Void> walk(ReadCommand c, ConsistencyLevel cl, List<Segment> segments, int i,
-                                         List<ReadResult> parts, int rows, int partitions) {
+                                         List<ReadResult> parts, int rows, int partitions, StaleWatch stale) {
         if (i == segments.size()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -100,14 +103,14 @@ final class RangeCoordinator {
         ReadCommand sub = new ReadCommand(c.table(), c.token(), null, s.start(), s.end(), c.slices(), c.reversed(),
                 remaining(c.rowLimit(), rows), c.perPartitionLimit(), remaining(c.partitionLimit(), partitions),
                 c.nowInSeconds(), c.startAfter(), c.columns(), c.tombstoneFailureThreshold());
-        return readSegment(sub, s, cl, 1).thenCompose(part -> {
+        return readSegment(sub, s, cl, 1, stale).thenCompose(part -> {
             parts.add(part);
             int r = rows + part.rowCount();
             int p = partitions + part.partitionCount();
             if (part.limitReached() || r >= c.rowLimit() || p >= c.partitionLimit()) {
                 return CompletableFuture.completedFuture(null);
             }
-            return walk(c, cl, segments, i + 1, parts, r, p);
+            return walk(c, cl, segments, i + 1, parts, r, p, stale);
         });
     }
 
@@ -175,15 +178,16 @@ final class RangeCoordinator {
 
     // ------------------------------------------------------------------ reading a segment
 
-    private CompletableFuture<ReadResult> readSegment(ReadCommand sub, Segment s, ConsistencyLevel cl, int round) {
+    private CompletableFuture<ReadResult> readSegment(ReadCommand sub, Segment s, ConsistencyLevel cl, int round,
+                                                      StaleWatch stale) {
         List<Endpoint> asked = s.asked();
         if (asked.size() == 1) {
-            return readFrom(asked.get(0), sub).exceptionallyCompose(t ->
+            return readFrom(asked.get(0), sub, stale).exceptionallyCompose(t ->
                     CompletableFuture.failedFuture(new ReadTimeoutException(cl, 0, 1, false)));
         }
         List<CompletableFuture<ReadResult>> answers = new ArrayList<>(asked.size());
         for (Endpoint e : asked) {
-            answers.add(readFrom(e, sub));
+            answers.add(readFrom(e, sub, stale));
         }
         return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).handle((v, t) -> {
             if (t != null) {
@@ -218,12 +222,12 @@ final class RangeCoordinator {
             }
             List<CompletableFuture<Void>> repairs = new ArrayList<>(keys.size());
             for (PartitionKey k : keys.values()) {
-                repairs.add(repair(sub.table(), k, asked));
+                repairs.add(repair(sub.table(), k, asked, stale));
             }
             return CompletableFuture.allOf(repairs.toArray(CompletableFuture[]::new))
                     .exceptionallyCompose(x -> CompletableFuture.failedFuture(
                             new ReadTimeoutException(cl, s.blockFor() - 1, s.blockFor(), true)))
-                    .thenCompose(x -> readSegment(sub, s, cl, round + 1));
+                    .thenCompose(x -> readSegment(sub, s, cl, round + 1, stale));
         });
     }
 
@@ -235,17 +239,18 @@ final class RangeCoordinator {
                 b.cursor().array(), 0, b.serializedSize());
     }
 
-    private CompletableFuture<ReadResult> readFrom(Endpoint e, ReadCommand c) {
-        return e.equals(metadata.get().self()) ? storage.read(c) : remote.read(e, c, timeoutMillis);
+    private CompletableFuture<ReadResult> readFrom(Endpoint e, ReadCommand c, StaleWatch stale) {
+        return e.equals(metadata.get().self()) ? storage.read(c)
+                : StaleWatch.watch(stale, remote.read(e, c, timeoutMillis));
     }
 
     /** Blocking read repair of one partition on the replicas asked: their whole partitions merged, written back. */
-    private CompletableFuture<Void> repair(TableId table, PartitionKey k, List<Endpoint> asked) {
+    private CompletableFuture<Void> repair(TableId table, PartitionKey k, List<Endpoint> asked, StaleWatch stale) {
         Endpoint self = metadata.get().self();
         List<CompletableFuture<Mutation>> raws = new ArrayList<>(asked.size());
         for (Endpoint e : asked) {
             raws.add(e.equals(self) ? storage.readRawPartition(table, k.token(), k.key())
-                    : remote.readRaw(e, table, k.token(), k.key(), timeoutMillis));
+                    : StaleWatch.watch(stale, remote.readRaw(e, table, k.token(), k.key(), timeoutMillis)));
         }
         return CompletableFuture.allOf(raws.toArray(CompletableFuture[]::new)).thenCompose(v -> {
             List<Mutation> parts = raws.stream().map(CompletableFuture::join).toList();
@@ -261,7 +266,8 @@ final class RangeCoordinator {
                     continue;
                 }
                 Endpoint e = asked.get(i);
-                writes.add(e.equals(self) ? storage.apply(merged) : remote.apply(e, merged, writeTimeoutMillis));
+                writes.add(e.equals(self) ? storage.apply(merged)
+                        : StaleWatch.watch(stale, remote.apply(e, merged, writeTimeoutMillis)));
             }
             return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
         });

@@ -111,7 +111,8 @@ public final class CharybdisNode implements AutoCloseable {
                     config.commitlogSyncPeriod().toMillis(), Math.max(1, config.commitlogSyncGroupWindow().toMillis()),
                     config.commitlogSegmentSize().bytes(), config.memoryBudget().bytes(),
                     config.ignoreCommitlogCorruption())
-                    .withCompactionThroughputBytesPerSecond(config.compactionThroughput().bytes());
+                    .withCompactionThroughputBytesPerSecond(config.compactionThroughput().bytes())
+                    .withDataDirectories(config.dataFileDirectories());
             storage = Storage.open(sc, shards.loops());
             SchemaManager schemas = new SchemaManager(new SchemaStore(data), SystemKeyspaces.builtIn());
             Storage st = storage;
@@ -201,15 +202,20 @@ public final class CharybdisNode implements AutoCloseable {
                     ? config.rolesValidity() : config.permissionsValidity();
             io.charybdis.node.auth.AuthService authService = new io.charybdis.node.auth.AuthService(passwords,
                     authorization, new io.charybdis.node.auth.RoleStore(
-                            new io.charybdis.node.auth.InternalQueries(qp)), validity, 10_000);
+                            new io.charybdis.node.auth.InternalQueries(qp), config.authReadConsistencyLevel(),
+                            config.authWriteConsistencyLevel()), validity, 10_000);
             authHolder[0] = authService;
-            qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema),
+            qp.setAuth(new io.charybdis.node.auth.AuthStatements(authService, schemas::schema, qp::dataCenters),
                     authorization ? new io.charybdis.node.auth.StatementAuthorizer(authService) : null);
             if (passwords) {
                 setupDefaultSuperuser(authService);
             }
             Authenticator auth = passwords ? Authenticator.passwords(authService) : Authenticator.allowAll();
             CqlServer server = CqlServer.create(shards, qp, auth, nodeInfo, config);
+            io.charybdis.node.tracing.Tracing tracing = new io.charybdis.node.tracing.Tracing(
+                    new io.charybdis.node.auth.InternalQueries(qp), InetAddress.getByName(config.listenAddress()),
+                    config.storagePort());
+            server.setTracing(tracing);
             schemas.addListener(server::schemaChanged);
             if (member != null) {
                 member.onTopologyChange(server::topologyChanged);
@@ -277,6 +283,11 @@ public final class CharybdisNode implements AutoCloseable {
             retry.setDaemon(true);
             retry.start();
         }
+    }
+
+    /** Each shard's request counters and coordinator latencies (for JMX and the metrics endpoint). */
+    public List<io.charybdis.node.metrics.ShardRequestMetrics> requestMetrics() {
+        return server.requestMetrics();
     }
 
     private io.charybdis.node.metrics.MetricsServer startMetrics(InetAddress rpc) {
@@ -446,6 +457,11 @@ public final class CharybdisNode implements AutoCloseable {
     }
 
     /** The CQL server: its connections, bytes in flight and overload counters. */
+    /** Query tracing: system_traces sessions and the trace probability. */
+    public io.charybdis.node.tracing.Tracing tracing() {
+        return server.tracing();
+    }
+
     public CqlServer cqlServer() {
         return server;
     }
@@ -469,6 +485,11 @@ public final class CharybdisNode implements AutoCloseable {
     }
 
     /** The JMX server nodetool talks to, or null if JMX could not listen. */
+    /** Roles, permissions and logins of this node. */
+    public io.charybdis.node.auth.AuthService auth() {
+        return auth;
+    }
+
     public io.charybdis.node.jmx.JmxServer jmx() {
         return jmx;
     }
@@ -480,7 +501,7 @@ public final class CharybdisNode implements AutoCloseable {
     public String describeListening() {
         return "listening for CQL clients on " + config.rpcAddress() + ":" + server.port() + " (shard-aware port "
                 + server.shardAwarePort() + "), " + shards.count() + " shards, data in "
-                + config.dataFileDirectories().get(0) + ", commit log in " + config.commitlogDirectory()
+                + String.join(", ", config.dataFileDirectories().stream().map(Path::toString).toList()) + ", commit log in " + config.commitlogDirectory()
                 + " (" + config.commitlogSync().configName() + ")";
     }
 

@@ -95,7 +95,7 @@ final class ClusterMember implements AutoCloseable {
         InetSocketAddress self = new InetSocketAddress(InetAddress.getByName(config.listenAddress()), config.storagePort());
         List<InetSocketAddress> out = new ArrayList<>();
         for (String s : config.seeds()) {
-            InetSocketAddress a = parse(s, config.storagePort());
+            InetSocketAddress a = seed(s, config.storagePort());
             if (!a.equals(self)) {
                 out.add(a);
             }
@@ -106,9 +106,28 @@ final class ClusterMember implements AutoCloseable {
     static List<InetSocketAddress> seeds(NodeConfig config) throws UnknownHostException {
         List<InetSocketAddress> out = new ArrayList<>();
         for (String s : config.seeds()) {
-            out.add(parse(s, config.storagePort()));
+            out.add(seed(s, config.storagePort()));
         }
         return out;
+    }
+
+    /**
+     * A seed's storage address. A host name that does not resolve yet stays an unresolved address, as Cassandra's
+     * seed provider skips it with a warning instead of failing: in a compose file or a Kubernetes StatefulSet the
+     * first seed starts before the other seeds' names exist. It still counts as another node (this node is then a
+     * cluster member), and joining resolves it again on each attempt.
+     */
+    private static InetSocketAddress seed(String hostPort, int defaultPort) {
+        int colon = hostPort.lastIndexOf(':');
+        boolean withPort = colon > 0 && hostPort.indexOf(':') == colon;
+        String host = withPort ? hostPort.substring(0, colon) : hostPort;
+        int port = withPort ? Integer.parseInt(hostPort.substring(colon + 1)) : defaultPort;
+        try {
+            return new InetSocketAddress(InetAddress.getByName(host), port);
+        } catch (UnknownHostException e) {
+            LOG.warn("seed {} does not resolve (yet): {}; trying it again while joining", host, e.getMessage());
+            return InetSocketAddress.createUnresolved(host, port);
+        }
     }
 
     private static InetSocketAddress parse(String hostPort, int defaultPort) throws UnknownHostException {
@@ -405,8 +424,14 @@ final class ClusterMember implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             List<InetSocketAddress> out = new ArrayList<>();
-            for (InetSocketAddress seed : seeds) {
+            for (InetSocketAddress given : seeds) {
+                InetSocketAddress seed = given.isUnresolved()
+                        ? new InetSocketAddress(given.getHostString(), given.getPort()) : given;
                 if (seed.equals(self)) {
+                    continue;
+                }
+                if (seed.isUnresolved()) {
+                    LOG.info("seed {} does not resolve yet", seed.getHostString());
                     continue;
                 }
                 try {
@@ -434,6 +459,11 @@ final class ClusterMember implements AutoCloseable {
 
     Replicas replicas() {
         return replicas;
+    }
+
+    /** The coordinator attached to this member, or null before {@link #attach}. */
+    Coordinator coordinator() {
+        return coordinator.get();
     }
 
     /** The coordinator to keep on the ring of every new epoch. */

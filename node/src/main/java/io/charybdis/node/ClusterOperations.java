@@ -24,6 +24,19 @@ final class ClusterOperations implements ClusterOps {
         this.node = node;
     }
 
+    @Override
+    public io.charybdis.storage.LatencyHistogram.Snapshot coordinatorReadLatency(java.util.UUID table) {
+        io.charybdis.cluster.Coordinator c = member.coordinator();
+        return c == null ? io.charybdis.storage.LatencyHistogram.empty()
+                : c.coordinatorReadLatency(new io.charybdis.storage.TableId(table));
+    }
+
+    @Override
+    public long speculativeRetries(java.util.UUID table) {
+        io.charybdis.cluster.Coordinator c = member.coordinator();
+        return c == null ? 0 : c.speculativeRetries(new io.charybdis.storage.TableId(table));
+    }
+
     private Member view(NodeRecord r) {
         var fd = member.liveness();
         return new Member(r.hostId(), r.address().getHostAddress(), r.storagePort(), r.datacenter(), r.rack(),
@@ -187,6 +200,13 @@ final class ClusterOperations implements ClusterOps {
             }
             out.put(peer.getAddress().getHostAddress() + ":" + peer.getPort(), v);
         });
+        return out;
+    }
+
+    @Override
+    public java.util.Map<String, Long> failedRequestsByVerb() {
+        java.util.Map<String, Long> out = new java.util.LinkedHashMap<>();
+        member.messaging().failedByVerb().forEach((verb, n) -> out.put(verb.name(), n));
         return out;
     }
 

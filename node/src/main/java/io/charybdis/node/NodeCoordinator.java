@@ -27,9 +27,39 @@ public final class NodeCoordinator {
     public static Coordinator clustered(Storage storage, SchemaManager schemas, io.charybdis.cluster.ClusterMetadata metadata,
                                         io.charybdis.cluster.replica.Replicas replicas, Liveness liveness,
                                         io.charybdis.cluster.hints.HintsService hints) {
-        return new Coordinator(storage, metadata, table -> {
+        Coordinator c = new Coordinator(storage, metadata, table -> {
             return replication(schemas, table);
         }, liveness, replicas, Coordinator.DEFAULT_WRITE_TIMEOUT_MILLIS, Coordinator.DEFAULT_READ_TIMEOUT_MILLIS, hints);
+        c.speculativeRetry(new SpeculativeRetryOfTable(schemas));
+        return c;
+    }
+
+    /** Each table's speculative_retry option, from an index rebuilt when the schema changes (read on every read). */
+    private static final class SpeculativeRetryOfTable
+            implements java.util.function.Function<io.charybdis.storage.TableId, String> {
+        private final SchemaManager schemas;
+        private volatile io.charybdis.node.schema.Schema indexed;
+        private volatile java.util.Map<UUID, String> byTable = java.util.Map.of();
+
+        SpeculativeRetryOfTable(SchemaManager schemas) {
+            this.schemas = schemas;
+        }
+
+        @Override
+        public String apply(io.charybdis.storage.TableId table) {
+            io.charybdis.node.schema.Schema schema = schemas.schema();
+            if (schema != indexed) {
+                java.util.Map<UUID, String> m = new java.util.HashMap<>();
+                for (KeyspaceMetadata ks : schema.keyspaces().values()) {
+                    for (io.charybdis.node.schema.TableMetadata t : ks.tables().values()) {
+                        m.put(t.id(), t.params().speculativeRetry());
+                    }
+                }
+                byTable = m;
+                indexed = schema;
+            }
+            return byTable.get(table.uuid());
+        }
     }
 
     /** A table's replication: its keyspace's; a native index's node-local table is LocalStrategy's. */

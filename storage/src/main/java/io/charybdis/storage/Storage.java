@@ -14,6 +14,7 @@ import io.charybdis.storage.shard.ShardContext;
 import io.charybdis.storage.shard.ShardRouting;
 import io.charybdis.storage.shard.TableEntry;
 import io.charybdis.storage.sstable.SSTableFormat;
+import io.charybdis.storage.sstable.SSTableCopy;
 import io.charybdis.storage.sstable.SSTableReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,9 +68,11 @@ public final class Storage implements AutoCloseable {
 
     private Storage(StorageConfig config, List<? extends Executor> executors, int requestQueueCapacity) throws IOException {
         this.config = config;
-        Files.createDirectories(config.dataDirectory());
+        for (Path d : config.dataDirectories()) {
+            Files.createDirectories(d);
+        }
         Files.createDirectories(config.commitLogDirectory());
-        cleanLeftovers(config.dataDirectory());
+        cleanLeftovers(config.dataDirectories());
         this.segmentsToReplay = CommitLogReplayer.segments(config.commitLogDirectory());
         long maxSegment = 0;
         for (Path p : segmentsToReplay) {
@@ -87,7 +90,7 @@ public final class Storage implements AutoCloseable {
             return t;
         });
         this.ctx = new ShardContext(config, executors.size(), tables, io, new AtomicLong(maxSegment),
-                new AtomicLong(config.compactionThroughputBytesPerSecond()));
+                new AtomicLong(config.compactionThroughputBytesPerSecond()), new CompactionHistory());
         this.shards = new Shard[executors.size()];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(i, executors.get(i), ctx, requestQueueCapacity);
@@ -192,7 +195,20 @@ public final class Storage implements AutoCloseable {
     // ------------------------------------------------------------------ schema
 
     public Path tableDirectory(TableDescriptor t) {
-        return config.dataDirectory().resolve(t.keyspace()).resolve(t.name() + "-" + t.id().toHexString());
+        return tableDirectory(config.dataDirectory(), t);
+    }
+
+    private static Path tableDirectory(Path dataDirectory, TableDescriptor t) {
+        return dataDirectory.resolve(t.keyspace()).resolve(t.name() + "-" + t.id().toHexString());
+    }
+
+    /** The table's directory in each data directory, the first data directory's first. */
+    public List<Path> tableDirectories(TableDescriptor t) {
+        List<Path> dirs = new ArrayList<>();
+        for (Path d : config.dataDirectories()) {
+            dirs.add(tableDirectory(d, t));
+        }
+        return dirs;
     }
 
     /** Registers a table (idempotent: a known id only has its descriptor updated) and loads its SSTables. */
@@ -203,32 +219,41 @@ public final class Storage implements AutoCloseable {
             existing.descriptor(t);
             return;
         }
-        Path dir = tableDirectory(t);
+        List<Path> dirs = tableDirectories(t);
         try {
-            Files.createDirectories(dir);
-            cleanTableDirectory(dir);
-            List<Long> generations = new ArrayList<>();
+            for (Path d : dirs) {
+                Files.createDirectories(d);
+            }
+            cleanTableDirectory(dirs);
+            // generation -> its directory (generations are unique across the table's directories)
+            java.util.TreeMap<Long, Path> generations = new java.util.TreeMap<>();
             long maxGen = 0;
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    long g = generationOf(p.getFileName().toString());
-                    if (g >= 0) {
-                        maxGen = Math.max(maxGen, g);
-                        if (p.getFileName().toString().endsWith("-TOC.txt")) {
-                            generations.add(g);
+            for (Path d : dirs) {
+                try (Stream<Path> s = Files.list(d)) {
+                    for (Path p : (Iterable<Path>) s::iterator) {
+                        long g = generationOf(p.getFileName().toString());
+                        if (g >= 0) {
+                            maxGen = Math.max(maxGen, g);
+                            if (p.getFileName().toString().endsWith("-TOC.txt")) {
+                                Path other = generations.put(g, d);
+                                if (other != null) {
+                                    throw new StorageException("sstable generation=" + g + " of table="
+                                            + t.keyspace() + "." + t.name() + " is in two directories: " + other
+                                            + " and " + d);
+                                }
+                            }
                         }
                     }
                 }
             }
-            generations.sort(Comparator.naturalOrder());
-            TableEntry entry = new TableEntry(t, dir, maxGen, shards.length);
+            TableEntry entry = new TableEntry(t, dirs, maxGen, shards.length);
             sstableAllocators.add(entry.sstableAllocator());
             List<List<SSTableReader>> perShard = new ArrayList<>();
             for (int i = 0; i < shards.length; i++) {
                 perShard.add(new ArrayList<>());
             }
-            for (long g : generations) {
-                SSTableReader r = SSTableReader.open(dir, g, entry.sstableAllocator());
+            for (Map.Entry<Long, Path> gen : generations.entrySet()) {
+                SSTableReader r = SSTableReader.open(gen.getValue(), gen.getKey(), entry.sstableAllocator());
                 int owner = -1;
                 for (int i = 0; i < shards.length; i++) {
                     if (r.ownedBy(i, shards.length)) {
@@ -260,7 +285,8 @@ public final class Storage implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot register table=" + t.keyspace() + "." + t.name() + " dir=" + dir, e);
+            throw new UncheckedIOException("cannot register table=" + t.keyspace() + "." + t.name() + " dirs=" + dirs,
+                    e);
         }
     }
 
@@ -281,7 +307,9 @@ public final class Storage implements AutoCloseable {
         }
         return onAllShards(s -> s.truncate(id, true)).thenRunAsync(() -> {
             tables.remove(id);
-            deleteRecursively(e.directory());
+            for (Path d : e.directories()) {
+                deleteRecursively(d);
+            }
         }, io);
     }
 
@@ -317,6 +345,14 @@ public final class Storage implements AutoCloseable {
     }
 
     /**
+     * As {@link #apply(Mutation)} for a traced request: {@code trace} (null: not traced) is told, on the owning
+     * shard, of the commit log append and the memtable write, in Cassandra's words.
+     */
+    public CompletableFuture<Void> apply(Mutation m, java.util.function.Consumer<String> trace) {
+        return trace == null ? apply(m) : shards[shardOf(m.token())].requestApply(m, trace);
+    }
+
+    /**
      * Sets (null: removes) the writes every write of table {@code id} implies on other tables of the same shard; see
      * {@link DerivedWrites}. The table must be registered.
      */
@@ -335,6 +371,14 @@ public final class Storage implements AutoCloseable {
      */
     public CompletableFuture<Void> derive(Mutation base) {
         return shards[shardOf(base.token())].requestDerive(base);
+    }
+
+    /**
+     * As {@link #read(ReadCommand)} for a traced request: a single-partition read tells {@code trace} (null: not
+     * traced), on the owning shard, where it found the partition (row cache, or memtables and how many SSTables).
+     */
+    public CompletableFuture<ReadResult> read(ReadCommand c, java.util.function.Consumer<String> trace) {
+        return trace != null && c.isSinglePartition() ? shards[shardOf(c.token())].requestRead(c, trace) : read(c);
     }
 
     public CompletableFuture<ReadResult> read(ReadCommand c) {
@@ -408,16 +452,27 @@ public final class Storage implements AutoCloseable {
                 .thenCompose(v -> onAllShards(Shard::syncCommitLog));
     }
 
-    /** The directory of a registered table's SSTables (its snapshots are under {@code snapshots/<tag>} in it). */
+    /**
+     * The directory of a registered table in the first data directory (its snapshots are under
+     * {@code snapshots/<tag>} in it, and in each of {@link #tableDirectories(TableId)}).
+     */
     public Path tableDirectory(TableId id) {
+        return tableDirectories(id).get(0);
+    }
+
+    /** The directories of a registered table's SSTables, one per data directory, the first data directory's first. */
+    public List<Path> tableDirectories(TableId id) {
         TableEntry e = tables.get(id);
         if (e == null) {
             throw new StorageException("unknown table id=" + id);
         }
-        return e.directory();
+        return e.directories();
     }
 
-    /** Flushes the table, then hard-links its SSTable files under {@code <table dir>/snapshots/<tag>}. */
+    /**
+     * Flushes the table, then hard-links its SSTable files under {@code <table dir>/snapshots/<tag>} of the table
+     * directory each SSTable lies in (hard links stay on their file system).
+     */
     public CompletableFuture<List<Path>> snapshot(TableId id, String tag) {
         return snapshot(id, tag, true);
     }
@@ -445,12 +500,14 @@ public final class Storage implements AutoCloseable {
                     all.addAll(f.join());
                 }
                 List<Path> links = new ArrayList<>();
-                Path target = e.directory().resolve("snapshots").resolve(tag);
                 try {
-                    Files.createDirectories(target);
+                    for (Path d : e.directories()) {
+                        Files.createDirectories(d.resolve("snapshots").resolve(tag));
+                    }
                     for (SSTableReader r : all) {
                         for (Path p : r.files()) {
-                            Path link = target.resolve(p.getFileName());
+                            Path link = p.getParent().resolve("snapshots").resolve(tag).resolve(p.getFileName());
+                            Files.createDirectories(link.getParent());
                             if (!Files.exists(link)) {
                                 Files.createLink(link, p);
                             }
@@ -625,6 +682,176 @@ public final class Storage implements AutoCloseable {
         onEachShard(Shard::applyThroughputCap);
     }
 
+    /** The compactions finished since start, oldest first (nodetool compactionhistory). */
+    public List<CompactionHistory.Entry> compactionHistory() {
+        return ctx.compactionHistory().entries();
+    }
+
+    /** Each shard's scheduling groups now, shard by shard (nodetool tpstats); safe from any thread. */
+    public List<SchedulingGroupStats> schedulingGroups() {
+        List<SchedulingGroupStats> r = new ArrayList<>();
+        for (Shard s : shards) {
+            r.addAll(s.schedulingGroups());
+        }
+        return r;
+    }
+
+    /**
+     * Stops (false) or restarts (true) automatic compaction of the table (nodetool disableautocompaction /
+     * enableautocompaction): while stopped its strategy picks nothing; running compactions finish, and nodetool
+     * compact still compacts. Not persisted: a restarted node compacts again.
+     */
+    public CompletableFuture<Void> setAutoCompaction(TableId id, boolean enabled) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        e.autoCompactionDisabled(!enabled);
+        return enabled ? onAllShards(s -> s.maybeCompact(id)) : CompletableFuture.completedFuture(null);
+    }
+
+    public boolean autoCompactionDisabled(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.autoCompactionDisabled();
+    }
+
+    /**
+     * nodetool refresh: loads the SSTables found in the table's directory whose generation number this node never
+     * handed out (files copied in by hand, e.g. from another node); returns how many. Reserving the numbers first
+     * keeps a flush or compaction running meanwhile from taking one of them. SSTables of a generation the node
+     * already used (its own, live or deleted) are not touched: import them with {@link #importSSTables}, which
+     * renumbers.
+     */
+    public CompletableFuture<Integer> refresh(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                List<Long> found = SSTableCopy.generations(e.directory());
+                if (found.isEmpty()) {
+                    return List.<SSTableReader>of();
+                }
+                long before = e.reserveGenerationsUpTo(found.get(found.size() - 1));
+                List<SSTableReader> loaded = new ArrayList<>();
+                for (long g : found) {
+                    if (g <= before) {
+                        continue;
+                    }
+                    SSTableReader r = SSTableReader.open(e.directory(), g, e.sstableAllocator());
+                    if (r.isCorrupt()) {
+                        r.release();
+                        LOG.error("refresh table={}.{}: generation={} is unreadable, not loaded", e.descriptor().keyspace(),
+                                e.descriptor().name(), g);
+                    } else {
+                        loaded.add(r);
+                    }
+                }
+                return loaded;
+            } catch (IOException ex) {
+                throw new UncheckedIOException("refresh failed dir=" + e.directory(), ex);
+            }
+        }, io).thenCompose(loaded -> addSSTables(id, loaded).thenApply(v -> loaded.size()));
+    }
+
+    /**
+     * nodetool import: copies the SSTables of each directory (Charybdis's own format, of this table's schema: a
+     * snapshot, another node's files) into the table under new generation numbers, then serves them; without
+     * {@code keepSources} the source files are deleted once copied. Returns the directories that could not be
+     * imported whole (missing, unreadable, or holding a corrupt SSTable: its copy is removed, the others stay).
+     */
+    public CompletableFuture<List<String>> importSSTables(TableId id, List<Path> directories, boolean keepSources) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        List<String> failed = new ArrayList<>();
+        return CompletableFuture.supplyAsync(() -> {
+            List<SSTableReader> loaded = new ArrayList<>();
+            for (Path dir : directories) {
+                boolean ok = Files.isDirectory(dir);
+                if (!ok) {
+                    LOG.error("import table={}.{}: no directory {}", e.descriptor().keyspace(), e.descriptor().name(), dir);
+                }
+                try {
+                    for (long g : ok ? SSTableCopy.generations(dir) : List.<Long>of()) {
+                        long to = e.nextGeneration();
+                        try {
+                            SSTableCopy.copy(dir, g, e.directory(), to);
+                        } catch (IOException | RuntimeException ex) {
+                            LOG.error("import table={}.{}: {} generation={} not imported: {}", e.descriptor().keyspace(),
+                                    e.descriptor().name(), dir, g, ex.toString());
+                            SSTableCopy.delete(e.directory(), to);
+                            ok = false;
+                            continue;
+                        }
+                        SSTableReader r = SSTableReader.open(e.directory(), to, e.sstableAllocator());
+                        if (r.isCorrupt()) {
+                            r.markObsolete();
+                            r.release();
+                            ok = false;
+                            continue;
+                        }
+                        loaded.add(r);
+                        if (!keepSources) {
+                            SSTableCopy.delete(dir, g);
+                        }
+                    }
+                } catch (IOException ex) {
+                    LOG.error("import table={}.{}: {}: {}", e.descriptor().keyspace(), e.descriptor().name(), dir,
+                            ex.toString());
+                    ok = false;
+                }
+                if (!ok) {
+                    failed.add(dir.toString());
+                }
+            }
+            return loaded;
+        }, io).thenCompose(loaded -> addSSTables(id, loaded)).thenApply(v -> failed);
+    }
+
+    /** Hands loaded SSTables to the shards that own them (every shard, filtered by token, if written elsewhere). */
+    private CompletableFuture<Void> addSSTables(TableId id, List<SSTableReader> loaded) {
+        if (loaded.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        List<List<SSTableReader>> perShard = new ArrayList<>();
+        for (int i = 0; i < shards.length; i++) {
+            perShard.add(new ArrayList<>());
+        }
+        for (SSTableReader r : loaded) {
+            int owner = -1;
+            for (int i = 0; i < shards.length; i++) {
+                if (r.ownedBy(i, shards.length)) {
+                    owner = i;
+                }
+            }
+            if (owner >= 0) {
+                perShard.get(owner).add(r);
+            } else {
+                for (int i = 0; i < shards.length; i++) {
+                    if (i > 0) {
+                        r.acquire();
+                    }
+                    perShard.get(i).add(r);
+                }
+            }
+        }
+        List<CompletableFuture<Void>> fs = new ArrayList<>();
+        for (int i = 0; i < shards.length; i++) {
+            Shard s = shards[i];
+            List<SSTableReader> mine = perShard.get(i);
+            if (!mine.isEmpty()) {
+                fs.add(s.submit(() -> s.addSSTables(id, mine)));
+            }
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new));
+    }
+
     /** Stops every running compaction (their inputs stay; the strategies pick again later). Returns how many. */
     public CompletableFuture<Integer> stopCompactions() {
         List<CompletableFuture<Integer>> fs = new ArrayList<>();
@@ -695,26 +922,45 @@ public final class Storage implements AutoCloseable {
         }
     }
 
-    private static void cleanLeftovers(Path dataDir) throws IOException {
-        try (Stream<Path> ks = Files.list(dataDir)) {
-            for (Path k : (Iterable<Path>) ks::iterator) {
-                if (!Files.isDirectory(k)) {
-                    continue;
-                }
-                try (Stream<Path> ts = Files.list(k)) {
-                    for (Path t : (Iterable<Path>) ts::iterator) {
-                        if (Files.isDirectory(t)) {
-                            cleanTableDirectory(t);
+    /**
+     * Cleans every table directory of every data directory; a table's directories in the different data directories
+     * (same {@code keyspace/table-id} below each) are cleaned together, as their compaction logs span them.
+     */
+    private static void cleanLeftovers(List<Path> dataDirs) throws IOException {
+        Map<Path, List<Path>> byTable = new java.util.LinkedHashMap<>();
+        for (Path dataDir : dataDirs) {
+            try (Stream<Path> ks = Files.list(dataDir)) {
+                for (Path k : (Iterable<Path>) ks::iterator) {
+                    if (!Files.isDirectory(k)) {
+                        continue;
+                    }
+                    try (Stream<Path> ts = Files.list(k)) {
+                        for (Path t : (Iterable<Path>) ts::iterator) {
+                            if (Files.isDirectory(t)) {
+                                byTable.computeIfAbsent(dataDir.relativize(t), x -> new ArrayList<>()).add(t);
+                            }
                         }
                     }
                 }
             }
         }
+        for (List<Path> dirs : byTable.values()) {
+            cleanTableDirectory(dirs);
+        }
     }
 
-    /** Removes temporary files and the components of SSTables that never got their TOC. */
-    private static void cleanTableDirectory(Path dir) throws IOException {
-        CompactionLog.recover(dir);
+    /**
+     * Finishes or rolls back interrupted compactions of a table kept in {@code dirs}, then removes temporary files
+     * and the components of SSTables that never got their TOC.
+     */
+    private static void cleanTableDirectory(List<Path> dirs) throws IOException {
+        CompactionLog.recover(dirs);
+        for (Path dir : dirs) {
+            cleanIncomplete(dir);
+        }
+    }
+
+    private static void cleanIncomplete(Path dir) throws IOException {
         Set<Long> complete = new HashSet<>();
         List<Path> files = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {

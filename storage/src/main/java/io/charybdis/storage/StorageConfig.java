@@ -1,6 +1,7 @@
 package io.charybdis.storage;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,9 @@ import java.util.Objects;
  * @param compactionThroughputBytesPerSecond cassandra.yaml {@code compaction_throughput} for the whole node, split
  *                          evenly between shards; 0 = unlimited (the default). Only ever a cap: compaction speed is
  *                          set by the backlog controller
+ * @param extraDataDirectories cassandra.yaml's {@code data_file_directories} after the first ({@code dataDirectory}):
+ *                          every table has a directory in each, new SSTables go to them in turn (see
+ *                          {@link io.charybdis.storage.shard.TableEntry#nextDirectory}), and all are read at startup
  */
 public record StorageConfig(
         Path dataDirectory,
@@ -22,7 +26,8 @@ public record StorageConfig(
         long commitLogSegmentSizeBytes,
         long memoryBudgetBytes,
         boolean ignoreCommitLogCorruption,
-        long compactionThroughputBytesPerSecond) {
+        long compactionThroughputBytesPerSecond,
+        List<Path> extraDataDirectories) {
 
     public static final long DEFAULT_SEGMENT_SIZE = 32L << 20;
 
@@ -30,6 +35,11 @@ public record StorageConfig(
         Objects.requireNonNull(dataDirectory, "dataDirectory");
         Objects.requireNonNull(commitLogDirectory, "commitLogDirectory");
         Objects.requireNonNull(commitLogSync, "commitLogSync");
+        extraDataDirectories = extraDataDirectories == null ? List.of() : List.copyOf(extraDataDirectories);
+        if (new java.util.HashSet<>(dataDirectories(dataDirectory, extraDataDirectories)).size()
+                != 1 + extraDataDirectories.size()) {
+            throw new IllegalArgumentException("data directories repeat: " + dataDirectory + " " + extraDataDirectories);
+        }
         if (commitLogSegmentSizeBytes < 4096) {
             throw new IllegalArgumentException("commitLogSegmentSizeBytes=" + commitLogSegmentSizeBytes + " must be >= 4096");
         }
@@ -47,14 +57,36 @@ public record StorageConfig(
                          long commitLogSyncPeriodMillis, long commitLogGroupWindowMillis, long commitLogSegmentSizeBytes,
                          long memoryBudgetBytes, boolean ignoreCommitLogCorruption) {
         this(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis, commitLogGroupWindowMillis,
-                commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption, 0);
+                commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption, 0, List.of());
+    }
+
+    /** Every data directory, {@code dataDirectory} first. */
+    public List<Path> dataDirectories() {
+        return dataDirectories(dataDirectory, extraDataDirectories);
+    }
+
+    private static List<Path> dataDirectories(Path first, List<Path> extra) {
+        List<Path> all = new java.util.ArrayList<>(1 + extra.size());
+        all.add(first);
+        all.addAll(extra);
+        return List.copyOf(all);
+    }
+
+    /** The same configuration with SSTables spread over {@code directories} (the first is {@code dataDirectory}). */
+    public StorageConfig withDataDirectories(List<Path> directories) {
+        if (directories.isEmpty()) {
+            throw new IllegalArgumentException("at least one data directory is required");
+        }
+        return new StorageConfig(directories.get(0), commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
+                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption,
+                compactionThroughputBytesPerSecond, directories.subList(1, directories.size()));
     }
 
     /** {@code compaction_throughput} as a cap in bytes per second for the node (0 = none). */
     public StorageConfig withCompactionThroughputBytesPerSecond(long bytesPerSecond) {
         return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
                 commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption,
-                bytesPerSecond);
+                bytesPerSecond, extraDataDirectories);
     }
 
     /** Defaults like cassandra.yaml: periodic sync every 10s, 32 MiB segments, 1/4 of max heap... as off-heap budget. */
@@ -67,23 +99,24 @@ public record StorageConfig(
     public StorageConfig withCommitLogSync(CommitLogSync sync) {
         return new StorageConfig(dataDirectory, commitLogDirectory, sync, commitLogSyncPeriodMillis,
                 commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignoreCommitLogCorruption,
-                compactionThroughputBytesPerSecond);
+                compactionThroughputBytesPerSecond, extraDataDirectories);
     }
 
     public StorageConfig withMemoryBudgetBytes(long bytes) {
         return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
                 commitLogGroupWindowMillis, commitLogSegmentSizeBytes, bytes, ignoreCommitLogCorruption,
-                compactionThroughputBytesPerSecond);
+                compactionThroughputBytesPerSecond, extraDataDirectories);
     }
 
     public StorageConfig withCommitLogSegmentSizeBytes(long bytes) {
         return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
                 commitLogGroupWindowMillis, bytes, memoryBudgetBytes, ignoreCommitLogCorruption,
-                compactionThroughputBytesPerSecond);
+                compactionThroughputBytesPerSecond, extraDataDirectories);
     }
 
     public StorageConfig withIgnoreCommitLogCorruption(boolean ignore) {
         return new StorageConfig(dataDirectory, commitLogDirectory, commitLogSync, commitLogSyncPeriodMillis,
-                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignore, compactionThroughputBytesPerSecond);
+                commitLogGroupWindowMillis, commitLogSegmentSizeBytes, memoryBudgetBytes, ignore,
+                compactionThroughputBytesPerSecond, extraDataDirectories);
     }
 }

@@ -191,6 +191,9 @@ public final class MessagingService implements AutoCloseable {
 
     private static final int LARGE_MESSAGE_BYTES = 64 << 10;
     private final ConcurrentHashMap<InetSocketAddress, PoolCounters[]> traffic = new ConcurrentHashMap<>();
+    /** Requests that failed or timed out, by verb (nodetool tpstats' dropped messages). */
+    private final java.util.concurrent.atomic.AtomicLongArray failedByVerb =
+            new java.util.concurrent.atomic.AtomicLongArray(Verb.values().length);
 
     private void count(InetSocketAddress peer, Verb verb, int bytes, CompletableFuture<ByteBuf> result) {
         Pool pool = verb == Verb.ECHO || verb == Verb.METADATA_ADDRESS || verb == Verb.METADATA_EPOCH ? Pool.GOSSIP
@@ -201,7 +204,19 @@ public final class MessagingService implements AutoCloseable {
         result.whenComplete((b, e) -> {
             c.pending.decrementAndGet();
             (e == null ? c.completed : c.dropped).incrementAndGet();
+            if (e != null) {
+                failedByVerb.incrementAndGet(verb.ordinal());
+            }
         });
+    }
+
+    /** Requests sent by this node that failed or timed out, per verb, since start (every verb listed). */
+    public Map<Verb, Long> failedByVerb() {
+        Map<Verb, Long> out = new java.util.EnumMap<>(Verb.class);
+        for (Verb v : Verb.values()) {
+            out.put(v, failedByVerb.get(v.ordinal()));
+        }
+        return out;
     }
 
     /** The counters of each peer this node has sent to, indexed by {@link Pool#ordinal()}. */

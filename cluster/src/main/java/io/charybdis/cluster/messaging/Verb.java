@@ -16,6 +16,12 @@ public enum Verb {
     METADATA_ADDRESS(4),
     /** Answers with the whole partition as the replica holds it, unfiltered (read reconciliation and repair). */
     READ_RAW(5),
+    /**
+     * Reads on the replica and answers with the digest of the result instead of the result (digest reads: one
+     * replica sends the data, the others a digest to compare it with). A peer that predates it answers with a
+     * failure naming the verb; the coordinator then asks it for the data and digests that itself.
+     */
+    READ_DIGEST(6),
     /** Leads a counter update: the replica adds the deltas to its own shards and replicates them (cluster.counters). */
     COUNTER_WRITE(10),
     /** Paxos phase 1: promise a ballot, answer the replica's accepted and committed proposals (cluster.paxos). */

@@ -187,11 +187,18 @@ public final class MetadataService implements AutoCloseable {
                         peers.add(self);
                     }
                     RaftGroup group = RaftGroup.valueOf(groupId, peers);
-                    try (RaftClient local = client(RaftGroup.valueOf(groupId, self))) {
-                        local.getGroupManagementApi(self.getId()).add(group);
+                    if (!hasLocalGroup()) { // an earlier attempt may have added it before its configuration failed
+                        try (RaftClient local = client(RaftGroup.valueOf(groupId, self))) {
+                            local.getGroupManagementApi(self.getId()).add(group);
+                        }
                     }
                     try (RaftClient all = client(group)) {
-                        RaftClientReply r = all.admin().setConfiguration(peers);
+                        // ADD, not SET: members joining at the same time each add themselves to the configuration
+                        // the leader has, rather than one overwriting the other's (a refused change is retried)
+                        RaftClientReply r = all.admin().setConfiguration(
+                                org.apache.ratis.protocol.SetConfigurationRequest.Arguments.newBuilder()
+                                        .setServersInNewConf(List.of(self))
+                                        .setMode(org.apache.ratis.protocol.SetConfigurationRequest.Mode.ADD).build());
                         if (!r.isSuccess()) {
                             throw new IOException("configuration change refused: " + r.getException());
                         }
@@ -211,6 +218,15 @@ public final class MetadataService implements AutoCloseable {
             }
         }
         throw new IOException("no seed of " + seeds + " could add this node to the cluster metadata group", last);
+    }
+
+    private boolean hasLocalGroup() throws IOException {
+        for (org.apache.ratis.protocol.RaftGroupId id : server.getGroupIds()) {
+            if (id.equals(groupId)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private RaftClient client(RaftGroup group) {

@@ -21,6 +21,8 @@ import java.util.concurrent.CompletableFuture;
  *   <li>MUTATION: the request is the mutation's bytes ({@code MutationLayout}); the answer, empty, is sent once
  *       the mutation is in the commit log and memtable as the replica's sync mode promises.</li>
  *   <li>READ: the request is a {@link ReadCommandWire}; the answer a {@link ReadResultWire}.</li>
+ *   <li>READ_DIGEST: the request is a {@link ReadCommandWire}; the answer the {@link ReadDigest} of the result
+ *       (16 bytes), computed on the shard that read it.</li>
  *   <li>COUNTER_WRITE: the request is the consistency level's ordinal (a byte) then a counter update's delta
  *       mutation; the leader's answer is a status byte (0 done, 1 WriteTimeout, 2 Unavailable) then two ints
  *       (acknowledged and needed, or needed and alive).</li>
@@ -46,7 +48,7 @@ public final class Replicas {
         counterLeader.set(leader);
     }
 
-    /** Data requests (MUTATION, READ, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
+    /** Data requests (MUTATION, READ, READ_DIGEST, READ_RAW, Paxos) from coordinators of an older placement epoch are refused. */
     public void refuseStaleCoordinators(java.util.function.LongSupplier placementEpoch) {
         gate.placementEpoch(placementEpoch);
     }
@@ -81,7 +83,7 @@ public final class Replicas {
         return paxos;
     }
 
-    /** Serves MUTATION, READ, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
+    /** Serves MUTATION, READ, READ_DIGEST, READ_RAW and the Paxos verbs on this node's storage, and sends them to other nodes. */
     public static Replicas serve(MessagingService messaging, Storage storage) {
         EpochGate gate = new EpochGate();
         java.util.concurrent.atomic.AtomicLong load = new java.util.concurrent.atomic.AtomicLong(-1);
@@ -138,6 +140,18 @@ public final class Replicas {
                 ByteBuf out = Unpooled.wrappedBuffer(ReadResultWire.encode(r));
                 r.release();
                 return out;
+            });
+        });
+        messaging.handle(Verb.READ_DIGEST, (payload, shard, epoch, sender) -> {
+            CompletableFuture<ByteBuf> refused = gate.refuse(epoch);
+            if (refused != null) {
+                return refused;
+            }
+            ReadCommand c = ReadCommandWire.read(payload);
+            return storage.read(c).thenApply(r -> {
+                byte[] digest = ReadDigest.of(r);
+                r.release();
+                return Unpooled.wrappedBuffer(digest);
             });
         });
         messaging.handle(Verb.READ_RAW, (payload, shard, epoch, sender) -> {
@@ -232,6 +246,26 @@ public final class Replicas {
                 payload, timeoutMillis).thenApply(answer -> {
                     answer.release();
                     return null;
+                });
+    }
+
+    /** The digest of what a single-partition read returns on a remote replica ({@link ReadDigest}). */
+    public CompletableFuture<byte[]> digest(Endpoint replica, ReadCommand c, long timeoutMillis) {
+        ByteBuf payload = Unpooled.buffer(128);
+        ReadCommandWire.write(c, payload);
+        return messaging.send(replica.storageAddress(), ShardRouting.shardOf(c.token(), replica.shards()),
+                Verb.READ_DIGEST, payload, timeoutMillis).thenApply(answer -> {
+                    try {
+                        if (answer.readableBytes() != ReadDigest.LENGTH) {
+                            throw new IllegalStateException("a READ_DIGEST answer of " + answer.readableBytes()
+                                    + " bytes from replica=" + replica + ", expected " + ReadDigest.LENGTH);
+                        }
+                        byte[] digest = new byte[ReadDigest.LENGTH];
+                        answer.readBytes(digest);
+                        return digest;
+                    } finally {
+                        answer.release();
+                    }
                 });
     }
 

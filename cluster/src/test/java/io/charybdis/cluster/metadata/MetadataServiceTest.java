@@ -86,6 +86,36 @@ class MetadataServiceTest {
     }
 
     @Test
+    void nodesJoiningAtTheSameTimeAllBecomeMembers() throws Exception {
+        InetSocketAddress a0 = freeAddress();
+        List<InetSocketAddress> seeds = List.of(a0);
+        MetadataService n0 = start(0, a0, seeds, record(0, -1000));
+        List<Thread> joiners = new ArrayList<>();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            int n = i;
+            InetSocketAddress a = freeAddress();
+            joiners.add(Thread.ofPlatform().start(() -> {
+                try {
+                    MetadataService s = MetadataService.start("Test Cluster " + dir.getFileName(), dir.resolve("n" + n),
+                            a, seeds, record(n, n * 100L), state -> { });
+                    synchronized (started) {
+                        started.add(s);
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }));
+        }
+        for (Thread t : joiners) {
+            t.join();
+        }
+        assertThat(failures).isEmpty();
+        await(() -> n0.state().members().size() == 4);
+        assertThat(n0.members()).hasSize(4); // every one is a voting member of the group: none overwrote another
+    }
+
+    @Test
     void aTokenOwnedByAnotherMemberIsRefusedEverywhere() throws Exception {
         InetSocketAddress a0 = freeAddress();
         InetSocketAddress a1 = freeAddress();

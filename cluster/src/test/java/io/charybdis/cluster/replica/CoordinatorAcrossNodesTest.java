@@ -348,7 +348,12 @@ class CoordinatorAcrossNodesTest {
     void aPendingReplicaTakesPartInPaxosAndCountsTowardsItsQuorum() {
         startWithPending(3000); // token 500: natural replicas 1, 2, 0; pending ring 1, 2, 3 (node 3 joins)
         assertThat(increment(nodes.get(0).coordinator, "j").join().applied()).isTrue();
-        // the pending node took part in the round (the commit reached it)
+        // the pending node took part in the round: the commit reaches it (perhaps after the three acknowledgements
+        // the round waited for)
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!"1".equals(value(nodes.get(3).storage.read(read(500, "j")).join())) && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
         assertThat(value(nodes.get(3).storage.read(read(500, "j")).join())).isEqualTo("1");
         // as in Cassandra, a round needs a quorum of the natural replicas plus the pending one: with node 2 and the
         // pending node 3 gone, two natural replicas are not enough, even for a SERIAL read

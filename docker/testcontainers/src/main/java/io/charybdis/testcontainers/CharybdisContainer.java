@@ -3,17 +3,16 @@ package io.charybdis.testcontainers;
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Network;
+import io.charybdis.cqlscript.CqlScript;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 import org.testcontainers.utility.MountableFile;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
@@ -146,34 +145,11 @@ public class CharybdisContainer extends GenericContainer<CharybdisContainer> {
     }
 
     private void runInitScript() {
-        String script;
-        try (InputStream in = resource(initScriptPath)) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read init script " + initScriptPath, e);
-        }
-        List<String> statements = CqlStatements.split(script);
+        CqlScript script = CqlScript.fromClasspath(initScriptPath);
         try (CqlSession session = CqlSession.builder().addContactPoint(getContactPoint())
                 .withLocalDatacenter(getLocalDatacenter()).withAuthCredentials(USERNAME, PASSWORD).build()) {
-            for (int i = 0; i < statements.size(); i++) {
-                try {
-                    session.execute(statements.get(i));
-                } catch (RuntimeException e) {
-                    throw new IllegalStateException("init script " + initScriptPath + ", statement " + (i + 1)
-                            + " failed: " + statements.get(i) + ": " + e.getMessage(), e);
-                }
-            }
+            script.executeIn(session);
         }
-    }
-
-    private static InputStream resource(String path) {
-        String name = path.startsWith("/") ? path.substring(1) : path;
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        InputStream in = (loader != null ? loader : CharybdisContainer.class.getClassLoader()).getResourceAsStream(name);
-        if (in == null) {
-            throw new IllegalArgumentException("init script " + path + " is not on the class path");
-        }
-        return in;
     }
 
     private static boolean useHostNetwork() {

@@ -46,6 +46,10 @@ class CharybdisImageTest {
             }
             assertThat(awaitHealth(c, Duration.ofSeconds(90))).isEqualTo("healthy");
             assertThat(c.execInContainer("id", "-u").getStdout().strip()).isEqualTo("999");
+            // the image's nodetool talks to its node over JMX
+            org.testcontainers.containers.Container.ExecResult status = c.execInContainer("nodetool", "status");
+            assertThat(status.getExitCode()).as(status.getStdout() + status.getStderr()).isZero();
+            assertThat(status.getStdout()).contains("Datacenter: datacenter1").containsPattern("(?m)^UN ");
             assertThat(c.getLogs()).contains("HEAP_NEWSIZE=128M is not used");
         }
     }

@@ -7,6 +7,7 @@ import com.datastax.oss.driver.api.core.config.DefaultDriverOption;
 import com.datastax.oss.driver.api.core.config.DriverConfigLoader;
 import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.SimpleStatement;
+import io.charybdis.cqlscript.CqlScript;
 import io.charybdis.node.CharybdisNode;
 import io.charybdis.node.config.NodeConfig;
 import io.charybdis.node.config.NodeConfigLoader;

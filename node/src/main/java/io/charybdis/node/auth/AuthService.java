@@ -42,7 +42,10 @@ public final class AuthService implements AutoCloseable {
     private final boolean passwords;
     private final boolean authorization;
     private final RoleStore store;
-    private final AsyncLoadingCache<String, UserPermissions> cache;
+    private final Duration validity;
+    private final long maxEntries;
+    /** Made on first use: a node without logins or permissions never looks a role up (and a cold start skips it). */
+    private volatile AsyncLoadingCache<String, UserPermissions> cache;
     private final ExecutorService hashing;
 
     public AuthService(boolean passwords, boolean authorization, RoleStore store, Duration validity,
@@ -55,10 +58,25 @@ public final class AuthService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.cache = Caffeine.newBuilder()
-                .expireAfterWrite(validity.isNegative() ? Duration.ZERO : validity)
-                .maximumSize(Math.max(1, maxEntries))
-                .buildAsync((name, executor) -> load(name));
+        this.validity = validity;
+        this.maxEntries = maxEntries;
+    }
+
+    private AsyncLoadingCache<String, UserPermissions> cache() {
+        AsyncLoadingCache<String, UserPermissions> c = cache;
+        if (c == null) {
+            synchronized (this) {
+                c = cache;
+                if (c == null) {
+                    c = Caffeine.newBuilder()
+                            .expireAfterWrite(validity.isNegative() ? Duration.ZERO : validity)
+                            .maximumSize(Math.max(1, maxEntries))
+                            .buildAsync((name, executor) -> load(name));
+                    cache = c;
+                }
+            }
+        }
+        return c;
     }
 
     public boolean requiresLogin() {
@@ -76,12 +94,39 @@ public final class AuthService implements AutoCloseable {
 
     /** The cached permissions of a role; completes with null when it does not exist. */
     public CompletableFuture<UserPermissions> user(String name) {
-        return cache.get(name);
+        return cache().get(name);
+    }
+
+    /** How many roles the cache holds (an estimate). */
+    public long cachedRoles() {
+        return cache.synchronous().estimatedSize();
+    }
+
+    /** How long a role's roles and permissions stay cached. */
+    public Duration validity() {
+        return cache.synchronous().policy().expireAfterWrite().map(e -> e.getExpiresAfter())
+                .orElse(Duration.ZERO);
+    }
+
+    /** Changes {@link #validity()} for the entries written from now on (nodetool setauthcacheconfig). */
+    public void setValidity(Duration validity) {
+        cache.synchronous().policy().expireAfterWrite().ifPresent(e -> e.setExpiresAfter(validity));
+    }
+
+    public long maxEntries() {
+        return cache.synchronous().policy().eviction().map(e -> e.getMaximum()).orElse(0L);
+    }
+
+    public void setMaxEntries(long max) {
+        cache.synchronous().policy().eviction().ifPresent(e -> e.setMaximum(Math.max(1, max)));
     }
 
     /** Forgets every cached role: called after any change to roles, memberships or permissions. */
     public void invalidate() {
-        cache.synchronous().invalidateAll();
+        AsyncLoadingCache<String, UserPermissions> c = cache;
+        if (c != null) { // nothing was looked up yet: nothing to forget
+            c.synchronous().invalidateAll();
+        }
     }
 
     private CompletableFuture<UserPermissions> load(String name) {

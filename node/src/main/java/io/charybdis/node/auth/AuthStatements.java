@@ -41,10 +41,13 @@ public final class AuthStatements {
 
     private final AuthService auth;
     private final Supplier<Schema> schema;
+    private final Supplier<Set<String>> dataCenters;
 
-    public AuthStatements(AuthService auth, Supplier<Schema> schema) {
+    /** {@code dataCenters}: the data centres of the ring, which {@code ACCESS TO DATACENTERS} may name. */
+    public AuthStatements(AuthService auth, Supplier<Schema> schema, Supplier<Set<String>> dataCenters) {
         this.auth = auth;
         this.schema = schema;
+        this.dataCenters = dataCenters;
     }
 
     /** The executable form of an auth statement, analysed against the current keyspace. */
@@ -55,10 +58,6 @@ public final class AuthStatements {
             case AuthStatement.RevokePermissions r -> resource(r.resource(), keyspace, r.permissions(), r.all());
             case AuthStatement.ListPermissions l when l.resource() != null ->
                     resource(l.resource(), keyspace, l.permissions(), l.all());
-            case AuthStatement.AddIdentity a -> throw new InvalidRequestException("ADD IDENTITY needs "
-                    + "MutualTlsAuthenticator, which Charybdis does not have");
-            case AuthStatement.DropIdentity d -> throw new InvalidRequestException("DROP IDENTITY needs "
-                    + "MutualTlsAuthenticator, which Charybdis does not have");
             default -> {
             }
         }
@@ -104,10 +103,8 @@ public final class AuthStatements {
                 case AuthStatement.ListPermissions l -> listPermissions(u, l, keyspace, ctx);
                 case AuthStatement.ListRoles l -> listRoles(u, l.of(), l.recursive(), false, ctx);
                 case AuthStatement.ListUsers l -> listRoles(u, null, true, true, ctx);
-                case AuthStatement.ListSuperUsers l -> CompletableFuture.failedFuture(new InvalidRequestException(
-                        "LIST SUPERUSERS is not supported by Charybdis yet"));
-                case AuthStatement.AddIdentity a -> throw new IllegalStateException("refused at analysis");
-                case AuthStatement.DropIdentity d -> throw new IllegalStateException("refused at analysis");
+                case AuthStatement.AddIdentity a -> addIdentity(u, a.identity(), a.role(), a.ifNotExists());
+                case AuthStatement.DropIdentity d -> dropIdentity(u, d.identity(), d.ifExists());
             };
             return r;
         });
@@ -120,8 +117,22 @@ public final class AuthStatements {
                 + "requested operation");
     }
 
-    private static void checkRolePermission(UserPermissions u, Permission p, AuthResource resource) {
-        if (!u.has(p, resource)) {
+    /**
+     * Whether {@code u} holds {@code p} on {@code resource}; with AllowAllAuthorizer everyone holds everything (only
+     * the superuser-status rules remain), as Cassandra's ClientState skips every permission check then.
+     */
+    private boolean has(UserPermissions u, Permission p, AuthResource resource) {
+        return !auth.requiresAuthorization() || u.has(p, resource);
+    }
+
+    private void ensure(UserPermissions u, Permission p, AuthResource resource) {
+        if (auth.requiresAuthorization()) {
+            u.ensure(p, resource);
+        }
+    }
+
+    private void checkRolePermission(UserPermissions u, Permission p, AuthResource resource) {
+        if (!has(u, p, resource)) {
             throw insufficient(u);
         }
     }
@@ -129,13 +140,6 @@ public final class AuthStatements {
     private void validateOptions(RoleOptions o) {
         if (o.options() != null) {
             throw new InvalidRequestException(ROLE_MANAGER + " doesn't support OPTIONS");
-        }
-        if (o.generatedPassword()) {
-            throw new InvalidRequestException("GENERATED PASSWORD is not supported by Charybdis yet");
-        }
-        if (o.datacenters() != null || o.cidrs() != null) {
-            throw new InvalidRequestException("ACCESS TO DATACENTERS and ACCESS FROM CIDRS need "
-                    + "CassandraNetworkAuthorizer and CassandraCIDRAuthorizer, which Charybdis does not have yet");
         }
         if (o.hashedPassword() != null && !AuthService.isBcrypt(o.hashedPassword())) {
             throw new InvalidRequestException("Invalid hashed password value. Please use jBcrypt.");
@@ -162,15 +166,18 @@ public final class AuthStatements {
         if (role.isEmpty()) {
             throw new InvalidRequestException("Role name can't be an empty string");
         }
-        return auth.store().exists(role).thenCompose(exists -> {
+        validateDataCenters(o);
+        return validateCidrs(o).thenCompose(v -> auth.store().exists(role)).thenCompose(exists -> {
             if (exists) {
                 if (ifNotExists) {
                     return done();
                 }
                 throw new InvalidRequestException(role + " already exists");
             }
+            // network permissions: AllowAllNetworkAuthorizer, Cassandra's default and Charybdis's only one, keeps none
             return hashOf(o).thenCompose(hash -> auth.store().createRole(role, Boolean.TRUE.equals(o.superuser()),
                             Boolean.TRUE.equals(o.login()), hash, null))
+                    .thenCompose(x -> auth.store().setCidrGroups(role, cidrGroups(o)))
                     .thenCompose(x -> grantToCreator(u, AuthResource.role(role)))
                     .thenCompose(x -> changed());
         });
@@ -245,11 +252,15 @@ public final class AuthStatements {
         if (changesSuperuser && !u.superuser()) {
             throw new UnauthorizedException("Only superusers are allowed to alter superuser status");
         }
+        if (o.datacenters() != null && !u.superuser()) {
+            throw new UnauthorizedException("Only superusers are allowed to alter access to datacenters.");
+        }
+        if (o.cidrs() != null && !u.superuser()) {
+            throw new UnauthorizedException("Only superusers are allowed to alter access from CIDR groups.");
+        }
         if (!u.superuser()) {
             if (u.name().equals(role)) {
-                String notAlterable = o.login() != null ? "LOGIN" : o.options() != null ? "OPTIONS"
-                        : o.datacenters() != null ? "ACCESS_TO_DATACENTERS" : o.cidrs() != null ? "ACCESS_FROM_CIDRS"
-                        : null;
+                String notAlterable = o.login() != null ? "LOGIN" : o.options() != null ? "OPTIONS" : null;
                 if (notAlterable != null) {
                     throw new UnauthorizedException("You aren't allowed to alter " + notAlterable);
                 }
@@ -257,21 +268,109 @@ public final class AuthStatements {
                 checkRolePermission(u, Permission.ALTER, AuthResource.role(role));
             }
         }
-        if (o.password() == null && o.hashedPassword() == null && !o.generatedPassword() && o.login() == null
+        if (o.password() == null && o.hashedPassword() == null && o.login() == null
                 && o.superuser() == null && o.options() == null && o.datacenters() == null && o.cidrs() == null) {
             throw new InvalidRequestException("ALTER [ROLE|USER] can't be empty");
         }
         validateOptions(o);
-        return auth.store().exists(role).thenCompose(exists -> {
+        validateDataCenters(o);
+        return validateCidrs(o).thenCompose(v -> auth.store().exists(role)).thenCompose(exists -> {
             if (!exists) {
                 if (ifExists) {
                     return done();
                 }
                 throw new InvalidRequestException("Role " + role + " doesn't exist");
             }
-            return hashOf(o).thenCompose(hash -> auth.store().alterRole(role, o.superuser(), o.login(), hash))
-                    .thenCompose(x -> changed());
+            CompletableFuture<Void> altered = hashOf(o).thenCompose(hash -> auth.store().alterRole(role,
+                    o.superuser(), o.login(), hash));
+            if (o.datacenters() != null) {
+                // as Cassandra: the other options are applied, then the network authorizer refuses
+                return altered.thenCompose(x -> {
+                    auth.invalidate();
+                    throw new InvalidRequestException("ACCESS TO DATACENTERS operations not supported by "
+                            + "AllowAllNetworkAuthorizer");
+                });
+            }
+            if (o.cidrs() != null) {
+                altered = altered.thenCompose(x -> auth.store().setCidrGroups(role, cidrGroups(o)));
+            }
+            return altered.thenCompose(x -> changed());
         });
+    }
+
+    /** {@code ACCESS TO DATACENTERS}: every one named must be a data centre of the ring. */
+    private void validateDataCenters(RoleOptions o) {
+        if (o.datacenters() == null || o.datacenters().all()) {
+            return;
+        }
+        Set<String> named = new java.util.LinkedHashSet<>(o.datacenters().names());
+        if (!dataCenters.get().containsAll(named)) {
+            throw new InvalidRequestException("Invalid value(s) for DATACENTERS '" + named + "',All values must be "
+                    + "valid datacenters");
+        }
+    }
+
+    /** {@code ACCESS FROM CIDRS}: every group named must be a row of {@code system_auth.cidr_groups}. */
+    private CompletableFuture<Void> validateCidrs(RoleOptions o) {
+        if (o.cidrs() == null || o.cidrs().all()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return auth.store().cidrGroups().thenAccept(groups -> {
+            List<String> invalid = new java.util.ArrayList<>(new java.util.LinkedHashSet<>(o.cidrs().names()));
+            invalid.removeAll(groups);
+            if (!invalid.isEmpty()) {
+                throw new InvalidRequestException("Invalid CIDR group(s): " + invalid + ". Available CIDR Groups are: "
+                        + groups);
+            }
+        });
+    }
+
+    /** The groups a role is given: none (every CIDR) unless {@code ACCESS FROM CIDRS} names some. */
+    private static List<String> cidrGroups(RoleOptions o) {
+        return o.cidrs() == null || o.cidrs().all() ? List.of()
+                : List.copyOf(new java.util.LinkedHashSet<>(o.cidrs().names()));
+    }
+
+    // ---- identities (system_auth.identity_to_role, read by Cassandra's MutualTlsAuthenticator) ----------------
+
+    /** ADD IDENTITY: Cassandra checks CREATE on the caller's own role (so CREATE on ALL ROLES, or superuser). */
+    private CompletableFuture<ResultMessage> addIdentity(UserPermissions u, String identity, String role,
+                                                         boolean ifNotExists) {
+        checkRolePermission(u, Permission.CREATE, AuthResource.role(u.name()));
+        RoleStore store = auth.store();
+        return store.exists(role).thenCompose(exists -> {
+            if (!exists) {
+                throw new InvalidRequestException("Can not add identity for non-existent role '" + role + "'");
+            }
+            return identityExists(identity);
+        }).thenCompose(exists -> {
+            if (exists) {
+                if (ifNotExists) {
+                    return done();
+                }
+                throw new InvalidRequestException(identity + " already exists");
+            }
+            return store.addIdentity(identity, role).thenCompose(x -> done());
+        });
+    }
+
+    /** DROP IDENTITY: Cassandra checks DROP on the caller's own role. */
+    private CompletableFuture<ResultMessage> dropIdentity(UserPermissions u, String identity, boolean ifExists) {
+        checkRolePermission(u, Permission.DROP, AuthResource.role(u.name()));
+        return identityExists(identity).thenCompose(exists -> {
+            if (!exists) {
+                if (ifExists) {
+                    return done();
+                }
+                throw new InvalidRequestException("identity '" + identity + "' doesn't exist");
+            }
+            return auth.store().dropIdentity(identity).thenCompose(x -> done());
+        });
+    }
+
+    /** Whether the identity is mapped to a role; an empty one is refused by the read ("Key may not be empty"). */
+    private CompletableFuture<Boolean> identityExists(String identity) {
+        return auth.store().roleOfIdentity(identity).thenApply(r -> r != null);
     }
 
     private CompletableFuture<ResultMessage> dropRole(UserPermissions u, String role, boolean ifExists) {
@@ -409,9 +508,9 @@ public final class AuthStatements {
                                                    QueryContext ctx) {
         Set<Permission> perms = EnumSet.copyOf(requested);
         perms.retainAll(resource.applicable());
-        u.ensure(Permission.AUTHORIZE, resource);
+        ensure(u, Permission.AUTHORIZE, resource);
         for (Permission p : perms) {
-            u.ensure(p, resource);
+            ensure(u, p, resource);
         }
         RoleStore store = auth.store();
         return store.exists(grantee).thenCompose(granteeExists -> {
@@ -422,6 +521,11 @@ public final class AuthStatements {
         }).thenCompose(resourceExists -> {
             if (!resourceExists) {
                 throw new InvalidRequestException("Resource " + resource + " doesn't exist");
+            }
+            if (!auth.requiresAuthorization()) {
+                // Cassandra's AllowAllAuthorizer answers a Server_error (UnsupportedOperationException) here
+                throw new InvalidRequestException((grant ? "GRANT" : "REVOKE")
+                        + " operation is not supported by AllowAllAuthorizer");
             }
             if (grant) {
                 return store.grant(grantee, resource, perms);
@@ -460,11 +564,14 @@ public final class AuthStatements {
                 throw new InvalidRequestException("<role " + of + "> doesn't exist");
             }
             if (of == null) {
-                if (!u.has(Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
+                if (!has(u, Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
                     throw new UnauthorizedException("You are not authorized to view everyone's permissions");
                 }
-            } else if (!u.roles().contains(of) && !u.has(Permission.DESCRIBE, AuthResource.role(of))) {
+            } else if (!u.roles().contains(of) && !has(u, Permission.DESCRIBE, AuthResource.role(of))) {
                 throw new UnauthorizedException("You are not authorized to view " + of + "'s permissions");
+            }
+            if (!auth.requiresAuthorization()) {
+                throw new InvalidRequestException("LIST PERMISSIONS operation is not supported by AllowAllAuthorizer");
             }
             CompletableFuture<Set<String>> roles = of == null ? CompletableFuture.completedFuture(null)
                     : auth.rolesOf(of, l.recursive());
@@ -512,12 +619,12 @@ public final class AuthStatements {
                 if (!exists) {
                     throw new InvalidRequestException("<role " + of + "> doesn't exist");
                 }
-                if (!u.roles().contains(of) && !u.has(Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
+                if (!u.roles().contains(of) && !has(u, Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
                     throw new UnauthorizedException("You are not authorized to view roles granted to " + of + " ");
                 }
                 return auth.rolesOf(of, recursive);
             });
-        } else if (u.has(Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
+        } else if (has(u, Permission.DESCRIBE, AuthResource.ALL_ROLES)) {
             names = CompletableFuture.completedFuture(null);
         } else {
             names = auth.rolesOf(u.name(), true);

@@ -33,18 +33,33 @@ public final class RoleStore {
     public record Role(String name, boolean superuser, boolean login, Set<String> memberOf, String saltedHash) {
     }
 
-    private static final Consistency READ = Consistency.LOCAL_ONE;
-    private static final Consistency WRITE = Consistency.QUORUM;
-
     private final InternalQueries q;
+    private final Consistency read;
+    private final Consistency write;
 
-    public RoleStore(InternalQueries queries) {
+    /**
+     * {@code read} and {@code write}: {@code auth_read_consistency_level} and {@code auth_write_consistency_level}
+     * (Cassandra 5.0's defaults: LOCAL_QUORUM, EACH_QUORUM). As in Cassandra, the default superuser's row is read
+     * and written at QUORUM whatever they say.
+     */
+    public RoleStore(InternalQueries queries, Consistency read, Consistency write) {
         this.q = queries;
+        this.read = read;
+        this.write = write;
+    }
+
+    private Consistency readFor(String role) {
+        return role.equals(AuthService.DEFAULT_SUPERUSER) ? Consistency.QUORUM : read;
+    }
+
+    private Consistency writeFor(String role) {
+        return role.equals(AuthService.DEFAULT_SUPERUSER) ? Consistency.QUORUM : write;
     }
 
     public CompletableFuture<Role> role(String name) {
         return q.execute("SELECT role, is_superuser, can_login, member_of, salted_hash FROM system_auth.roles "
-                + "WHERE role = ?", READ, text(name)).thenApply(rows -> rows.isEmpty() ? null : role(rows.get(0)));
+                + "WHERE role = ?", readFor(name), text(name))
+                .thenApply(rows -> rows.isEmpty() ? null : role(rows.get(0)));
     }
 
     public CompletableFuture<Boolean> exists(String name) {
@@ -53,7 +68,7 @@ public final class RoleStore {
 
     /** Every role (a scan of system_auth.roles). */
     public CompletableFuture<List<Role>> allRoles() {
-        return q.execute("SELECT role, is_superuser, can_login, member_of, salted_hash FROM system_auth.roles", READ)
+        return q.execute("SELECT role, is_superuser, can_login, member_of, salted_hash FROM system_auth.roles", read)
                 .thenApply(rows -> rows.stream().map(RoleStore::role).toList());
     }
 
@@ -68,10 +83,10 @@ public final class RoleStore {
         String using = timestamp == null ? "" : " USING TIMESTAMP " + timestamp;
         if (hash == null) {
             return q.execute("INSERT INTO system_auth.roles (role, is_superuser, can_login) VALUES (?, ?, ?)" + using,
-                    WRITE, text(name), bool(superuser), bool(login)).thenApply(r -> null);
+                    writeFor(name), text(name), bool(superuser), bool(login)).thenApply(r -> null);
         }
         return q.execute("INSERT INTO system_auth.roles (role, is_superuser, can_login, salted_hash) VALUES "
-                + "(?, ?, ?, ?)" + using, WRITE, text(name), bool(superuser), bool(login), text(hash))
+                + "(?, ?, ?, ?)" + using, writeFor(name), text(name), bool(superuser), bool(login), text(hash))
                 .thenApply(r -> null);
     }
 
@@ -95,29 +110,29 @@ public final class RoleStore {
             return CompletableFuture.completedFuture(null);
         }
         values.add(text(name));
-        return q.execute("UPDATE system_auth.roles SET " + String.join(", ", sets) + " WHERE role = ?", WRITE,
+        return q.execute("UPDATE system_auth.roles SET " + String.join(", ", sets) + " WHERE role = ?", writeFor(name),
                 values.toArray(ByteBuffer[]::new)).thenApply(r -> null);
     }
 
     public CompletableFuture<Void> grantRole(String role, String grantee) {
-        return q.execute("UPDATE system_auth.roles SET member_of = member_of + ? WHERE role = ?", WRITE,
+        return q.execute("UPDATE system_auth.roles SET member_of = member_of + ? WHERE role = ?", write,
                         textSet(List.of(role)), text(grantee))
                 .thenCompose(r -> q.execute("INSERT INTO system_auth.role_members (role, member) VALUES (?, ?)",
-                        WRITE, text(role), text(grantee)))
+                        write, text(role), text(grantee)))
                 .thenApply(r -> null);
     }
 
     public CompletableFuture<Void> revokeRole(String role, String revokee) {
-        return q.execute("UPDATE system_auth.roles SET member_of = member_of - ? WHERE role = ?", WRITE,
+        return q.execute("UPDATE system_auth.roles SET member_of = member_of - ? WHERE role = ?", write,
                         textSet(List.of(role)), text(revokee))
                 .thenCompose(r -> q.execute("DELETE FROM system_auth.role_members WHERE role = ? AND member = ?",
-                        WRITE, text(role), text(revokee)))
+                        write, text(role), text(revokee)))
                 .thenApply(r -> null);
     }
 
     /** The roles {@code role} is granted to (its members). */
     public CompletableFuture<List<String>> members(String role) {
-        return q.execute("SELECT member FROM system_auth.role_members WHERE role = ?", READ, text(role))
+        return q.execute("SELECT member FROM system_auth.role_members WHERE role = ?", read, text(role))
                 .thenApply(rows -> rows.stream().map(r -> asText(r.get(0))).toList());
     }
 
@@ -131,25 +146,94 @@ public final class RoleStore {
             CompletableFuture<?> all = CompletableFuture.completedFuture(null);
             for (String m : members) {
                 all = all.thenCompose(x -> q.execute("UPDATE system_auth.roles SET member_of = member_of - ? "
-                        + "WHERE role = ?", WRITE, textSet(List.of(name)), text(m)));
+                        + "WHERE role = ?", write, textSet(List.of(name)), text(m)));
             }
             return all;
         });
         for (String granted : role.memberOf()) {
             f = f.thenCompose(x -> q.execute("DELETE FROM system_auth.role_members WHERE role = ? AND member = ?",
-                    WRITE, text(granted), text(name)));
+                    write, text(granted), text(name)));
         }
-        return f.thenCompose(x -> q.execute("DELETE FROM system_auth.role_members WHERE role = ?", WRITE, text(name)))
-                .thenCompose(x -> q.execute("DELETE FROM system_auth.roles WHERE role = ?", WRITE, text(name)))
+        return f.thenCompose(x -> q.execute("DELETE FROM system_auth.role_members WHERE role = ?", write, text(name)))
+                .thenCompose(x -> q.execute("DELETE FROM system_auth.roles WHERE role = ?", write, text(name)))
+                .thenCompose(x -> q.execute("DELETE FROM system_auth.cidr_permissions WHERE role = ?", write,
+                        text(name)))
+                .thenCompose(x -> dropIdentitiesOf(name))
                 .thenCompose(x -> revokeAllFrom(name))
                 .thenCompose(x -> revokeAllOn(AuthResource.role(name)));
+    }
+
+    // ---- CIDR groups and identities -----------------------------------------------------------------------------
+
+    /**
+     * The CIDR groups a role may connect from (its row of {@code cidr_permissions}), written for every role created
+     * as Cassandra's CIDR authorizers do, also the allow-all one: an empty set means every CIDR.
+     */
+    public CompletableFuture<Void> setCidrGroups(String role, Collection<String> groups) {
+        return q.execute("INSERT INTO system_auth.cidr_permissions (role, cidr_groups) VALUES (?, ?)", write,
+                text(role), textSet(groups)).thenApply(r -> null);
+    }
+
+    /** The names of the CIDR groups defined (rows of {@code cidr_groups}). */
+    public CompletableFuture<List<String>> cidrGroups() {
+        return q.execute("SELECT cidr_group FROM system_auth.cidr_groups", read)
+                .thenApply(rows -> rows.stream().map(r -> asText(r.get(0))).toList());
+    }
+
+    /** The CIDRs of a group (its {@code cidrs} value: a set of (inet, smallint) tuples), or null for no such group. */
+    public CompletableFuture<ByteBuffer> cidrsOf(String group) {
+        return q.execute("SELECT cidrs FROM system_auth.cidr_groups WHERE cidr_group = ?", read, text(group))
+                .thenApply(rows -> rows.isEmpty() ? null : rows.get(0).get(0));
+    }
+
+    /**
+     * Writes a group's CIDRs; {@code cidrsLiteral} is the CQL literal of the set ({@code {('10.0.0.0', 8), ...}}),
+     * built by the caller from parsed, checked addresses only.
+     */
+    public CompletableFuture<Void> putCidrGroup(String group, String cidrsLiteral) {
+        return q.execute("INSERT INTO system_auth.cidr_groups (cidr_group, cidrs) VALUES (?, " + cidrsLiteral + ")",
+                write, text(group)).thenApply(r -> null);
+    }
+
+    public CompletableFuture<Void> dropCidrGroup(String group) {
+        return q.execute("DELETE FROM system_auth.cidr_groups WHERE cidr_group = ?", write, text(group))
+                .thenApply(r -> null);
+    }
+
+    /** The role an mTLS identity maps to ({@code identity_to_role}), or null. */
+    public CompletableFuture<String> roleOfIdentity(String identity) {
+        return q.execute("SELECT role FROM system_auth.identity_to_role WHERE identity = ?", read, text(identity))
+                .thenApply(rows -> rows.isEmpty() ? null : asText(rows.get(0).get(0)));
+    }
+
+    public CompletableFuture<Void> addIdentity(String identity, String role) {
+        return q.execute("INSERT INTO system_auth.identity_to_role (identity, role) VALUES (?, ?)", write,
+                text(identity), text(role)).thenApply(r -> null);
+    }
+
+    public CompletableFuture<Void> dropIdentity(String identity) {
+        return q.execute("DELETE FROM system_auth.identity_to_role WHERE identity = ?", write, text(identity))
+                .thenApply(r -> null);
+    }
+
+    /** Removes every identity mapped to {@code role} (a filtered scan of {@code identity_to_role}, as Cassandra's). */
+    private CompletableFuture<Void> dropIdentitiesOf(String role) {
+        return q.execute("SELECT identity FROM system_auth.identity_to_role WHERE role = ? ALLOW FILTERING", read,
+                text(role)).thenCompose(rows -> {
+                    CompletableFuture<Void> f = CompletableFuture.completedFuture(null);
+                    for (List<ByteBuffer> r : rows) {
+                        String identity = asText(r.get(0));
+                        f = f.thenCompose(x -> dropIdentity(identity));
+                    }
+                    return f;
+                });
     }
 
     // ---- permissions --------------------------------------------------------------------------------------------
 
     /** The permissions granted to {@code role} itself (not through other roles), by resource name. */
     public CompletableFuture<Map<String, Set<Permission>>> permissionsOf(String role) {
-        return q.execute("SELECT resource, permissions FROM system_auth.role_permissions WHERE role = ?", READ,
+        return q.execute("SELECT resource, permissions FROM system_auth.role_permissions WHERE role = ?", read,
                 text(role)).thenApply(rows -> {
                     Map<String, Set<Permission>> out = new LinkedHashMap<>();
                     for (List<ByteBuffer> r : rows) {
@@ -164,27 +248,27 @@ public final class RoleStore {
     }
 
     public CompletableFuture<List<Grant>> allGrants() {
-        return q.execute("SELECT role, resource, permissions FROM system_auth.role_permissions", READ)
+        return q.execute("SELECT role, resource, permissions FROM system_auth.role_permissions", read)
                 .thenApply(rows -> rows.stream().map(r -> new Grant(asText(r.get(0)), asText(r.get(1)),
                         permissions(asTextSet(r.get(2))))).toList());
     }
 
     public CompletableFuture<Void> grant(String role, AuthResource resource, Collection<Permission> permissions) {
         return q.execute("UPDATE system_auth.role_permissions SET permissions = permissions + ? WHERE role = ? AND "
-                        + "resource = ?", WRITE, textSet(names(permissions)), text(role), text(resource.name()))
+                        + "resource = ?", write, textSet(names(permissions)), text(role), text(resource.name()))
                 .thenCompose(r -> q.execute("INSERT INTO system_auth.resource_role_permissons_index (resource, role) "
-                        + "VALUES (?, ?)", WRITE, text(resource.name()), text(role)))
+                        + "VALUES (?, ?)", write, text(resource.name()), text(role)))
                 .thenApply(r -> null);
     }
 
     public CompletableFuture<Void> revoke(String role, AuthResource resource, Collection<Permission> permissions) {
         return q.execute("UPDATE system_auth.role_permissions SET permissions = permissions - ? WHERE role = ? AND "
-                        + "resource = ?", WRITE, textSet(names(permissions)), text(role), text(resource.name()))
+                        + "resource = ?", write, textSet(names(permissions)), text(role), text(resource.name()))
                 .thenCompose(r -> q.execute("SELECT permissions FROM system_auth.role_permissions WHERE role = ? AND "
-                        + "resource = ?", READ, text(role), text(resource.name())))
+                        + "resource = ?", read, text(role), text(resource.name())))
                 .thenCompose(rows -> rows.isEmpty() || asTextSet(rows.get(0).get(0)).isEmpty()
                         ? q.execute("DELETE FROM system_auth.resource_role_permissons_index WHERE resource = ? AND "
-                        + "role = ?", WRITE, text(resource.name()), text(role))
+                        + "role = ?", write, text(resource.name()), text(role))
                         : CompletableFuture.completedFuture(rows))
                 .thenApply(r -> null);
     }
@@ -195,9 +279,9 @@ public final class RoleStore {
             CompletableFuture<?> f = CompletableFuture.completedFuture(null);
             for (String resource : perms.keySet()) {
                 f = f.thenCompose(x -> q.execute("DELETE FROM system_auth.resource_role_permissons_index WHERE "
-                        + "resource = ? AND role = ?", WRITE, text(resource), text(role)));
+                        + "resource = ? AND role = ?", write, text(resource), text(role)));
             }
-            return f.thenCompose(x -> q.execute("DELETE FROM system_auth.role_permissions WHERE role = ?", WRITE,
+            return f.thenCompose(x -> q.execute("DELETE FROM system_auth.role_permissions WHERE role = ?", write,
                     text(role)));
         }).thenApply(r -> null);
     }
@@ -209,16 +293,16 @@ public final class RoleStore {
 
     /** Reads and writes partitions of the index and of role_permissions only: no scan, so it works in clusters. */
     private CompletableFuture<Void> revokeAllOn(String resource) {
-        return q.execute("SELECT role FROM system_auth.resource_role_permissons_index WHERE resource = ?", READ,
+        return q.execute("SELECT role FROM system_auth.resource_role_permissons_index WHERE resource = ?", read,
                 text(resource)).thenCompose(rows -> {
                     CompletableFuture<?> f = CompletableFuture.completedFuture(null);
                     for (List<ByteBuffer> r : rows) {
                         ByteBuffer role = r.get(0);
                         f = f.thenCompose(x -> q.execute("DELETE FROM system_auth.role_permissions WHERE role = ? AND "
-                                + "resource = ?", WRITE, role, text(resource)));
+                                + "resource = ?", write, role, text(resource)));
                     }
                     return f.thenCompose(x -> q.execute("DELETE FROM system_auth.resource_role_permissons_index "
-                            + "WHERE resource = ?", WRITE, text(resource)));
+                            + "WHERE resource = ?", write, text(resource)));
                 }).thenApply(r -> null);
     }
 

@@ -53,6 +53,8 @@ public final class NodeConfig {
     private final String jmxAddress;
     private final Path jmxPasswordFile;
     private final Path jmxAccessFile;
+    private final String jmxLoginConfig;
+    private final String jmxAuthorizer;
     private final EncryptionOptions jmxEncryptionOptions;
     private final EncryptionOptions clientEncryptionOptions;
     private final EncryptionOptions serverEncryptionOptions;
@@ -85,6 +87,8 @@ public final class NodeConfig {
     private final Duration rolesValidity;
     private final Duration permissionsValidity;
     private final Duration credentialsValidity;
+    private final io.charybdis.protocol.Consistency authReadConsistencyLevel;
+    private final io.charybdis.protocol.Consistency authWriteConsistencyLevel;
     private final int numTokens;
     private final String partitioner;
     private final String endpointSnitch;
@@ -136,6 +140,8 @@ public final class NodeConfig {
         jmxAddress = b.jmxAddress;
         jmxPasswordFile = b.jmxPasswordFile == null ? null : resolve(b.jmxPasswordFile);
         jmxAccessFile = b.jmxAccessFile == null ? null : resolve(b.jmxAccessFile);
+        jmxLoginConfig = b.jmxLoginConfig;
+        jmxAuthorizer = b.jmxAuthorizer;
         jmxEncryptionOptions = b.jmxEncryptionOptions;
         clientEncryptionOptions = b.clientEncryptionOptions;
         serverEncryptionOptions = b.serverEncryptionOptions;
@@ -170,6 +176,18 @@ public final class NodeConfig {
         rolesValidity = b.rolesValidity;
         permissionsValidity = b.permissionsValidity;
         credentialsValidity = b.credentialsValidity;
+        authReadConsistencyLevel = b.authReadConsistencyLevel;
+        authWriteConsistencyLevel = b.authWriteConsistencyLevel;
+        switch (authReadConsistencyLevel) {
+            case ANY, EACH_QUORUM, SERIAL, LOCAL_SERIAL -> throw new ConfigurationException(
+                    "auth_read_consistency_level=" + authReadConsistencyLevel + " cannot be used for reads");
+            default -> {
+            }
+        }
+        if (authWriteConsistencyLevel.isSerial()) {
+            throw new ConfigurationException("auth_write_consistency_level=" + authWriteConsistencyLevel
+                    + " cannot be used for writes");
+        }
         numTokens = b.numTokens;
         partitioner = b.partitioner;
         endpointSnitch = b.endpointSnitch;
@@ -205,10 +223,18 @@ public final class NodeConfig {
     }
 
     private void validate() {
-        if (dataFileDirectories.size() > 1) {
-            throw new ConfigurationException("data_file_directories lists " + dataFileDirectories.size()
-                    + " directories " + dataFileDirectories + ": spreading SSTables over several directories is not "
-                    + "supported yet; list one directory");
+        for (int i = 0; i < dataFileDirectories.size(); i++) {
+            for (int j = 0; j < dataFileDirectories.size(); j++) {
+                Path a = dataFileDirectories.get(i);
+                Path b = dataFileDirectories.get(j);
+                if (i < j && a.equals(b)) {
+                    throw new ConfigurationException("data_file_directories lists " + a + " twice");
+                }
+                if (i != j && !a.equals(b) && a.startsWith(b)) {
+                    throw new ConfigurationException("data_file_directories: " + a + " is inside " + b
+                            + "; list directories that do not contain one another");
+                }
+            }
         }
         requireNonBlank("cluster_name", clusterName);
         requireNonBlank("listen_address", listenAddress);
@@ -304,6 +330,10 @@ public final class NodeConfig {
     }
 
     /** JMX reachable from other hosts must ask for a password: an open remote JMX is remote code execution. */
+    /** The values of jmx_login_config and jmx_authorizer, Cassandra's names for what they select. */
+    public static final String JMX_LOGIN_CONFIG = "CassandraLogin";
+    public static final String JMX_AUTHORIZER = "org.apache.cassandra.auth.jmx.AuthorizationProxy";
+
     private void validateJmx() {
         requireNonBlank("jmx_address", jmxAddress);
         boolean loopback;
@@ -312,7 +342,31 @@ public final class NodeConfig {
         } catch (java.net.UnknownHostException e) {
             throw new ConfigurationException("jmx_address=" + jmxAddress + " cannot be resolved");
         }
-        if (jmxPort != -1 && !loopback && jmxPasswordFile == null) {
+        if (jmxLoginConfig != null) {
+            if (!jmxLoginConfig.equals(JMX_LOGIN_CONFIG)) {
+                throw new ConfigurationException("jmx_login_config=" + jmxLoginConfig + " is not supported: the only "
+                        + "login is " + JMX_LOGIN_CONFIG + " (Cassandra's CassandraLoginModule: JMX users are roles)");
+            }
+            if (authenticator != AuthenticatorType.PASSWORD) {
+                throw new ConfigurationException("jmx_login_config=" + JMX_LOGIN_CONFIG + " needs authenticator: "
+                        + "PasswordAuthenticator (JMX users log in as roles)");
+            }
+            if (jmxPasswordFile != null) {
+                throw new ConfigurationException("jmx_login_config and jmx_password_file exclude each other: JMX "
+                        + "users come from the roles or from the file");
+            }
+        }
+        if (jmxAuthorizer != null) {
+            if (!jmxAuthorizer.equals(JMX_AUTHORIZER) && !jmxAuthorizer.equals("AuthorizationProxy")) {
+                throw new ConfigurationException("jmx_authorizer=" + jmxAuthorizer + " is not supported: the only "
+                        + "one is " + JMX_AUTHORIZER + " (MBean permissions of the roles)");
+            }
+            if (jmxLoginConfig == null || authorizer != AuthorizerType.CASSANDRA) {
+                throw new ConfigurationException("jmx_authorizer=" + jmxAuthorizer + " needs jmx_login_config: "
+                        + JMX_LOGIN_CONFIG + " and authorizer: CassandraAuthorizer");
+            }
+        }
+        if (jmxPort != -1 && !loopback && jmxPasswordFile == null && jmxLoginConfig == null) {
             throw new ConfigurationException("jmx_address=" + jmxAddress + " is not a loopback address: set"
                     + " jmx_password_file (and jmx_encryption_options) so that JMX asks for credentials, or bind it to"
                     + " 127.0.0.1");
@@ -425,6 +479,10 @@ public final class NodeConfig {
     /** Null: JMX asks for no credentials (then it is bound to a loopback address). */
     public Path jmxPasswordFile() { return jmxPasswordFile; }
     public Path jmxAccessFile() { return jmxAccessFile; }
+    /** {@code CassandraLogin} (JMX logs in against the roles) or null. */
+    public String jmxLoginConfig() { return jmxLoginConfig; }
+    /** {@code org.apache.cassandra.auth.jmx.AuthorizationProxy} (MBean permissions enforced) or null. */
+    public String jmxAuthorizer() { return jmxAuthorizer; }
     /** TLS of JMX's RMI registry and connector ({@code enabled: true} turns it on). */
     public EncryptionOptions jmxEncryptionOptions() { return jmxEncryptionOptions; }
     /** TLS on the CQL ports. */
@@ -467,6 +525,10 @@ public final class NodeConfig {
     public Duration permissionsValidity() { return permissionsValidity; }
     /** Kept for Cassandra's key; credentials are read afresh at every login. */
     public Duration credentialsValidity() { return credentialsValidity; }
+    /** The consistency level of reads of system_auth (Cassandra's default LOCAL_QUORUM). */
+    public io.charybdis.protocol.Consistency authReadConsistencyLevel() { return authReadConsistencyLevel; }
+    /** The consistency level of writes to system_auth (Cassandra's default EACH_QUORUM). */
+    public io.charybdis.protocol.Consistency authWriteConsistencyLevel() { return authWriteConsistencyLevel; }
     public int numTokens() { return numTokens; }
     /** Always {@link #MURMUR3_PARTITIONER} (others are rejected at load). */
     public String partitioner() { return partitioner; }
@@ -523,6 +585,8 @@ public final class NodeConfig {
         m.put("jmx_address", jmxAddress);
         m.put("jmx_password_file", jmxPasswordFile == null ? "" : jmxPasswordFile.toString());
         m.put("jmx_access_file", jmxAccessFile == null ? "" : jmxAccessFile.toString());
+        m.put("jmx_login_config", jmxLoginConfig == null ? "" : jmxLoginConfig);
+        m.put("jmx_authorizer", jmxAuthorizer == null ? "" : jmxAuthorizer);
         m.put("jmx_encryption_options", jmxEncryptionOptions.describe());
         m.put("client_encryption_options", clientEncryptionOptions.describe());
         m.put("server_encryption_options", serverEncryptionOptions.describe());
@@ -555,6 +619,8 @@ public final class NodeConfig {
         m.put("roles_validity", Durations.format(rolesValidity));
         m.put("permissions_validity", Durations.format(permissionsValidity));
         m.put("credentials_validity", Durations.format(credentialsValidity));
+        m.put("auth_read_consistency_level", authReadConsistencyLevel.name());
+        m.put("auth_write_consistency_level", authWriteConsistencyLevel.name());
         m.put("num_tokens", Integer.toString(numTokens));
         m.put("partitioner", partitioner);
         m.put("endpoint_snitch", endpointSnitch);
@@ -617,6 +683,8 @@ public final class NodeConfig {
         private String jmxAddress = "127.0.0.1";
         private Path jmxPasswordFile;
         private Path jmxAccessFile;
+        private String jmxLoginConfig;
+        private String jmxAuthorizer;
         private EncryptionOptions jmxEncryptionOptions = EncryptionOptions.parse("jmx_encryption_options", null, false);
         private EncryptionOptions clientEncryptionOptions = EncryptionOptions.disabledClient();
         private EncryptionOptions serverEncryptionOptions = EncryptionOptions.disabledServer();
@@ -649,6 +717,8 @@ public final class NodeConfig {
         private Duration rolesValidity = Duration.ofMillis(2000);
         private Duration permissionsValidity = Duration.ofMillis(2000);
         private Duration credentialsValidity = Duration.ofMillis(2000);
+        private io.charybdis.protocol.Consistency authReadConsistencyLevel = io.charybdis.protocol.Consistency.LOCAL_QUORUM;
+        private io.charybdis.protocol.Consistency authWriteConsistencyLevel = io.charybdis.protocol.Consistency.EACH_QUORUM;
         private int numTokens = 16;
         private String partitioner = MURMUR3_PARTITIONER;
         private String endpointSnitch = "SimpleSnitch";
@@ -707,6 +777,8 @@ public final class NodeConfig {
         public Builder jmxPasswordFile(Path v) { this.jmxPasswordFile = v; return this; }
         /** Access levels as the JDK's {@code jmxremote.access} file writes them. */
         public Builder jmxAccessFile(Path v) { this.jmxAccessFile = v; return this; }
+        public Builder jmxLoginConfig(String v) { this.jmxLoginConfig = v == null || v.isBlank() ? null : v; return this; }
+        public Builder jmxAuthorizer(String v) { this.jmxAuthorizer = v == null || v.isBlank() ? null : v; return this; }
         public Builder jmxEncryptionOptions(EncryptionOptions v) { this.jmxEncryptionOptions = Objects.requireNonNull(v); return this; }
         public Builder clientEncryptionOptions(EncryptionOptions v) { this.clientEncryptionOptions = Objects.requireNonNull(v); return this; }
         public Builder serverEncryptionOptions(EncryptionOptions v) { this.serverEncryptionOptions = Objects.requireNonNull(v); return this; }
@@ -739,6 +811,8 @@ public final class NodeConfig {
         public Builder rolesValidity(Duration v) { this.rolesValidity = Objects.requireNonNull(v); return this; }
         public Builder permissionsValidity(Duration v) { this.permissionsValidity = Objects.requireNonNull(v); return this; }
         public Builder credentialsValidity(Duration v) { this.credentialsValidity = Objects.requireNonNull(v); return this; }
+        public Builder authReadConsistencyLevel(io.charybdis.protocol.Consistency v) { this.authReadConsistencyLevel = Objects.requireNonNull(v); return this; }
+        public Builder authWriteConsistencyLevel(io.charybdis.protocol.Consistency v) { this.authWriteConsistencyLevel = Objects.requireNonNull(v); return this; }
         public Builder numTokens(int v) { this.numTokens = v; return this; }
         /** Short ({@code Murmur3Partitioner}) or qualified name; anything but Murmur3 fails in {@link #build()}. */
         public Builder partitioner(String v) {

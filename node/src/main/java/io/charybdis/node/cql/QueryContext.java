@@ -30,6 +30,8 @@ public final class QueryContext {
     private final long timestamp;
     private final EventExecutor home;
     private List<String> warnings;
+    /** The request's tracing session; null (nearly always) when it is not traced. */
+    private TraceState trace;
 
     public QueryContext(ByteBufAllocator alloc, ProtocolVersion version, QueryOptions options, ClientState client,
                         List<ByteBuffer> values, long nowMicros, int nowInSeconds) {
@@ -51,6 +53,7 @@ public final class QueryContext {
         this.timestamp = timestamp;
         this.home = o.home;
         this.warnings = o.warnings;
+        this.trace = o.trace;
     }
 
     /** The same request writing at {@code timestamp} (a lightweight transaction's ballot time). */
@@ -123,11 +126,37 @@ public final class QueryContext {
         return warnings;
     }
 
+    /** The tracing session of this request, or null when it is not traced. */
+    public TraceState trace() {
+        return trace;
+    }
+
+    /** Attaches the request's tracing session (null: not traced). */
+    public QueryContext traced(TraceState trace) {
+        this.trace = trace;
+        return this;
+    }
+
+    /** Where the coordinator records its steps for a traced request; null when the request is not traced. */
+    public java.util.function.Consumer<String> traceSink() {
+        TraceState t = trace;
+        return t == null ? null : t::trace;
+    }
+
+    /** Records a tracing event when the request is traced; nothing else when it is not. */
+    public void trace(String activity) {
+        TraceState t = trace;
+        if (t != null) {
+            t.trace(activity);
+        }
+    }
+
     /** A context for a sub-statement of a batch, sharing client, timestamp and warnings. */
     public QueryContext withValues(List<ByteBuffer> values) {
         QueryContext c = new QueryContext(alloc, version, options, client, values, bind.nowMicros(),
                 bind.nowInSeconds());
         c.warnings = this.warnings;
+        c.trace = this.trace;
         return c;
     }
 }

@@ -115,6 +115,17 @@ public final class QueryProcessor {
     /** Roles and permissions statements; null until the node plugs in its auth service. */
     private volatile io.charybdis.node.auth.AuthStatements authStatements;
 
+    /** The data centres of this node and of every endpoint of the ring it knows. */
+    public java.util.Set<String> dataCenters() {
+        var md = coordinator.metadata();
+        java.util.Set<String> dcs = new java.util.TreeSet<>();
+        dcs.add(md.self().datacenter());
+        for (var e : md.ring().endpoints()) {
+            dcs.add(e.datacenter());
+        }
+        return dcs;
+    }
+
     public QueryProcessor(SchemaManager schemas, Coordinator coordinator,
                           BiFunction<String, String, VirtualTable> virtualTables, Supplier<NodeInfo> node,
                           long preparedCacheBytes) {
@@ -123,15 +134,7 @@ public final class QueryProcessor {
         this.virtualTables = virtualTables;
         this.node = node;
         this.ddl = new SchemaStatements(schemas);
-        this.ddl.setDataCenters(() -> {
-            var md = coordinator.metadata();
-            java.util.Set<String> dcs = new java.util.TreeSet<>();
-            dcs.add(md.self().datacenter());
-            for (var e : md.ring().endpoints()) {
-                dcs.add(e.datacenter());
-            }
-            return dcs;
-        });
+        this.ddl.setDataCenters(this::dataCenters);
         this.prepared = Caffeine.newBuilder()
                 .maximumWeight(Math.max(1, preparedCacheBytes))
                 .weigher((ByteBuffer k, Prepared p) -> 256 + p.query.length() * 2)
@@ -170,17 +173,30 @@ public final class QueryProcessor {
 
     public CompletableFuture<ResultMessage> query(String cql, QueryOptions options, ClientState client,
                                                   ByteBufAllocator alloc, ProtocolVersion version) {
+        return query(cql, options, client, alloc, version, null);
+    }
+
+    /** A QUERY request; {@code trace}: its tracing session, null when it is not traced. */
+    public CompletableFuture<ResultMessage> query(String cql, QueryOptions options, ClientState client,
+                                                  ByteBufAllocator alloc, ProtocolVersion version, TraceState trace) {
+        if (trace != null) {
+            trace.trace("Parsing " + cql);
+        }
         ParsedStatement ps = parse(cql);
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
+        if (trace != null) {
+            trace.trace("Preparing statement");
+        }
         CqlStatement stmt = analyze(ps, ks, client);
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
         if (client.metrics() != null) {
             client.metrics().increment(io.charybdis.node.metrics.ShardRequestMetrics.STATEMENTS_PARSED);
         }
         if (authorizer == null) {
-            return run(stmt, options, client, alloc, version, values); // AllowAllAuthorizer: nothing to check
+            return run(stmt, options, client, alloc, version, values, trace); // AllowAllAuthorizer: nothing to check
         }
-        return authorized(ps.statement(), ks, client, () -> run(stmt, options, client, alloc, version, values));
+        return authorized(ps.statement(), ks, client, () -> run(stmt, options, client, alloc, version, values,
+                trace));
     }
 
     /**
@@ -221,14 +237,21 @@ public final class QueryProcessor {
 
     public CompletableFuture<ResultMessage> execute(Prepared p, QueryOptions options, ClientState client,
                                                     ByteBufAllocator alloc, ProtocolVersion version) {
+        return execute(p, options, client, alloc, version, null);
+    }
+
+    /** An EXECUTE request; {@code trace}: its tracing session, null when it is not traced. */
+    public CompletableFuture<ResultMessage> execute(Prepared p, QueryOptions options, ClientState client,
+                                                    ByteBufAllocator alloc, ProtocolVersion version,
+                                                    TraceState trace) {
         refresh(p, client);
         CqlStatement stmt = p.statement;
         List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, p.parsed.bindMarkerCount());
         if (authorizer == null) {
-            return run(stmt, options, client, alloc, version, values); // AllowAllAuthorizer: nothing to check
+            return run(stmt, options, client, alloc, version, values, trace); // AllowAllAuthorizer: nothing to check
         }
         return authorized(p.parsed.statement(), p.keyspace, client,
-                () -> run(stmt, options, client, alloc, version, values));
+                () -> run(stmt, options, client, alloc, version, values, trace));
     }
 
     /** One statement of a BATCH request: a query string or a prepared statement, with its values. */
@@ -238,6 +261,13 @@ public final class QueryProcessor {
     public CompletableFuture<ResultMessage> batch(boolean logged, List<BatchItem> items, QueryOptions options,
                                                   ClientState client, ByteBufAllocator alloc,
                                                   ProtocolVersion version) {
+        return batch(logged, items, options, client, alloc, version, null);
+    }
+
+    /** A BATCH request; {@code trace}: its tracing session, null when it is not traced. */
+    public CompletableFuture<ResultMessage> batch(boolean logged, List<BatchItem> items, QueryOptions options,
+                                                  ClientState client, ByteBufAllocator alloc,
+                                                  ProtocolVersion version, TraceState trace) {
         List<BatchExecution.Child> children = new ArrayList<>();
         String ks = options.keyspace() != null ? options.keyspace() : client.keyspace();
         List<CompletableFuture<Void>> checks = null;
@@ -251,7 +281,13 @@ public final class QueryProcessor {
                 syntax = item.prepared().parsed.statement();
                 itemKeyspace = item.prepared().keyspace;
             } else {
+                if (trace != null) {
+                    trace.trace("Parsing " + item.query());
+                }
                 ParsedStatement ps = parse(item.query());
+                if (trace != null) {
+                    trace.trace("Preparing statement");
+                }
                 stmt = analyze(ps, ks, client);
                 syntax = ps.statement();
             }
@@ -279,7 +315,7 @@ public final class QueryProcessor {
         Supplier<CompletableFuture<ResultMessage>> go = () -> {
             long now = timestamps.next();
             QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now,
-                    nowSeconds(options, now));
+                    nowSeconds(options, now)).traced(trace);
             return batch.execute(ctx, children).thenApply(r -> ResultMessage.withWarnings(r, ctx.warnings()));
         };
         return checks == null ? go.get()
@@ -292,10 +328,11 @@ public final class QueryProcessor {
 
     private CompletableFuture<ResultMessage> run(CqlStatement stmt, QueryOptions options, ClientState client,
                                                  ByteBufAllocator alloc, ProtocolVersion version,
-                                                 List<ByteBuffer> values) {
+                                                 List<ByteBuffer> values, TraceState trace) {
         StatementMetrics.started(client.metrics(), stmt, options);
         long now = timestamps.next();
-        QueryContext ctx = new QueryContext(alloc, version, options, client, values, now, nowSeconds(options, now));
+        QueryContext ctx = new QueryContext(alloc, version, options, client, values, now, nowSeconds(options, now))
+                .traced(trace);
         java.time.Duration timeout = stmt.timeout(ctx);
         if (timeout != null && timeout.isZero()) {
             return CompletableFuture.failedFuture(stmt.timeoutError(ctx).get()); // no time to do anything in

@@ -1,6 +1,7 @@
 package io.charybdis.node.describe;
 
 import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.CompactStorage;
 import io.charybdis.node.schema.IndexMetadata;
 import io.charybdis.node.schema.KeyspaceMetadata;
 import io.charybdis.node.schema.TableMetadata;
@@ -93,16 +94,22 @@ public final class SchemaCql {
     public static String table(KeyspaceMetadata ks, TableMetadata table, boolean withInternals) {
         boolean virtual = SystemKeyspaces.isVirtualKeyspace(table.keyspace());
         StringBuilder sb = new StringBuilder();
+        boolean compact = table.isCompactStorage();
         if (virtual) {
             sb.append("/*\nWarning: Table ").append(qualified(table))
                     .append(" is a virtual table and cannot be recreated with CQL.\nStructure, for reference:\n")
                     .append("VIRTUAL TABLE ");
+        } else if (compact) {
+            sb.append("/*\nWarning: Table ").append(qualified(table))
+                    .append(" omitted because it has constructs not compatible with CQL (was created via legacy API).\n")
+                    .append("Approximate structure, for reference:\n(this should not be used to reproduce this schema)")
+                    .append("\n\nCREATE TABLE ");
         } else {
             sb.append("CREATE TABLE ");
         }
         sb.append(qualified(table)).append(" (\n");
         List<TableMetadata.DroppedColumn> dropped = withInternals && !virtual ? dropped(table) : List.of();
-        boolean shortKey = table.partitionKey().size() == 1 && table.clustering().isEmpty();
+        boolean shortKey = table.partitionKey().size() == 1 && table.clustering().isEmpty() && !compact;
         List<String> lines = new ArrayList<>();
         for (ColumnMetadata c : columnsInCreateOrder(table)) {
             String line = quoteIfNeeded(c.name()) + " " + c.type().cqlName();
@@ -131,8 +138,13 @@ public final class SchemaCql {
         if (withInternals) {
             options.add("ID = " + table.id());
         }
+        if (compact) {
+            options.add("COMPACT STORAGE");
+        }
         if (!table.clustering().isEmpty()) {
             options.add(clusteringOrder(table));
+        } else if (compact) {
+            options.add("CLUSTERING ORDER BY (" + quoteIfNeeded(CompactStorage.hiddenClusteringName(table)) + " ASC)");
         }
         if (virtual) {
             options.add("comment = " + literal(table.params().comment()));
@@ -150,7 +162,7 @@ public final class SchemaCql {
                         .append(' ').append(now.type().cqlName()).append(now.isStatic() ? " static" : "").append(';');
             }
         }
-        if (virtual) {
+        if (virtual || compact) {
             sb.append("\n*/");
         }
         return sb.toString();

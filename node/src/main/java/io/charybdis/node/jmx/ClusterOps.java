@@ -20,6 +20,15 @@ public interface ClusterOps {
 
     List<Member> members();
 
+    /**
+     * The latency (µs) of the table's single-partition reads this node coordinated across replicas (JMX
+     * CoordinatorReadLatency); empty before the coordinator is attached.
+     */
+    io.charybdis.storage.LatencyHistogram.Snapshot coordinatorReadLatency(UUID table);
+
+    /** How many reads of the table asked one more replica after its speculative_retry threshold (JMX). */
+    long speculativeRetries(UUID table);
+
     /** This node's host id. */
     UUID self();
 
@@ -73,4 +82,7 @@ public interface ClusterOps {
      * Requests sent to each peer (address:port) per pool — gossip, large, small — as {pending, completed, dropped}.
      */
     java.util.Map<String, long[][]> traffic();
+
+    /** Requests this node sent that failed or timed out, by internode verb, since start. */
+    java.util.Map<String, Long> failedRequestsByVerb();
 }

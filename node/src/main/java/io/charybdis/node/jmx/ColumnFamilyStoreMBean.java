@@ -30,6 +30,11 @@ public interface ColumnFamilyStoreMBean {
 
     boolean isAutoCompactionDisabled();
 
+    List<String> importNewSSTables(java.util.Set<String> srcPaths, boolean resetLevel, boolean clearRepaired,
+                                   boolean verifySSTables, boolean verifyTokens, boolean invalidateCaches,
+                                   boolean extendedVerify, boolean copyData, boolean failOnMissingIndex,
+                                   boolean validateIndexChecksum);
+
     long estimateKeys();
 
     List<String> getBuiltIndexes();

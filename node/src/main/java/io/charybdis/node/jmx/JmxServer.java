@@ -71,6 +71,8 @@ public final class JmxServer implements AutoCloseable {
     private final int port;
     private final String host;
     private final Map<UUID, List<ObjectName>> tableBeans = new HashMap<>();
+    private io.charybdis.node.auth.AuthService auth;
+    private boolean jmxAuthorizer;
     private volatile boolean closed;
 
     private JmxServer(MBeanServer mbs, NodeView node, Registry registry, RMIConnectorServer connector, String host,
@@ -98,9 +100,10 @@ public final class JmxServer implements AutoCloseable {
         }
         NodeView view = new NodeView(config, node.storage(), () -> node.schemas().schema(), node.info(), node);
         view.cluster = node.cluster();
+        view.requests = node.requestMetrics();
         JmxServer server;
         try {
-            server = listen(config, view, tls);
+            server = listen(config, view, tls, node.auth());
         } catch (IOException | RuntimeException e) {
             log.error("JMX is disabled: cannot listen on {}:{} ({}); nodetool cannot reach this node",
                     config.jmxAddress(), config.jmxPort(), e.toString());
@@ -115,12 +118,16 @@ public final class JmxServer implements AutoCloseable {
             return null;
         }
         log.info("JMX (nodetool) listening on {}:{}{}{}", server.host, server.port,
-                config.jmxPasswordFile() != null ? ", with passwords from " + config.jmxPasswordFile() : ", no authentication",
+                config.jmxPasswordFile() != null ? ", with passwords from " + config.jmxPasswordFile()
+                        : config.jmxLoginConfig() != null ? ", logins against the roles"
+                        + (config.jmxAuthorizer() != null ? ", MBean permissions enforced" : "")
+                        : ", no authentication",
                 tls != null ? ", TLS" : "");
         return server;
     }
 
-    private static JmxServer listen(NodeConfig config, NodeView view, SSLContext tls) throws IOException {
+    private static JmxServer listen(NodeConfig config, NodeView view, SSLContext tls,
+                                    io.charybdis.node.auth.AuthService auth) throws IOException {
         InetAddress address = InetAddress.getByName(config.jmxAddress());
         String host = address.getHostAddress();
         // RMI stubs carry this host name; Cassandra sets it the same way for its local JMX server
@@ -162,6 +169,9 @@ public final class JmxServer implements AutoCloseable {
             if (config.jmxAccessFile() != null) {
                 env.put("jmx.remote.x.access.file", config.jmxAccessFile().toString());
             }
+            if (config.jmxLoginConfig() != null) {
+                env.put(javax.management.remote.JMXConnectorServer.AUTHENTICATOR, JmxRoles.authenticator(auth));
+            }
             RMIJRMPServerImpl rmiServer = new RMIJRMPServerImpl(port, csf, ssf, env);
             // with TLS the connector must not bind itself through JNDI (that client would need to trust this node's
             // certificate); the stub goes into the registry below either way
@@ -169,9 +179,15 @@ public final class JmxServer implements AutoCloseable {
                     : new JMXServiceURL("service:jmx:rmi://" + host + ":" + port + "/jndi/rmi://" + host
                     + ":" + port + "/jmxrmi");
             RMIConnectorServer connector = new RMIConnectorServer(url, env, rmiServer, mbs);
+            if (config.jmxAuthorizer() != null) {
+                connector.setMBeanServerForwarder(JmxRoles.authorizer(auth));
+            }
             connector.start();
             registry.rebind("jmxrmi", rmiServer.toStub());
-            return new JmxServer(mbs, view, registry, connector, host, port);
+            JmxServer server = new JmxServer(mbs, view, registry, connector, host, port);
+            server.auth = auth;
+            server.jmxAuthorizer = config.jmxAuthorizer() != null;
+            return server;
         } catch (IOException | RuntimeException e) {
             unexport(registry);
             throw e;
@@ -218,7 +234,25 @@ public final class JmxServer implements AutoCloseable {
         standard("org.apache.cassandra.net:type=StreamManager", new StreamingBeans.StreamManager(node),
                 StreamManagerMBean.class);
         standard("org.apache.cassandra.db:type=Caches", new SmallBeans.CacheService(), CacheServiceMBean.class);
+        if (auth != null) {
+            AuthCaches.Roles roles = new AuthCaches.Roles(auth);
+            standard("org.apache.cassandra.auth:type=RolesCache", roles, AuthCacheMBean.class);
+            standard("org.apache.cassandra.auth:type=PermissionsCache", roles, AuthCacheMBean.class);
+            if (jmxAuthorizer) {
+                standard("org.apache.cassandra.auth:type=JmxPermissionsCache", roles, AuthCacheMBean.class);
+            }
+            standard("org.apache.cassandra.auth:type=CredentialsCache", new AuthCaches.Uncached("credentials are not "
+                    + "cached: every login reads system_auth.roles"), AuthCacheMBean.class);
+            standard("org.apache.cassandra.auth:type=NetworkPermissionsCache", new AuthCaches.Uncached("network "
+                    + "permissions are not cached: AllowAllNetworkAuthorizer keeps none"), AuthCacheMBean.class);
+            CidrGroups cidr = new CidrGroups(auth);
+            standard("org.apache.cassandra.db:type=CIDRGroupsMappingManager", cidr, CidrGroupsMBean.class);
+            standard("org.apache.cassandra.db:type=CIDRPermissionsManager", cidr, CidrPermissionsMBean.class);
+        }
+        standard(MemoryBudget.NAME, new MemoryBudget(node), MemoryBudgetMBean.class);
         registerNodeMetrics();
+        registerThreadPools();
+        registerClientRequests();
         syncTables();
     }
 
@@ -328,6 +362,57 @@ public final class JmxServer implements AutoCloseable {
             register(name(b + "Hits"), MetricBean.meter(() -> 0));
             register(name(b + "Misses"), MetricBean.meter(() -> 0));
         }
+    }
+
+    /**
+     * nodetool tpstats: each shard's scheduling groups as pools {@code <group>-shard<N>}: {@code statement} under path
+     * {@code request}, {@code memtable} (flushes) and {@code compaction} under {@code internal} (see
+     * {@link io.charybdis.storage.SchedulingGroupStats}). The statement pools have no ActiveTasks (nodetool prints N/A).
+     */
+    private void registerThreadPools() {
+        List<io.charybdis.storage.SchedulingGroupStats> groups = node.storage.schedulingGroups();
+        for (int i = 0; i < groups.size(); i++) {
+            io.charybdis.storage.SchedulingGroupStats g = groups.get(i);
+            int index = i;
+            Supplier<io.charybdis.storage.SchedulingGroupStats> now = () -> node.storage.schedulingGroups().get(index);
+            String path = g.group().equals(io.charybdis.storage.SchedulingGroupStats.STATEMENT) ? "request" : "internal";
+            String p = "org.apache.cassandra.metrics:type=ThreadPools,path=" + path + ",scope=" + g.group() + "-shard"
+                    + g.shard() + ",name=";
+            if (g.active() >= 0) {
+                register(name(p + "ActiveTasks"), MetricBean.gauge(Integer.class, () -> now.get().active()));
+            }
+            register(name(p + "PendingTasks"), MetricBean.gauge(Integer.class, () -> now.get().pending()));
+            register(name(p + "CompletedTasks"), MetricBean.gauge(Long.class, () -> now.get().completed()));
+            register(name(p + "CurrentlyBlockedTasks"), MetricBean.counter(() -> now.get().blocked()));
+            register(name(p + "TotalBlockedTasks"), MetricBean.counter(() -> now.get().totalBlocked()));
+            register(name(p + "MaxPoolSize"), MetricBean.gauge(Integer.class, () -> 1));
+        }
+    }
+
+    /**
+     * nodetool proxyhistograms: coordinator latencies ({@code type=ClientRequest,scope=Read|Write|RangeSlice,
+     * name=Latency}) summed over the shards. Conditional statements count as reads or writes (CASRead and CASWrite
+     * stay empty), and there are no materialized views (ViewWrite stays empty).
+     */
+    private void registerClientRequests() {
+        String p = "org.apache.cassandra.metrics:type=ClientRequest,scope=";
+        register(name(p + "Read,name=Latency"), MetricBean.timer(() -> coordinatorLatency(
+                io.charybdis.node.metrics.ShardRequestMetrics.KIND_READ)));
+        register(name(p + "Write,name=Latency"), MetricBean.timer(() -> coordinatorLatency(
+                io.charybdis.node.metrics.ShardRequestMetrics.KIND_WRITE)));
+        register(name(p + "RangeSlice,name=Latency"), MetricBean.timer(() -> coordinatorLatency(
+                io.charybdis.node.metrics.ShardRequestMetrics.KIND_RANGE_READ)));
+        for (String scope : List.of("CASRead", "CASWrite", "ViewWrite")) {
+            register(name(p + scope + ",name=Latency"), MetricBean.timer(LatencyHistogram::empty));
+        }
+    }
+
+    private LatencyHistogram.Snapshot coordinatorLatency(int kind) {
+        LatencyHistogram.Snapshot sum = LatencyHistogram.empty();
+        for (io.charybdis.node.metrics.ShardRequestMetrics m : node.requests) {
+            sum = LatencyHistogram.sum(sum, m.cassandraLatency(kind));
+        }
+        return sum;
     }
 
     private void cache(String scope, java.util.function.LongSupplier entries, java.util.function.LongSupplier size,
@@ -450,7 +535,10 @@ public final class JmxServer implements AutoCloseable {
         m.put("MemtableSwitchCount", MetricBean.counter(() -> st.get().flushCount()));
         m.put("PendingFlushes", MetricBean.counter(() -> st.get().pendingFlushes()));
         m.put("PendingCompactions", MetricBean.gauge(Integer.class, () -> pendingCompactions(id)));
-        m.put("SpeculativeRetries", MetricBean.counter(() -> 0));
+        m.put("SpeculativeRetries", MetricBean.counter(() -> {
+            ClusterOps c = node.cluster;
+            return c == null ? 0 : c.speculativeRetries(t.id());
+        }));
         m.put("DroppedMutations", MetricBean.counter(() -> 0));
         m.put("BytesFlushed", MetricBean.counter(() -> 0));
         m.put("CompactionBytesWritten", MetricBean.counter(() -> mt.get().bytesCompacted()));
@@ -460,7 +548,10 @@ public final class JmxServer implements AutoCloseable {
         m.put("WriteTotalLatency", MetricBean.counter(() -> stored ? latencies(id).writes().totalMicros() : 0));
         m.put("RangeTotalLatency", MetricBean.counter(() -> 0));
         m.put("RangeLatency", MetricBean.timer(LatencyHistogram::empty));
-        m.put("CoordinatorReadLatency", MetricBean.timer(LatencyHistogram::empty));
+        m.put("CoordinatorReadLatency", MetricBean.timer(() -> {
+            ClusterOps c = node.cluster;
+            return c == null ? LatencyHistogram.empty() : c.coordinatorReadLatency(t.id());
+        }));
         m.put("CoordinatorScanLatency", MetricBean.timer(LatencyHistogram::empty));
         m.put("SSTablesPerReadHistogram", MetricBean.histogram(() -> mt.get().sstablesPerRead(),
                 () -> mt.get().recentSSTablesPerRead()));

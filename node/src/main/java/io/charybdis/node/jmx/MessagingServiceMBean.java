@@ -21,4 +21,7 @@ public interface MessagingServiceMBean {
     Map<String, Long> getGossipMessageCompletedTasksWithPort();
 
     Map<String, Long> getGossipMessageDroppedTasksWithPort();
+
+    /** nodetool tpstats: requests this node sent that failed or timed out, by internode verb. */
+    Map<String, Integer> getDroppedMessages();
 }

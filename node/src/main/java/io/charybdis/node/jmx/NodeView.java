@@ -23,6 +23,8 @@ final class NodeView {
     final Supplier<io.charybdis.node.schema.Schema> schema;
     final NodeInfo info;
     volatile boolean running = true;
+    /** Each shard's request counters and coordinator latencies (empty in views made without a node). */
+    volatile List<io.charybdis.node.metrics.ShardRequestMetrics> requests = List.of();
     /** The node's cluster membership; null for a node on its own. */
     volatile ClusterOps cluster;
     /** The node, for drain and stopdaemon; null in views made without one. */
@@ -39,6 +41,14 @@ final class NodeView {
         this.schema = schema;
         this.info = info;
         this.owner = owner;
+    }
+
+    /** Query tracing (trace probability); fails in views made without a node. */
+    io.charybdis.node.tracing.Tracing tracing() {
+        if (owner == null) {
+            throw new UnsupportedOperationException("tracing needs the node");
+        }
+        return owner.tracing();
     }
 
     /** Cassandra's operation mode names: NORMAL, then DRAINING and DRAINED after nodetool drain. */

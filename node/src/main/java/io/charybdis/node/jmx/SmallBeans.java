@@ -250,20 +250,41 @@ final class SmallBeans {
             return r;
         }
 
-        /** Past compactions are not recorded yet: an empty table of Cassandra's compaction_history type. */
+        /** The compactions finished since the node started, as Cassandra's compaction_history rows. */
         @Override
         public TabularData getCompactionHistory() {
             try {
                 String[] names = {"id", "keyspace_name", "columnfamily_name", "compacted_at", "bytes_in", "bytes_out",
                         "rows_merged", "compaction_properties"};
+                String[] descriptions = {"time uuid", "keyspace name", "column family name", "compaction finished at",
+                        "total bytes in", "total bytes out", "total rows merged", "compaction properties"};
                 OpenType<?>[] types = {SimpleType.STRING, SimpleType.STRING, SimpleType.STRING, SimpleType.LONG,
                         SimpleType.LONG, SimpleType.LONG, SimpleType.STRING, SimpleType.STRING};
-                CompositeType row = new CompositeType("CompactionHistory", "Compaction history", names, names, types);
-                return new TabularDataSupport(new TabularType("CompactionHistory", "Compaction history", row,
-                        names));
+                CompositeType row = new CompositeType("CompactionHistory", "CompactionHistory", names, descriptions,
+                        types);
+                TabularDataSupport table = new TabularDataSupport(new TabularType("CompactionHistory",
+                        "CompactionHistory", row, names));
+                for (io.charybdis.storage.CompactionHistory.Entry e : node.storage.compactionHistory()) {
+                    table.put(new javax.management.openmbean.CompositeDataSupport(row, names, new Object[] {
+                            e.id().toString(), e.keyspace(), e.table(), e.compactedAtMillis(), e.bytesIn(), e.bytesOut(),
+                            braces(e.rowsMerged()), braces(e.properties())}));
+                }
+                return table;
             } catch (OpenDataException e) {
                 throw new IllegalStateException(e);
             }
+        }
+
+        /** Cassandra's "{k:v, k:v}" form of a map in compaction_history. */
+        private static String braces(Map<?, ?> m) {
+            StringBuilder b = new StringBuilder("{");
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (b.length() > 1) {
+                    b.append(", ");
+                }
+                b.append(e.getKey()).append(':').append(e.getValue());
+            }
+            return b.append('}').toString();
         }
 
         @Override

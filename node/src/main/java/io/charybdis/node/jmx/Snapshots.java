@@ -85,8 +85,9 @@ final class Snapshots {
         return r;
     }
 
-    private Path directory(TableMetadata t) {
-        return node.storage.tableDirectory(new TableId(t.id()));
+    /** The table's directory in each data directory (a snapshot has a part in each). */
+    private List<Path> directories(TableMetadata t) {
+        return node.storage.tableDirectories(new TableId(t.id()));
     }
 
     void take(String tag, Map<String, String> options, String... entities) throws IOException {
@@ -101,8 +102,10 @@ final class Snapshots {
         boolean flush = !Boolean.parseBoolean(opts.getOrDefault("skipFlush", "false"));
         List<TableMetadata> tables = tables(entities);
         for (TableMetadata t : tables) {
-            if (Files.exists(directory(t).resolve("snapshots").resolve(tag))) {
-                throw new IOException("Snapshot " + tag + " already exists.");
+            for (Path dir : directories(t)) {
+                if (Files.exists(dir.resolve("snapshots").resolve(tag))) {
+                    throw new IOException("Snapshot " + tag + " already exists.");
+                }
             }
         }
         List<CompletableFuture<?>> fs = new ArrayList<>();
@@ -126,11 +129,12 @@ final class Snapshots {
             olderThan = Instant.parse(String.valueOf(opts.get("older_than_timestamp")));
         }
         for (TableMetadata t : tables(keyspaces)) {
-            Path root = directory(t).resolve("snapshots");
-            for (Path snap : list(root)) {
-                if ((tag == null || tag.isEmpty() || snap.getFileName().toString().equals(tag))
-                        && (olderThan == null || created(snap).isBefore(olderThan))) {
-                    deleteTree(snap);
+            for (Path dir : directories(t)) {
+                for (Path snap : list(dir.resolve("snapshots"))) {
+                    if ((tag == null || tag.isEmpty() || snap.getFileName().toString().equals(tag))
+                            && (olderThan == null || created(snap).isBefore(olderThan))) {
+                        deleteTree(snap);
+                    }
                 }
             }
         }
@@ -139,30 +143,39 @@ final class Snapshots {
     Map<String, TabularData> details() {
         Map<String, TabularData> r = new TreeMap<>();
         for (TableMetadata t : tables()) {
-            Path dir;
+            List<Path> dirs;
             try {
-                dir = directory(t);
+                dirs = directories(t);
             } catch (StorageException e) {
                 continue; // dropped meanwhile
             }
-            Set<Object> live = liveFiles(dir);
-            for (Path snap : list(dir.resolve("snapshots"))) {
-                long total = 0, trueSize = 0;
-                for (Path f : list(snap)) {
-                    long size = size(f);
-                    total += size;
-                    if (!live.contains(fileKey(f))) {
-                        trueSize += size;
+            // a snapshot's parts in each data directory, summed: tag -> {total, true size, created (epoch ms)}
+            Map<String, long[]> sizes = new TreeMap<>();
+            for (Path dir : dirs) {
+                Set<Object> live = liveFiles(dir);
+                for (Path snap : list(dir.resolve("snapshots"))) {
+                    long[] sz = sizes.computeIfAbsent(snap.getFileName().toString(),
+                            k -> new long[] {0, 0, Long.MAX_VALUE});
+                    for (Path f : list(snap)) {
+                        long size = size(f);
+                        sz[0] += size;
+                        if (!live.contains(fileKey(f))) {
+                            sz[1] += size;
+                        }
                     }
+                    sz[2] = Math.min(sz[2], created(snap).toEpochMilli());
                 }
-                String tag = snap.getFileName().toString();
+            }
+            for (Map.Entry<String, long[]> e : sizes.entrySet()) {
+                String tag = e.getKey();
+                long[] sz = e.getValue();
                 TabularData td = r.computeIfAbsent(tag, k -> new TabularDataSupport(TABLE));
                 try {
                     td.put(new CompositeDataSupport(ROW, ITEMS, new Object[] {tag, t.keyspace(), t.name(),
-                            FileSizes.stringify(trueSize), FileSizes.stringify(total),
-                            created(snap).truncatedTo(ChronoUnit.MILLIS).toString(), "", "false"}));
-                } catch (OpenDataException e) {
-                    throw new IllegalStateException(e);
+                            FileSizes.stringify(sz[1]), FileSizes.stringify(sz[0]),
+                            Instant.ofEpochMilli(sz[2]).toString(), "", "false"}));
+                } catch (OpenDataException ex) {
+                    throw new IllegalStateException(ex);
                 }
             }
         }
@@ -173,17 +186,19 @@ final class Snapshots {
     long trueSize() {
         long n = 0;
         for (TableMetadata t : tables()) {
-            Path dir;
+            List<Path> dirs;
             try {
-                dir = directory(t);
+                dirs = directories(t);
             } catch (StorageException e) {
                 continue;
             }
-            Set<Object> live = liveFiles(dir);
-            for (Path snap : list(dir.resolve("snapshots"))) {
-                for (Path f : list(snap)) {
-                    if (!live.contains(fileKey(f))) {
-                        n += size(f);
+            for (Path dir : dirs) {
+                Set<Object> live = liveFiles(dir);
+                for (Path snap : list(dir.resolve("snapshots"))) {
+                    for (Path f : list(snap)) {
+                        if (!live.contains(fileKey(f))) {
+                            n += size(f);
+                        }
                     }
                 }
             }

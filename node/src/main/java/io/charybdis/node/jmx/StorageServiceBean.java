@@ -539,6 +539,16 @@ final class StorageServiceBean implements StorageServiceMBean {
         node.storage.setCompactionThroughputCap((long) value << 20);
     }
 
+    @Override
+    public void setTraceProbability(double probability) {
+        node.tracing().setProbability(probability);
+    }
+
+    @Override
+    public double getTraceProbability() {
+        return node.tracing().probability();
+    }
+
     /** One compaction at a time per shard. */
     @Override
     public int getConcurrentCompactors() {
@@ -827,5 +837,148 @@ final class StorageServiceBean implements StorageServiceMBean {
     @Override
     public boolean isInitialized() {
         return node.running;
+    }
+
+    // ---- describering, garbagecollect, auto-compaction, refresh
+
+    @Override
+    public List<String> describeRingJMX(String keyspace) throws IOException {
+        return describeRing(keyspace, false);
+    }
+
+    @Override
+    public List<String> describeRingWithPortJMX(String keyspace) throws IOException {
+        return describeRing(keyspace, true);
+    }
+
+    /**
+     * Cassandra's TokenRange strings, one per range (previous token, token] in ring order, with the replicas of the
+     * keyspace for it: their addresses, native transport addresses, data centers and racks.
+     */
+    private List<String> describeRing(String keyspace, boolean withPort) throws IOException {
+        KeyspaceMetadata ks = node.schema.get().keyspace(keyspace);
+        if (ks == null || NodeView.cassandraVirtual(keyspace)) {
+            throw new IOException("No such keyspace: " + keyspace);
+        }
+        String cls = ks.replication().getOrDefault("class", "LocalStrategy");
+        if (ks.virtual() || cls.endsWith("LocalStrategy")) {
+            throw new IOException("There is no ring for the keyspace: " + keyspace);
+        }
+        ClusterOps c = node.cluster;
+        List<Long> tokens = new ArrayList<>();
+        if (c != null) {
+            for (String t : ClusterViews.tokenToEndpoint(c, false).keySet()) {
+                tokens.add(Long.parseLong(t));
+            }
+        } else {
+            for (String t : sortedTokens()) {
+                tokens.add(Long.parseLong(t));
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            long start = tokens.get((i + tokens.size() - 1) % tokens.size());
+            long end = tokens.get(i);
+            List<String> hosts = new ArrayList<>();
+            List<String> rpcs = new ArrayList<>();
+            List<String> details = new ArrayList<>();
+            if (c != null) {
+                for (ClusterOps.Member m : c.replicas(keyspace, end)) {
+                    hosts.add(ClusterViews.name(m, withPort));
+                    rpcs.add(withPort ? m.rpcAddress() + ":" + m.nativePort() : m.rpcAddress());
+                    details.add(endpointDetails(ClusterViews.name(m, withPort), m.datacenter(), m.rack()));
+                }
+            } else {
+                String host = withPort ? node.endpointWithPort() : node.endpoint();
+                String rpc = node.info.rpcAddress().getHostAddress();
+                hosts.add(host);
+                rpcs.add(withPort ? rpc + ":" + node.info.nativePort() : rpc);
+                details.add(endpointDetails(host, node.info.dataCenter(), node.info.rack()));
+            }
+            out.add("TokenRange(start_token:" + start + ", end_token:" + end + ", endpoints:" + hosts
+                    + ", rpc_endpoints:" + rpcs + ", endpoint_details:" + details + ")");
+        }
+        return out;
+    }
+
+    private static String endpointDetails(String host, String dc, String rack) {
+        return "EndpointDetails(host:" + host + ", datacenter:" + dc + ", rack:" + rack + ")";
+    }
+
+    /**
+     * nodetool garbagecollect: drops the data that deletions (and newer writes) shadow. Cassandra rewrites each SSTable
+     * alone against the others; here each table's SSTables are compacted together (a major compaction per shard),
+     * which drops everything shadowed (cells too: {@code -g CELL} and {@code ROW} alike) and purges the tombstones
+     * gc_grace_seconds allows. 0 = done, as Cassandra's AllSSTableOpStatus.SUCCESSFUL.
+     */
+    @Override
+    public int garbageCollect(String tombstoneOption, int jobs, String keyspaceName, String... tableNames)
+            throws IOException, ExecutionException, InterruptedException {
+        if (!List.of("NONE", "ROW", "CELL").contains(tombstoneOption)) {
+            throw new IllegalArgumentException(
+                    "No enum constant org.apache.cassandra.schema.CompactionParams.TombstoneOption." + tombstoneOption);
+        }
+        forceKeyspaceCompaction(false, keyspaceName, tableNames);
+        return 0;
+    }
+
+    @Override
+    public void disableAutoCompaction(String ks, String... tables) throws IOException {
+        autoCompaction(ks, tables, false);
+    }
+
+    @Override
+    public void enableAutoCompaction(String ks, String... tables) throws IOException {
+        autoCompaction(ks, tables, true);
+    }
+
+    private void autoCompaction(String ks, String[] tables, boolean enabled) throws IOException {
+        List<CompletableFuture<Void>> fs = new ArrayList<>();
+        for (TableMetadata t : node.tables(ks, tables)) {
+            if (node.hasStorage(t)) {
+                fs.add(node.storage.setAutoCompaction(new TableId(t.id()), enabled));
+            }
+        }
+        try {
+            NodeView.await(CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)));
+        } catch (ExecutionException e) {
+            throw new IOException(e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+
+    @Override
+    public Map<String, Boolean> getAutoCompactionStatus(String ks, String... tables) throws IOException {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (TableMetadata t : node.tables(ks, tables)) {
+            boolean disabled = "false".equalsIgnoreCase(t.params().compaction().getOrDefault("enabled", "true"))
+                    || (node.hasStorage(t) && node.storage.autoCompactionDisabled(new TableId(t.id())));
+            out.put(t.name(), disabled);
+        }
+        return out;
+    }
+
+    /**
+     * nodetool refresh: serves the SSTables placed in the table's directory whose generation numbers the node never
+     * used (see Storage#refresh); to bring back SSTables of a snapshot of this node, use nodetool import.
+     */
+    @Override
+    public void loadNewSSTables(String ksName, String tableName) {
+        TableMetadata t = node.tables(ksName, tableName).get(0);
+        if (!node.hasStorage(t)) {
+            throw new IllegalArgumentException("table " + ksName + "." + tableName + " is computed by the node: it has no SSTables");
+        }
+        try {
+            int n = NodeView.await(node.storage.refresh(new TableId(t.id())));
+            org.slf4j.LoggerFactory.getLogger(StorageServiceBean.class).info(
+                    "refresh table={}.{}: loaded {} new SSTable(s)", ksName, tableName, n);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("refresh failed: " + e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
     }
 }

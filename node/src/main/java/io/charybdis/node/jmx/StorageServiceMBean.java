@@ -144,6 +144,12 @@ public interface StorageServiceMBean {
 
     int getConcurrentCompactors();
 
+    /** nodetool settraceprobability: the share of requests traced without the client asking (0 to 1). */
+    void setTraceProbability(double probability);
+
+    /** nodetool gettraceprobability. */
+    double getTraceProbability();
+
     String getClusterName();
 
     String getPartitionerName();
@@ -221,4 +227,21 @@ public interface StorageServiceMBean {
     void setLoggingLevel(String classQualifier, String level) throws Exception;
 
     boolean isInitialized();
+
+    // ---- describering, garbagecollect, auto-compaction, refresh
+
+    List<String> describeRingJMX(String keyspace) throws IOException;
+
+    List<String> describeRingWithPortJMX(String keyspace) throws IOException;
+
+    int garbageCollect(String tombstoneOption, int jobs, String keyspaceName, String... tableNames)
+            throws IOException, ExecutionException, InterruptedException;
+
+    void disableAutoCompaction(String ks, String... tables) throws IOException;
+
+    void enableAutoCompaction(String ks, String... tables) throws IOException;
+
+    Map<String, Boolean> getAutoCompactionStatus(String ks, String... tables) throws IOException;
+
+    void loadNewSSTables(String ksName, String tableName);
 }

@@ -94,6 +94,16 @@ final class StreamingBeans {
         public Map<String, Long> getGossipMessageDroppedTasksWithPort() {
             return counter(GOSSIP, 2);
         }
+
+        /** Requests sent to other nodes that failed or timed out, by our internode verb; none on a node alone. */
+        @Override
+        public Map<String, Integer> getDroppedMessages() {
+            Map<String, Integer> out = new LinkedHashMap<>();
+            if (node.cluster != null) {
+                node.cluster.failedRequestsByVerb().forEach((verb, n) -> out.put(verb, (int) Math.min(Integer.MAX_VALUE, n)));
+            }
+            return out;
+        }
     }
 
     static final class StreamManager implements StreamManagerMBean {

@@ -101,7 +101,40 @@ final class TableBean implements ColumnFamilyStoreMBean {
 
     @Override
     public boolean isAutoCompactionDisabled() {
-        return "false".equalsIgnoreCase(compactionOption("enabled", "true"));
+        return "false".equalsIgnoreCase(compactionOption("enabled", "true"))
+                || (node.hasStorage(metadata()) && node.storage.autoCompactionDisabled(id));
+    }
+
+    /**
+     * nodetool import: copies the SSTables of each directory into the table under new generation numbers. Of the
+     * options only copyData means something here (keep the source files; without it they are deleted once copied):
+     * levels, repaired state, verification and caches are what a Charybdis SSTable always gets (every file is
+     * checksummed and checked when opened; the row cache forgets the table).
+     */
+    @Override
+    public List<String> importNewSSTables(java.util.Set<String> srcPaths, boolean resetLevel, boolean clearRepaired,
+                                          boolean verifySSTables, boolean verifyTokens, boolean invalidateCaches,
+                                          boolean extendedVerify, boolean copyData, boolean failOnMissingIndex,
+                                          boolean validateIndexChecksum) {
+        if (!node.hasStorage(metadata())) {
+            throw new IllegalArgumentException("table " + keyspace + "." + table + " is computed by the node: nothing to import");
+        }
+        if (srcPaths == null || srcPaths.isEmpty()) {
+            throw new IllegalArgumentException("import needs at least one directory (nodetool refresh loads new "
+                    + "SSTables from the table's own directory)");
+        }
+        List<java.nio.file.Path> dirs = new ArrayList<>();
+        for (String p : srcPaths) {
+            dirs.add(java.nio.file.Path.of(p));
+        }
+        try {
+            return NodeView.await(node.storage.importSSTables(id, dirs, copyData));
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("import failed: " + e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
     }
 
     @Override
@@ -190,7 +223,7 @@ final class TableBean implements ColumnFamilyStoreMBean {
 
     @Override
     public List<String> getDataPaths() {
-        return List.of(node.config.dataFileDirectories().get(0).toAbsolutePath().toString());
+        return node.config.dataFileDirectories().stream().map(d -> d.toAbsolutePath().toString()).toList();
     }
 
     @Override

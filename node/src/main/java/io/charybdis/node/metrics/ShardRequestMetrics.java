@@ -59,6 +59,10 @@ public final class ShardRequestMetrics {
     private final long[] readLatency = new long[HISTOGRAM_SLOTS];
     private final long[] writeLatency = new long[HISTOGRAM_SLOTS];
     private final long[] rangeLatency = new long[HISTOGRAM_SLOTS];
+    /** The same latencies in Cassandra's buckets, for JMX (nodetool proxyhistograms: ClientRequest Latency). */
+    private final io.charybdis.storage.LatencyHistogram readTimer = new io.charybdis.storage.LatencyHistogram();
+    private final io.charybdis.storage.LatencyHistogram writeTimer = new io.charybdis.storage.LatencyHistogram();
+    private final io.charybdis.storage.LatencyHistogram rangeTimer = new io.charybdis.storage.LatencyHistogram();
     /** The kind of the statement the shard started last: set and read on the shard thread, in the same call. */
     private int lastKind;
 
@@ -106,6 +110,17 @@ public final class ShardRequestMetrics {
         long micros = Math.max(0, nanos / 1000);
         add(h, bucketOf(micros), 1);
         add(h, LATENCY_BUCKETS, micros);
+        (kind == KIND_READ ? readTimer : kind == KIND_WRITE ? writeTimer : rangeTimer).record(micros);
+    }
+
+    /** Coordinator latencies of a kind (read, write, range read) in Cassandra's EstimatedHistogram buckets. */
+    public io.charybdis.storage.LatencyHistogram.Snapshot cassandraLatency(int kind) {
+        return switch (kind) {
+            case KIND_READ -> readTimer.snapshot();
+            case KIND_WRITE -> writeTimer.snapshot();
+            case KIND_RANGE_READ -> rangeTimer.snapshot();
+            default -> throw new IllegalArgumentException("no latency histogram for kind=" + kind);
+        };
     }
 
     static int bucketOf(long micros) {

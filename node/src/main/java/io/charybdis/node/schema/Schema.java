@@ -14,13 +14,13 @@ import java.util.UUID;
  */
 public final class Schema {
     private final Map<String, KeyspaceMetadata> keyspaces;
-    private final UUID version;
+    /** Computed on first use: building a schema keyspace by keyspace (start-up) makes many never asked for. */
+    private volatile UUID version;
     /** Keyspace of each table id, built on first use (the coordinator's replication lookup). */
     private volatile Map<UUID, KeyspaceMetadata> keyspaceOfTable;
 
     public Schema(Map<String, KeyspaceMetadata> keyspaces) {
         this.keyspaces = Collections.unmodifiableMap(new TreeMap<>(keyspaces));
-        this.version = computeVersion(this.keyspaces);
     }
 
     public static Schema empty() {
@@ -88,7 +88,12 @@ public final class Schema {
 
     /** The schema version drivers compare in system.local / system.peers: a digest of the user-visible schema. */
     public UUID version() {
-        return version;
+        UUID v = version;
+        if (v == null) {
+            v = computeVersion(keyspaces); // a pure function of the immutable keyspaces: a race computes it twice
+            version = v;
+        }
+        return v;
     }
 
     private static UUID computeVersion(Map<String, KeyspaceMetadata> keyspaces) {

@@ -75,6 +75,9 @@ public final class SchemaCodec {
         }
         m.put("columns", cols);
         m.put("next_cell_id", t.nextCellId());
+        if (t.isCompactStorage()) {
+            m.put("compact_storage", t.compactStorage().name());
+        }
         Map<String, Object> params = new LinkedHashMap<>();
         t.params().asOptionMap().forEach((k, v) -> params.put(k, v instanceof Map<?, ?> mm ? new LinkedHashMap<>(mm) : v));
         m.put("params", params);
@@ -144,6 +147,7 @@ public final class SchemaCodec {
                     (Map<String, String>) d.get("options")));
         }
         return new TableMetadata(ks.name(), (String) m.get("name"), UUID.fromString((String) m.get("id")), cols,
-                params, (Integer) m.get("next_cell_id"), dropped, indexes, false);
+                params, (Integer) m.get("next_cell_id"), dropped, indexes, false,
+                CompactStorage.valueOf((String) m.getOrDefault("compact_storage", CompactStorage.NONE.name())));
     }
 }

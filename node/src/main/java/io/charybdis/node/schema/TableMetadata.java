@@ -26,6 +26,7 @@ public final class TableMetadata {
     private final Map<String, IndexMetadata> indexes;
     private final boolean virtual;
     private final boolean hasStatic;
+    private final CompactStorage compact;
 
     public record DroppedColumn(String name, String type, String kind, long droppedTimeMicros) {
     }
@@ -33,7 +34,14 @@ public final class TableMetadata {
     public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
                          int nextCellId, Map<String, DroppedColumn> droppedColumns,
                          Map<String, IndexMetadata> indexes, boolean virtual) {
+        this(keyspace, name, id, columns, params, nextCellId, droppedColumns, indexes, virtual, CompactStorage.NONE);
+    }
+
+    public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
+                         int nextCellId, Map<String, DroppedColumn> droppedColumns,
+                         Map<String, IndexMetadata> indexes, boolean virtual, CompactStorage compact) {
         this.keyspace = keyspace;
+        this.compact = compact;
         this.name = name;
         this.id = id;
         this.params = params;
@@ -156,7 +164,17 @@ public final class TableMetadata {
 
     public TableMetadata with(List<ColumnMetadata> columns, TableParams newParams, int newNextCellId,
                               Map<String, DroppedColumn> newDropped, Map<String, IndexMetadata> newIndexes) {
-        return new TableMetadata(keyspace, name, id, columns, newParams, newNextCellId, newDropped, newIndexes, virtual);
+        return new TableMetadata(keyspace, name, id, columns, newParams, newNextCellId, newDropped, newIndexes, virtual,
+                compact);
+    }
+
+    /** How the table was declared {@code WITH COMPACT STORAGE}: {@link CompactStorage#NONE} for a CQL table. */
+    public CompactStorage compactStorage() {
+        return compact;
+    }
+
+    public boolean isCompactStorage() {
+        return compact != CompactStorage.NONE;
     }
 
     @Override

@@ -221,30 +221,84 @@ public final class TableOptions {
         return java.util.Collections.unmodifiableMap(out);
     }
 
+    private static final java.util.regex.Pattern HYBRID_RETRY =
+            java.util.regex.Pattern.compile("^(MIN|MAX)\\(([0-9.]+[A-Z]+)\\s*,\\s*([0-9.]+[A-Z]+)\\)$");
+
+    /**
+     * A speculative_retry (or additional_write_policy) value as Cassandra stores it: {@code ALWAYS}, {@code NEVER}
+     * (given as NONE or NEVER), {@code <p>p} (given as {@code Xp} or {@code XPERCENTILE}, 0 &lt; X &lt; 100, at most
+     * four decimals shown), {@code <n>ms} (whole milliseconds, the fraction dropped), or {@code MIN(<p>p,<n>ms)} /
+     * {@code MAX(...)} of one percentile and one time, in either order; any case.
+     */
     static String speculative(String v) {
         String u = v.trim().toUpperCase(Locale.ROOT);
-        if (u.equals("ALWAYS") || u.equals("NONE")) {
+        if (u.equals("ALWAYS")) {
             return u;
         }
-        if (u.endsWith("PERCENTILE")) {
-            return trimNumber(u.substring(0, u.length() - "PERCENTILE".length())) + "p";
+        if (u.equals("NONE") || u.equals("NEVER")) {
+            return "NEVER";
         }
-        if (u.endsWith("P")) {
-            return trimNumber(u.substring(0, u.length() - 1)) + "p";
+        java.util.regex.Matcher m = HYBRID_RETRY.matcher(u);
+        if (m.matches()) {
+            String a;
+            String b;
+            try {
+                a = singleRetry(m.group(2), v);
+                b = singleRetry(m.group(3), v);
+            } catch (ConfigurationException e) {
+                throw invalidRetry(v);
+            }
+            boolean aPercentile = a.endsWith("p");
+            if (aPercentile == b.endsWith("p")) {
+                throw new ConfigurationException("Invalid value " + v + " for option 'speculative_retry': MIN()/MAX() "
+                        + "arguments should be of different types, but both are of type "
+                        + (aPercentile ? "PERCENTILE" : "FIXED"));
+            }
+            return m.group(1) + "(" + (aPercentile ? a + "," + b : b + "," + a) + ")";
         }
-        if (u.endsWith("MS")) {
-            return trimNumber(u.substring(0, u.length() - 2)) + "ms";
-        }
-        throw new ConfigurationException("Invalid value " + v + " for option 'speculative_retry'");
+        return singleRetry(u, v);
     }
 
-    private static String trimNumber(String n) {
-        try {
-            double d = Double.parseDouble(n);
-            return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
-        } catch (NumberFormatException e) {
-            throw new ConfigurationException("Invalid value " + n + " for option 'speculative_retry'");
+    private static String singleRetry(String u, String given) {
+        String number;
+        boolean percentile;
+        if (u.endsWith("PERCENTILE")) {
+            number = u.substring(0, u.length() - "PERCENTILE".length());
+            percentile = true;
+        } else if (u.endsWith("P")) {
+            number = u.substring(0, u.length() - 1);
+            percentile = true;
+        } else if (u.endsWith("MS")) {
+            number = u.substring(0, u.length() - 2);
+            percentile = false;
+        } else {
+            throw invalidRetry(given);
         }
+        double d;
+        try {
+            d = Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            throw invalidRetry(given);
+        }
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw invalidRetry(given);
+        }
+        if (!percentile) {
+            if (d < 0) {
+                throw invalidRetry(given);
+            }
+            return (long) d + "ms";
+        }
+        if (d <= 0 || d >= 100) {
+            throw new ConfigurationException("Invalid value " + given + " for PERCENTILE option 'speculative_retry': "
+                    + "must be between (0.0 and 100.0)");
+        }
+        return new java.text.DecimalFormat("#.####", java.text.DecimalFormatSymbols.getInstance(Locale.ROOT)).format(d)
+                + "p";
+    }
+
+    private static ConfigurationException invalidRetry(String given) {
+        return new ConfigurationException("Invalid value " + given + " for option 'speculative_retry'");
     }
 
     private static String string(String name, Term v) {

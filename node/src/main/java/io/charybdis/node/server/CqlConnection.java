@@ -5,6 +5,8 @@ import io.charybdis.node.metrics.ShardRequestMetrics;
 import io.charybdis.node.cql.ClientState;
 import io.charybdis.node.cql.QueryProcessor;
 import io.charybdis.node.cql.ResultMessage;
+import io.charybdis.node.cql.TraceState;
+import io.charybdis.node.tracing.Tracing;
 import io.charybdis.node.cql.exceptions.AlreadyExistsException;
 import io.charybdis.node.cql.exceptions.CqlException;
 import io.charybdis.node.cql.exceptions.UnpreparedException;
@@ -281,20 +283,54 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         QueryProcessor qp = server.processor();
         long startNanos = System.nanoTime();
         metrics.takeStartedKind();
+        Tracing tracer = server.tracing();
+        TraceState trace = tracer != null && (tracing || tracer.sampled()) ? beginTrace(ctx, request) : null;
+        CompletableFuture<ResultMessage> result;
+        try {
+            result = start(ctx, stream, cost, request, qp, trace);
+        } catch (RuntimeException | Error e) {
+            finishTrace(tracer, trace); // a request refused before it ran (syntax, unprepared) is traced too
+            throw e;
+        }
+        if (result == null) {
+            return; // answered already (PREPARE, REGISTER)
+        }
+        // the response names the session only when the client asked for tracing (not when drawn by probability)
+        UUID tracingId = tracing && trace != null ? trace.sessionId() : null;
+        int kind = metrics.takeStartedKind();
+        result.whenComplete((r, err) -> {
+            if (ctx.executor().inEventLoop()) {
+                respond(ctx, stream, cost, tracingId, r, err, kind, startNanos);
+                finishTrace(tracer, trace);
+            } else {
+                ctx.executor().execute(() -> {
+                    respond(ctx, stream, cost, tracingId, r, err, kind, startNanos);
+                    finishTrace(tracer, trace);
+                });
+            }
+        });
+    }
+
+    /** Starts a request; null when it was answered already. */
+    private CompletableFuture<ResultMessage> start(ChannelHandlerContext ctx, int stream, int cost, Request request,
+                                                   QueryProcessor qp, TraceState trace) {
         CompletableFuture<ResultMessage> result;
         switch (request) {
-            case Request.Query q -> result = qp.query(q.query(), q.options(), client, ctx.alloc(), version());
+            case Request.Query q -> result = qp.query(q.query(), q.options(), client, ctx.alloc(), version(), trace);
             case Request.Prepare p -> {
                 QueryProcessor.Prepared prepared = qp.prepare(p.query(), p.keyspace(), client);
                 writePrepared(ctx, stream, cost, prepared);
-                return;
+                return null;
             }
             case Request.Execute e -> {
                 QueryProcessor.Prepared prepared = qp.prepared(e.statementId());
                 if (prepared == null) {
                     throw new UnpreparedException(e.statementId());
                 }
-                result = qp.execute(prepared, e.options(), client, ctx.alloc(), version());
+                if (trace != null) {
+                    traceBoundValues(trace, prepared, e.options());
+                }
+                result = qp.execute(prepared, e.options(), client, ctx.alloc(), version(), trace);
             }
             case Request.Batch b -> {
                 List<QueryProcessor.BatchItem> items = new ArrayList<>();
@@ -314,24 +350,86 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                 QueryOptions opts = new QueryOptions(b.consistency(), List.of(), null, false, -1, null,
                         b.serialConsistency(), b.defaultTimestamp(), b.keyspace(), b.nowInSeconds());
                 result = qp.batch(b.type() != io.charybdis.protocol.request.BatchType.UNLOGGED, items, opts, client,
-                        ctx.alloc(), version());
+                        ctx.alloc(), version(), trace);
             }
             case Request.Register r -> {
                 server.register(ctx.channel(), r.eventTypes(), this);
                 reply(ctx, Responses.to(ctx.alloc(), version(), stream).ready(), cost);
-                return;
+                return null;
             }
             default -> throw new ProtocolException("Unexpected request " + request, stream, false);
         }
-        UUID tracingId = tracing ? UUID.randomUUID() : null;
-        int kind = metrics.takeStartedKind();
-        result.whenComplete((r, err) -> {
-            if (ctx.executor().inEventLoop()) {
-                respond(ctx, stream, cost, tracingId, r, err, kind, startNanos);
-            } else {
-                ctx.executor().execute(() -> respond(ctx, stream, cost, tracingId, r, err, kind, startNanos));
+        return result;
+    }
+
+    /** A tracing session for {@code request}, with the parameters Cassandra records for its kind. */
+    private TraceState beginTrace(ChannelHandlerContext ctx, Request request) {
+        InetAddress clientAddress = ctx.channel().remoteAddress() instanceof InetSocketAddress isa
+                ? isa.getAddress() : null;
+        QueryOptions options;
+        TraceState t;
+        switch (request) {
+            case Request.Query q -> {
+                t = new TraceState(clientAddress, "Execute CQL3 query").parameter("query", q.query());
+                options = q.options();
             }
-        });
+            case Request.Execute e -> {
+                t = new TraceState(clientAddress, "Execute CQL3 prepared query");
+                options = e.options();
+            }
+            case Request.Batch b -> {
+                t = new TraceState(clientAddress, "Execute batch of CQL3 queries");
+                return t.parameter("consistency_level", b.consistency() == null ? null : b.consistency().name())
+                        .parameter("serial_consistency_level", b.serialConsistency() == null ? "SERIAL"
+                                : b.serialConsistency().name());
+            }
+            default -> {
+                return null; // REGISTER and the like: nothing to trace
+            }
+        }
+        if (options.pageSize() > 0) {
+            t.parameter("page_size", Integer.toString(options.pageSize()));
+        }
+        return t.parameter("consistency_level", options.consistency() == null ? null : options.consistency().name())
+                .parameter("serial_consistency_level", options.serialConsistencyOrDefault().name());
+    }
+
+    /**
+     * The parameters Cassandra records for a traced EXECUTE: its query and each bound value as a CQL literal,
+     * {@code bound_var_<i>_<name>} (a value longer than 1000 characters cut there, as Cassandra cuts it).
+     */
+    private static void traceBoundValues(TraceState trace, QueryProcessor.Prepared prepared, QueryOptions options) {
+        trace.parameter("query", prepared.query());
+        var variables = prepared.statement().bindVariables();
+        List<java.nio.ByteBuffer> values = options.values();
+        if (values == null || values.size() != variables.size()) {
+            return; // refused by the statement, with its own message
+        }
+        for (int i = 0; i < variables.size(); i++) {
+            var v = variables.get(i);
+            java.nio.ByteBuffer value = values.get(i);
+            if (v.type() == null || QueryOptions.isUnset(value)) {
+                continue;
+            }
+            String literal;
+            try {
+                literal = v.type().toCqlLiteral(value);
+            } catch (RuntimeException malformed) {
+                continue; // the statement refuses the value with its own message
+            }
+            if (literal.length() > 1000) {
+                literal = literal.substring(0, 1000) + "...'";
+            }
+            trace.parameter("bound_var_" + i + "_" + v.name(), literal);
+        }
+    }
+
+    /** Writes a traced request's session once its response is out (nothing when the request was not traced). */
+    private static void finishTrace(Tracing tracer, TraceState trace) {
+        if (trace != null) {
+            trace.complete();
+            tracer.write(trace);
+        }
     }
 
     private void respond(ChannelHandlerContext ctx, int stream, int cost, UUID tracingId, ResultMessage r, Throwable err,

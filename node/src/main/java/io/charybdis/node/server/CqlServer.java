@@ -77,6 +77,7 @@ public final class CqlServer implements AutoCloseable {
     private boolean tlsOptional;
     private java.util.concurrent.ThreadPoolExecutor tlsTasks;
     private final ShardRequestMetrics[] requestMetrics;
+    private io.charybdis.node.tracing.Tracing tracing;
     private Channel regular;
     private Channel shardAware;
     private int shardAwarePort;
@@ -226,6 +227,15 @@ public final class CqlServer implements AutoCloseable {
     /** Open connections counted against the connection limits (refused ones until they are closed). */
     public long countedConnections() {
         return limits.connections();
+    }
+
+    /** Query tracing (system_traces); set before {@link #start}. Without it, no request is traced. */
+    public void setTracing(io.charybdis.node.tracing.Tracing tracing) {
+        this.tracing = tracing;
+    }
+
+    public io.charybdis.node.tracing.Tracing tracing() {
+        return tracing;
     }
 
     QueryProcessor processor() {

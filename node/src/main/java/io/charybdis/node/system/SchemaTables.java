@@ -1,6 +1,7 @@
 package io.charybdis.node.system;
 
 import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.CompactStorage;
 import io.charybdis.node.schema.IndexMetadata;
 import io.charybdis.node.schema.KeyspaceMetadata;
 import io.charybdis.node.schema.Schema;
@@ -84,11 +85,7 @@ final class SchemaTables {
         for (KeyspaceMetadata ks : replicated(schema)) {
             for (TableMetadata t : ks.tables().values()) {
                 TableParams p = t.params();
-                Set<String> flags = new LinkedHashSet<>();
-                flags.add("compound");
-                if (t.isCounterTable()) {
-                    flags.add("counter");
-                }
+                Set<String> flags = new LinkedHashSet<>(t.compactStorage().flags(t));
                 Map<String, ByteBuffer> extensions = new LinkedHashMap<>();
                 p.extensions().forEach((k, v) -> extensions.put(k,
                         ByteBuffer.wrap(v.getBytes(StandardCharsets.UTF_8))));
@@ -123,6 +120,19 @@ final class SchemaTables {
     private static void columns(RowsBuilder out, Schema schema, boolean virtualKeyspaces) {
         for (KeyspaceMetadata ks : virtualKeyspaces ? virtual(schema) : replicated(schema)) {
             for (TableMetadata t : ks.tables().values()) {
+                if (t.isCompactStorage()) {
+                    for (CompactStorage.SchemaColumn c : t.compactStorage().schemaColumns(t)) {
+                        out.row().set("keyspace_name", ks.name())
+                                .set("table_name", t.name())
+                                .set("column_name", c.name())
+                                .set("clustering_order", c.clusteringOrder())
+                                .set("column_name_bytes", ByteBuffer.wrap(c.name().getBytes(StandardCharsets.UTF_8)))
+                                .set("kind", c.kind())
+                                .set("position", c.position())
+                                .set("type", c.type());
+                    }
+                    continue;
+                }
                 for (ColumnMetadata c : t.allColumns()) {
                     out.row().set("keyspace_name", ks.name())
                             .set("table_name", t.name())

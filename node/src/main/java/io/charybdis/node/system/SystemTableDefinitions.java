@@ -53,10 +53,11 @@ final class SystemTableDefinitions {
 
     /**
      * Whether a system keyspace's tables are stored tables (written and read through the coordinator like a user's)
-     * rather than computed on read: system_auth, where roles and permissions live.
+     * rather than computed on read: system_auth, where roles and permissions live, and system_traces, where query
+     * tracing writes its sessions and events.
      */
     static boolean isStored(String keyspace) {
-        return keyspace.equals("system_auth");
+        return keyspace.equals("system_auth") || keyspace.equals("system_traces");
     }
 
     /** The id Cassandra gives a system table: {@code UUID.nameUUIDFromBytes(keyspace + table)}. */

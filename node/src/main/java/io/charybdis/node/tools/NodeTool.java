@@ -35,6 +35,16 @@ import picocli.CommandLine.Parameters;
 @Command(name = "nodetool", mixinStandardHelpOptions = false, subcommands = {
         NodeTool.Version.class, NodeTool.Flush.class, NodeTool.Status.class, NodeTool.Snapshot.class,
         NodeTool.ListSnapshots.class, NodeTool.ClearSnapshot.class, NodeTool.Drain.class, NodeTool.StopDaemon.class,
+        ManagementCommands.Info.class, ManagementCommands.TpStats.class, ManagementCommands.ProxyHistograms.class,
+        ManagementCommands.CompactionHistory.class, ManagementCommands.DescribeRing.class,
+        ManagementCommands.GarbageCollect.class, ManagementCommands.EnableAutoCompaction.class,
+        ManagementCommands.DisableAutoCompaction.class, ManagementCommands.GetCompactionThroughput.class,
+        ManagementCommands.SetCompactionThroughput.class, ManagementCommands.Refresh.class,
+        ManagementCommands.Import.class, ManagementCommands.GetLoggingLevels.class,
+        ManagementCommands.SetLoggingLevel.class, ManagementCommands.DescribeCluster.class,
+        ManagementCommands.GossipInfo.class, ManagementCommands.GetEndpoints.class, ManagementCommands.Compact.class,
+        ManagementCommands.Cleanup.class, ManagementCommands.Decommission.class, ManagementCommands.RemoveNode.class, ManagementCommands.CompactionStats.class,
+        ManagementCommands.StatusAutoCompaction.class,
         CommandLine.HelpCommand.class})
 public final class NodeTool implements Callable<Integer> {
     static final String SS = "org.apache.cassandra.db:type=StorageService";
@@ -74,6 +84,9 @@ public final class NodeTool implements Callable<Integer> {
             return 1;
         });
         cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+            if (e instanceof Failed) { // the command printed why (Apache's nodetool exits with 1 there)
+                return 1;
+            }
             if (e instanceof ConnectionFailure cf) {
                 err.println("nodetool: " + cf.getMessage());
                 return 1;
@@ -97,6 +110,13 @@ public final class NodeTool implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new CommandLine.ParameterException(new CommandLine(this), "No command given");
+    }
+
+    /** A command that printed its failure itself and ends with exit status 1 (nodetool import's failed directories). */
+    static final class Failed extends RuntimeException {
+        Failed() {
+            super(null, null, false, false);
+        }
     }
 
     /** Could not reach the node: Apache's nodetool says so and exits with 1. */

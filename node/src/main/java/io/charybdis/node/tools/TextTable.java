@@ -27,12 +27,13 @@ final class TextTable {
     void printTo(PrintStream out) {
         for (String[] row : rows) {
             StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.length; i++) {
+            for (int i = 0; i < widths.length; i++) { // a short row is padded as if its missing cells were empty
+                String cell = i < row.length ? row[i] : "";
                 if (i > 0) {
                     line.append(delimiter);
                 }
-                line.append(row[i]);
-                line.append(" ".repeat(widths[i] - row[i].length()));
+                line.append(cell);
+                line.append(" ".repeat(widths[i] - cell.length()));
             }
             out.println(line);
         }

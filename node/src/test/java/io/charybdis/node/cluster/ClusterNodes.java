@@ -33,6 +33,9 @@ final class ClusterNodes implements AutoCloseable {
     /** Hinted handoff on the nodes started from now on (a test of divergence turns it off). */
     boolean hintedHandoff = true;
 
+    /** More settings for the nodes started from now on (authentication, for one). */
+    java.util.function.UnaryOperator<NodeConfig.Builder> configure = b -> b;
+
     ClusterNodes(Path dir, FaultInjector faults) throws Exception {
         this.dir = dir;
         this.faults = faults;
@@ -57,10 +60,10 @@ final class ClusterNodes implements AutoCloseable {
     CharybdisNode start(int i) throws Exception {
         Path base = dir.resolve("n" + i);
         Files.createDirectories(base);
-        NodeConfig config = NodeConfig.builder().baseDirectory(base).listenAddress(host(i)).rpcAddress(host(i))
-                .nativeTransportPort(nativePorts[i]).nativeShardAwareTransportPort(0).jmxPort(0).smp(2)
-                .numTokens(8).storagePort(storagePorts[i]).metadataPort(metadataPorts[i])
-                .seeds(List.of(seeds.split(","))).hintedHandoffEnabled(hintedHandoff).build();
+        NodeConfig config = configure.apply(NodeConfig.builder().baseDirectory(base).listenAddress(host(i))
+                .rpcAddress(host(i)).nativeTransportPort(nativePorts[i]).nativeShardAwareTransportPort(0).jmxPort(0)
+                .smp(2).numTokens(8).storagePort(storagePorts[i]).metadataPort(metadataPorts[i])
+                .seeds(List.of(seeds.split(","))).hintedHandoffEnabled(hintedHandoff)).build();
         CharybdisNode n = CharybdisNode.start(config, faults);
         nodes.add(n);
         return n;

@@ -132,6 +132,7 @@ class ThreeNodeClusterTest {
                 coordinators.add(rs.getExecutionInfo().getCoordinator());
             }
             assertThat(coordinators).hasSize(3); // the driver spread the requests over the ring
+            tracingAcrossNodes(s, insert);
             rangeReadsAcrossNodes(s);
             countersAcrossNodes(s);
             // a LOGGED batch over partitions on different nodes goes through the batchlog (system.batches)
@@ -237,6 +238,45 @@ class ThreeNodeClusterTest {
         assertThat(s.execute("SELECT n FROM ks1.c WHERE k = 7").one().getLong(0)).isEqualTo(30);
         s.execute("DELETE n FROM ks1.c WHERE k = 7");
         assertThat(s.execute("SELECT n FROM ks1.c WHERE k = 7").all()).isEmpty();
+    }
+
+    /**
+     * A traced write at QUORUM and a traced read at ALL: the coordinator records the messages it sends to the other
+     * replicas (their session is read at ALL: system_traces has two replicas of three nodes).
+     */
+    private static void tracingAcrossNodes(CqlSession s, PreparedStatement insert) throws InterruptedException {
+        java.util.UUID write = s.execute(insert.bind(7, "v7").setConsistencyLevel(DefaultConsistencyLevel.QUORUM)
+                .setTracing(true)).getExecutionInfo().getTracingId();
+        List<String> events = traceEvents(s, write, "Determining replicas for mutation");
+        assertThat(events).anyMatch(a -> a.matches("Sending MUTATION_REQ message to /127\\.0\\.0\\.[123]:\\d+"));
+        java.util.UUID read = s.execute(s.prepare("SELECT v FROM ks.t WHERE k = ?").bind(7)
+                .setConsistencyLevel(DefaultConsistencyLevel.ALL).setTracing(true)).getExecutionInfo().getTracingId();
+        events = traceEvents(s, read, "Executing single-partition query on t");
+        // digest reads: the data from this node, digests from the other replicas (as Cassandra's traces say)
+        assertThat(events).anyMatch(a -> a.matches("reading digest from /127\\.0\\.0\\.[123]:\\d+"));
+        assertThat(events).anyMatch(a -> a.matches("Sending READ_REQ message to /127\\.0\\.0\\.[123]:\\d+"));
+        // the answer is read from the coordinator itself (a replica of every row), with its storage steps
+        assertThat(events).contains("reading data from this node").anyMatch(a ->
+                a.matches("Merged data from memtables and \\d+ sstables") || a.equals("Row cache hit"));
+    }
+
+    /** The activities of a trace session once it holds {@code expected} (read at ALL, waiting up to 10 s). */
+    private static List<String> traceEvents(CqlSession s, java.util.UUID session, String expected)
+            throws InterruptedException {
+        assertThat(session).isNotNull();
+        List<String> events = List.of();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            events = s.execute(com.datastax.oss.driver.api.core.cql.SimpleStatement.newInstance(
+                    "SELECT activity FROM system_traces.events WHERE session_id = ?", session)
+                    .setConsistencyLevel(DefaultConsistencyLevel.ALL)).all().stream().map(r -> r.getString(0)).toList();
+            if (events.contains(expected)) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(events).contains(expected);
+        return events;
     }
 
     /**

@@ -220,8 +220,8 @@ class NodeConfigLoaderTest {
         env.put("CHARYBDIS_DATA_FILE_DIRECTORIES", "d1, /abs/d2");
         props.setProperty("charybdis.seeds", "10.0.0.5,10.0.0.6:7001");
 
-        // both directories are read from the list (and refused: one directory only for now)
-        assertThatThrownBy(() -> load("")).hasMessageContaining("[" + home.resolve("d1") + ", /abs/d2]");
+        // both directories are read from the list
+        assertThat(load("").dataFileDirectories()).containsExactly(home.resolve("d1"), Path.of("/abs/d2"));
 
         env.put("CHARYBDIS_DATA_FILE_DIRECTORIES", " d1 ");
         NodeConfig c = load("");
@@ -459,10 +459,50 @@ class NodeConfigLoaderTest {
     }
 
     @Test
-    void refusesSeveralDataDirectories() {
-        assertThatThrownBy(() -> load("data_file_directories:\n  - /d1\n  - /d2\n"))
-                .hasMessageContaining("data_file_directories lists 2 directories")
-                .hasMessageContaining("list one directory");
+    void acceptsSeveralDataDirectoriesButNotTheSameTwiceOrOneInsideAnother() {
+        assertThat(load("data_file_directories:\n  - /d1\n  - /d2\n").dataFileDirectories())
+                .containsExactly(Path.of("/d1"), Path.of("/d2"));
+        assertThatThrownBy(() -> load("data_file_directories:\n  - /d1\n  - /d1/\n"))
+                .hasMessageContaining("data_file_directories lists /d1 twice");
+        assertThatThrownBy(() -> load("data_file_directories:\n  - /d1\n  - /d1/more\n"))
+                .hasMessageContaining("data_file_directories: /d1/more is inside /d1");
         assertThat(load("data_file_directories:\n  - /d1\n").dataFileDirectories()).containsExactly(Path.of("/d1"));
+    }
+
+    @Test
+    void shouldTakeJmxLoginsAgainstTheRolesOnlyWithPasswordAuthentication() {
+        NodeConfig c = load("""
+                authenticator: PasswordAuthenticator
+                authorizer: CassandraAuthorizer
+                jmx_login_config: CassandraLogin
+                jmx_authorizer: org.apache.cassandra.auth.jmx.AuthorizationProxy
+                """);
+        assertThat(c.jmxLoginConfig()).isEqualTo("CassandraLogin");
+        assertThat(c.jmxAuthorizer()).isEqualTo(NodeConfig.JMX_AUTHORIZER);
+
+        assertThatThrownBy(() -> load("authenticator: PasswordAuthenticator\njmx_login_config: OtherLogin\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("jmx_login_config=OtherLogin");
+        assertThatThrownBy(() -> load("jmx_login_config: CassandraLogin\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("needs authenticator");
+        assertThatThrownBy(() -> load("authenticator: PasswordAuthenticator\n"
+                + "jmx_authorizer: org.apache.cassandra.auth.jmx.AuthorizationProxy\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("needs jmx_login_config");
+        assertThatThrownBy(() -> load("authenticator: PasswordAuthenticator\nauthorizer: CassandraAuthorizer\n"
+                + "jmx_login_config: CassandraLogin\njmx_authorizer: MyProxy\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("jmx_authorizer=MyProxy");
+    }
+
+    @Test
+    void shouldReadAndWriteSystemAuthAtCassandrasConsistencyLevels() {
+        NodeConfig defaults = load("");
+        assertThat(defaults.authReadConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.LOCAL_QUORUM);
+        assertThat(defaults.authWriteConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.EACH_QUORUM);
+        NodeConfig c = load("auth_read_consistency_level: local_one\nauth_write_consistency_level: QUORUM\n");
+        assertThat(c.authReadConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.LOCAL_ONE);
+        assertThat(c.authWriteConsistencyLevel()).isEqualTo(io.charybdis.protocol.Consistency.QUORUM);
+        assertThatThrownBy(() -> load("auth_read_consistency_level: EACH_QUORUM\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("auth_read_consistency_level");
+        assertThatThrownBy(() -> load("auth_write_consistency_level: SOME\n"))
+                .hasMessageContaining("auth_write_consistency_level").hasMessageContaining("not a consistency level");
     }
 }

@@ -22,7 +22,8 @@ import java.util.List;
  *
  * <p>The topics of {@code conformance-auth/} are recorded from a reference started with {@code --auth}
  * (PasswordAuthenticator + CassandraAuthorizer), passing {@code --auth} after the directory: the default session
- * then logs in as cassandra/cassandra.
+ * then logs in as cassandra/cassandra. Those of {@code conformance-auth-allowall/} are recorded the same way from a
+ * reference whose authorizer is AllowAllAuthorizer (PasswordAuthenticator still on).
  */
 public final class ConformanceRecorder {
     private ConformanceRecorder() {

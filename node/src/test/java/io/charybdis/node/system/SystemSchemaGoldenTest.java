@@ -81,7 +81,7 @@ class SystemSchemaGoldenTest {
     }
 
     @Test
-    void shouldBuildEverySystemKeyspaceAsVirtualButSystemAuth() {
+    void shouldBuildEverySystemKeyspaceAsVirtualButSystemAuthAndSystemTraces() {
         Map<String, KeyspaceMetadata> builtIn = SystemKeyspaces.builtIn();
         assertThat(builtIn.keySet()).containsExactlyInAnyOrder("system", "system_schema", "system_auth",
                 "system_distributed", "system_traces", "system_views", "system_virtual_schema");
@@ -95,6 +95,16 @@ class SystemSchemaGoldenTest {
                 });
                 assertThat(ks.tables().keySet()).contains("roles", "role_members", "role_permissions",
                         "resource_role_permissons_index", "network_permissions", "cidr_permissions");
+                continue;
+            }
+            if (ks.name().equals("system_traces")) {
+                // query tracing writes its sessions and events: stored tables too
+                assertThat(ks.virtual()).isFalse();
+                assertThat(ks.tables().keySet()).containsExactlyInAnyOrder("sessions", "events");
+                assertThat(ks.tables().values()).allSatisfy(t -> {
+                    assertThat(t.isVirtual()).as(t.toString()).isFalse();
+                    assertThat(SystemKeyspaces.find(ks.name(), t.name())).isNull();
+                });
                 continue;
             }
             assertThat(ks.virtual()).as(ks.name()).isTrue();

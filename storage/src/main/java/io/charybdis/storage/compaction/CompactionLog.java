@@ -124,10 +124,23 @@ public final class CompactionLog {
 
     /** Completes or rolls back the compactions a crash interrupted in {@code dir}; returns the logs handled. */
     public static int recover(Path dir) throws IOException {
+        return recover(List.of(dir));
+    }
+
+    /**
+     * Completes or rolls back the compactions a crash interrupted in a table kept in several directories (one per
+     * data directory): a log found in any of them names generations that may lie in any of them.
+     */
+    public static int recover(List<Path> dirs) throws IOException {
         List<Path> logs = new ArrayList<>();
-        try (var s = Files.list(dir)) {
-            s.filter(p -> p.getFileName().toString().startsWith(PREFIX) && p.getFileName().toString().endsWith(SUFFIX))
-                    .forEach(logs::add);
+        for (Path dir : dirs) {
+            if (!Files.isDirectory(dir)) {
+                continue;
+            }
+            try (var s = Files.list(dir)) {
+                s.filter(p -> p.getFileName().toString().startsWith(PREFIX)
+                        && p.getFileName().toString().endsWith(SUFFIX)).forEach(logs::add);
+            }
         }
         for (Path log : logs) {
             List<Long> removes = new ArrayList<>();
@@ -151,10 +164,15 @@ public final class CompactionLog {
             List<Long> obsolete = commit ? removes : adds;
             LOG.info("compaction log file={} {}: removing sstables generations={}", log,
                     commit ? "committed" : "not committed", obsolete);
-            for (long g : obsolete) {
-                deleteSSTable(dir, g);
+            for (Path dir : dirs) {
+                if (!Files.isDirectory(dir)) {
+                    continue;
+                }
+                for (long g : obsolete) {
+                    deleteSSTable(dir, g);
+                }
+                SSTableWriter.syncDirectory(dir);
             }
-            SSTableWriter.syncDirectory(dir);
             Files.deleteIfExists(log);
         }
         return logs.size();

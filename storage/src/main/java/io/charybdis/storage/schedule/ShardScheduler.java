@@ -70,6 +70,9 @@ public final class ShardScheduler implements AutoCloseable {
         long capAllowedAt;
         volatile long bytes;
         volatile long busyNanos;
+        volatile long completedTasks;
+        volatile int active;
+        volatile int queued;
 
         GroupState(Group group, double shares) {
             this.group = group;
@@ -120,7 +123,9 @@ public final class ShardScheduler implements AutoCloseable {
                 task.abort(null);
                 return;
             }
-            state(g).queue.add(task);
+            GroupState st = state(g);
+            st.queue.add(task);
+            st.queued = st.queue.size();
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -155,6 +160,21 @@ public final class ShardScheduler implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Tasks of the group waiting for their next chunk (not the one running now); lock-free, a moment old. */
+    public int pendingTasks(Group g) {
+        return state(g).queued;
+    }
+
+    /** 1 while a chunk of the group's task runs, else 0. */
+    public int activeTasks(Group g) {
+        return state(g).active;
+    }
+
+    /** Tasks of the group that finished (done or failed) since start. */
+    public long completedTasks(Group g) {
+        return state(g).completedTasks;
     }
 
     /** CPU time of this thread (time blocked in I/O or fsync does not count), or -1 if unavailable. */
@@ -197,6 +217,8 @@ public final class ShardScheduler implements AutoCloseable {
                     continue;
                 }
                 task = g.queue.poll();
+                g.queued = g.queue.size();
+                g.active = 1;
                 // a group that was idle does not bank credit: start it at the least virtual time in use
                 double minVt = g.virtualTime;
                 for (GroupState s : groups) {
@@ -245,9 +267,13 @@ public final class ShardScheduler implements AutoCloseable {
                 }
                 g.bytes += processed;
                 g.busyNanos += dt;
+                g.active = 0;
                 if (!failed && !task.done()) {
                     g.queue.add(task);
+                } else {
+                    g.completedTasks++;
                 }
+                g.queued = g.queue.size();
             } finally {
                 lock.unlock();
             }
@@ -275,6 +301,7 @@ public final class ShardScheduler implements AutoCloseable {
             for (GroupState s : groups) {
                 left.addAll(s.queue);
                 s.queue.clear();
+                s.queued = 0;
             }
         } finally {
             lock.unlock();

@@ -47,7 +47,10 @@ final class CompactionTask implements ShardScheduler.Task {
     private final PurgePolicy purge;
     /** Cleanup: the tokens kept (the others are dropped); null keeps all. */
     private final java.util.function.LongPredicate keep;
+    /** The table's first directory: the compaction's log is kept there. */
     private final Path dir;
+    /** The directory of each output, in the order of {@link #outputGenerations}. */
+    private final List<Path> outputDirectories = new ArrayList<>();
     private final Compression compression;
     private final int shardCount;
     private final double minShares;
@@ -65,6 +68,8 @@ final class CompactionTask implements ShardScheduler.Task {
     private PartitionView[] views;
     private SerializedPartition[] wrappers;
     private boolean finished;
+    /** Partitions by the number of inputs they were merged from (index: inputs), for the compaction history. */
+    final long[] mergedFrom;
 
     CompactionTask(Shard shard, TableShard ts, CompactionJob<SSTableReader> job, PurgePolicy purge, int epoch,
                    int shardCount, boolean userInitiated, double minShares, List<CompletableFuture<Void>> waiters,
@@ -86,6 +91,7 @@ final class CompactionTask implements ShardScheduler.Task {
             total += r.uncompressedLength();
         }
         this.totalBytes = Math.max(1, total);
+        this.mergedFrom = new long[job.inputs().size() + 1];
     }
 
     long completedBytes() {
@@ -139,12 +145,15 @@ final class CompactionTask implements ShardScheduler.Task {
                     has[i] = scanners[i].advance();
                 }
             }
+            mergedFrom[n]++;
             if ((keep == null || keep.test(token)) && merger.merge(views, n, null, null, purge, out, 0) > 0) {
                 if (writer == null) {
                     long generation = ts.entry.nextGeneration();
                     log.added(generation);
                     outputGenerations.add(generation);
-                    writer = new SSTableWriter(dir, generation, compression, shard.id, shardCount,
+                    Path outputDir = ts.entry.nextDirectory(Math.min(totalBytes, job.maxOutputBytes()));
+                    outputDirectories.add(outputDir);
+                    writer = new SSTableWriter(outputDir, generation, compression, shard.id, shardCount,
                             estimatedPartitions(), ts.entry.sstableAllocator()).level(job.outputLevel());
                 }
                 writer.append(out, 0);
@@ -200,8 +209,9 @@ final class CompactionTask implements ShardScheduler.Task {
         log.commit();
         finished = true;
         List<SSTableReader> outputs = new ArrayList<>();
-        for (long g : outputGenerations) {
-            SSTableReader r = SSTableReader.open(dir, g, ts.entry.sstableAllocator());
+        for (int i = 0; i < outputGenerations.size(); i++) {
+            SSTableReader r = SSTableReader.open(outputDirectories.get(i), outputGenerations.get(i),
+                    ts.entry.sstableAllocator());
             r.level(job.outputLevel());
             outputs.add(r);
         }
@@ -221,9 +231,9 @@ final class CompactionTask implements ShardScheduler.Task {
             writer.abort();
         }
         if (log != null && !log.committed()) {
-            for (long g : outputGenerations) {
+            for (int i = 0; i < outputDirectories.size(); i++) {
                 try {
-                    CompactionLog.deleteSSTable(dir, g);
+                    CompactionLog.deleteSSTable(outputDirectories.get(i), outputGenerations.get(i));
                 } catch (Exception e) {
                     // startup recovery removes them (the log is not committed)
                 }

@@ -103,7 +103,7 @@ final class Compactor {
             }
             return;
         }
-        if (!strategy.options().enabled()) {
+        if (!strategy.options().enabled() || ts.entry.autoCompactionDisabled()) {
             return;
         }
         int now = (int) (System.currentTimeMillis() / 1000);
@@ -186,11 +186,34 @@ final class Compactor {
         if (task.job.type() == CompactionJob.Type.TOMBSTONE_COMPACTION && ts.strategy instanceof SizeTieredStrategy st) {
             outputs.forEach(o -> st.tombstoneCompactionOutput(o.generation()));
         }
+        recordHistory(task, inputs, outputs);
         ts.statCompactions = ts.statCompactions + 1;
         ts.statBytesCompacted = ts.statBytesCompacted + task.totalBytes;
         ts.publishStats();
         task.waiters.forEach(f -> f.complete(null));
         maybeCompact(ts);
+    }
+
+    private void recordHistory(CompactionTask task, List<SSTableReader> inputs, List<SSTableReader> outputs) {
+        long in = 0;
+        long out = 0;
+        for (SSTableReader r : inputs) {
+            in += r.onDiskBytes();
+        }
+        for (SSTableReader r : outputs) {
+            out += r.onDiskBytes();
+        }
+        Map<Integer, Long> merged = new java.util.TreeMap<>();
+        for (int n = 1; n < task.mergedFrom.length; n++) {
+            if (task.mergedFrom[n] > 0) {
+                merged.put(n, task.mergedFrom[n]);
+            }
+        }
+        TableDescriptor d = task.ts.entry.descriptor();
+        Map<String, String> properties = new java.util.TreeMap<>();
+        properties.put("compaction_type", task.job.type().displayName());
+        shard.ctx.compactionHistory().add(new io.charybdis.storage.CompactionHistory.Entry(task.id, d.keyspace(),
+                d.name(), System.currentTimeMillis(), in, out, merged, properties));
     }
 
     /** Runs a major compaction of the table on this shard (after the running ones); completes when done. */

@@ -46,7 +46,7 @@ final class FlushTask implements ShardScheduler.Task {
         this.minShares = minShares;
         this.done = done;
         this.descriptor = ts.entry.descriptor();
-        this.dir = ts.entry.directory();
+        this.dir = ts.entry.nextDirectory(memtable.allocatedBytes());
     }
 
     @Override

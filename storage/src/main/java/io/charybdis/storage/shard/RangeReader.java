@@ -95,6 +95,7 @@ final class RangeReader {
             List<List<byte[]>> batches = new ArrayList<>();
             DecoratedKey upper = null;
             Throwable error = null;
+            DecoratedKey[] lastOfEnded = new DecoratedKey[rr.src.sstables().size()];
             try {
                 for (int i = 0; i < rr.src.sstables().size(); i++) {
                     List<byte[]> batch = new ArrayList<>();
@@ -124,8 +125,16 @@ final class RangeReader {
                     }
                     if (!more) {
                         rr.sstableDone[i] = true;
+                        lastOfEnded[i] = last;
                     } else if (upper == null || last.compareTo(upper) < 0) {
                         upper = last;
+                    }
+                }
+                // an SSTable read to its end is done only if this step keeps all it gave: what lies beyond the
+                // bound another SSTable's full batch sets is dropped by process(), so it is read again next step
+                for (int i = 0; i < lastOfEnded.length; i++) {
+                    if (upper != null && lastOfEnded[i] != null && lastOfEnded[i].compareTo(upper) > 0) {
+                        rr.sstableDone[i] = false;
                     }
                 }
             } catch (Throwable t) {

@@ -157,6 +157,11 @@ public final class Shard {
         return inbox.request(() -> apply(m, true));
     }
 
+    /** As {@link #requestApply(Mutation)}, telling {@code trace} (a traced request's session) of each step. */
+    public CompletableFuture<Void> requestApply(Mutation m, java.util.function.Consumer<String> trace) {
+        return inbox.request(() -> writes.apply(m, true, trace));
+    }
+
     /** Derives and applies the writes {@code base} implies, without applying it (see {@link WritePath#deriveOnly}). */
     public CompletableFuture<Void> requestDerive(Mutation base) {
         return inbox.request(() -> writes.deriveOnly(base));
@@ -165,6 +170,11 @@ public final class Shard {
     /** Request path: reads (inline on this shard's thread, else through the bounded queue). */
     public CompletableFuture<ReadResult> requestRead(ReadCommand c) {
         return inbox.request(() -> read(c));
+    }
+
+    /** As {@link #requestRead(ReadCommand)}, telling {@code trace} (a traced request's session) of its steps. */
+    public CompletableFuture<ReadResult> requestRead(ReadCommand c, java.util.function.Consumer<String> trace) {
+        return inbox.request(() -> reads.read(c, trace));
     }
 
     /** The whole partition, reconciled and unfiltered, as a mutation (null: none here); see ShardReads#readRaw. */
@@ -259,6 +269,47 @@ public final class Shard {
 
     public CompletableFuture<Integer> stopCompactions() {
         return CompletableFuture.completedFuture(compactor.stopCompactions());
+    }
+
+    /** Each scheduling group's figures now (statement, memtable, compaction); safe from any thread. */
+    public java.util.List<io.charybdis.storage.SchedulingGroupStats> schedulingGroups() {
+        ShardScheduler.Group f = ShardScheduler.Group.FLUSH;
+        ShardScheduler.Group c = ShardScheduler.Group.COMPACTION;
+        return java.util.List.of(
+                new io.charybdis.storage.SchedulingGroupStats(id, io.charybdis.storage.SchedulingGroupStats.STATEMENT,
+                        -1, queuedRequests(), foregroundOps, writes.blockedCount(), rejectedRequests()),
+                new io.charybdis.storage.SchedulingGroupStats(id, io.charybdis.storage.SchedulingGroupStats.MEMTABLE,
+                        scheduler.activeTasks(f), scheduler.pendingTasks(f), scheduler.completedTasks(f), 0, 0),
+                new io.charybdis.storage.SchedulingGroupStats(id, io.charybdis.storage.SchedulingGroupStats.COMPACTION,
+                        scheduler.activeTasks(c), scheduler.pendingTasks(c), scheduler.completedTasks(c), 0, 0));
+    }
+
+    /** Runs the table's compaction strategy now (auto-compaction enabled again). */
+    public CompletableFuture<Void> maybeCompact(TableId tid) {
+        if (tables.isRegistered(tid)) {
+            compactor.maybeCompact(tables.get(tid));
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Adds SSTables loaded from disk (nodetool refresh / import) to the table's live set on this shard; the row
+     * cache forgets the table (its partitions may have changed) and the strategy may compact them.
+     */
+    public CompletableFuture<Void> addSSTables(TableId tid, java.util.List<SSTableReader> added) {
+        if (!tables.isRegistered(tid)) {
+            added.forEach(SSTableReader::release);
+            return CompletableFuture.failedFuture(new io.charybdis.storage.StorageException("unknown table id=" + tid));
+        }
+        TableShard ts = tables.get(tid);
+        ts.cachePhase++;
+        memory.cache.invalidateTable(tid);
+        compactor.strategy(ts); // makes the backlog tracker if no compaction ran yet
+        ts.sstables.addAll(added);
+        ts.tracker().replaceSSTables(java.util.List.of(), added);
+        ts.publishStats();
+        compactor.maybeCompact(ts);
+        return CompletableFuture.completedFuture(null);
     }
 
     /** This shard's memory, cache, commit log and scheduler figures; call on the shard thread (through submit). */

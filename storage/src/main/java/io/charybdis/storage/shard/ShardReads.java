@@ -13,6 +13,7 @@ import io.charybdis.storage.read.ResultWriter;
 import io.charybdis.storage.sstable.SSTableReader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -42,6 +43,11 @@ final class ShardReads {
     }
 
     CompletableFuture<ReadResult> read(ReadCommand c) {
+        return read(c, null);
+    }
+
+    /** @param trace a traced request's tracing session (single-partition reads tell it their steps); or null */
+    CompletableFuture<ReadResult> read(ReadCommand c, Consumer<String> trace) {
         shard.countForegroundOp();
         if (!c.isSinglePartition()) {
             CompletableFuture<ReadResult> f = ranges.read(c);
@@ -52,7 +58,7 @@ final class ShardReads {
             return f;
         }
         long started = System.nanoTime();
-        CompletableFuture<ReadResult> f = readPartition(c);
+        CompletableFuture<ReadResult> f = readPartition(c, trace);
         TableShard ts = shard.tables.find(c.table());
         if (ts != null) {
             if (f.isDone()) {
@@ -78,6 +84,10 @@ final class ShardReads {
     }
 
     CompletableFuture<ReadResult> readPartition(ReadCommand c) {
+        return readPartition(c, null);
+    }
+
+    CompletableFuture<ReadResult> readPartition(ReadCommand c, Consumer<String> trace) {
         TableShard ts = shard.tables.get(c.table());
         CompletableFuture<ReadResult> f = new CompletableFuture<>();
         RowCache cache = shard.memory.cache;
@@ -88,11 +98,17 @@ final class ShardReads {
                 // as in Cassandra, a row cache hit is not a read of SSTables: the histogram does not count it
                 List<PartitionView> views = memtableViews(ts.memtable, ts.flushing, new DecoratedKey(c.token(), c.key()));
                 views.add(cached);
+                if (trace != null) {
+                    trace.accept("Row cache hit");
+                }
                 ResultWriter w = new ResultWriter(c);
                 emit(c, views, w);
                 f.complete(w.build());
                 return f;
             }
+        }
+        if (trace != null) {
+            trace.accept("Acquiring sstable references");
         }
         ReadSources src = ReadSources.capture(ts, r -> r.mayContain(c.token(), c.key()));
         ts.recordSSTablesPerRead(src.sstables().size());
@@ -101,7 +117,7 @@ final class ShardReads {
             if (useCache) {
                 cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, shard.memory.cacheLimit());
             }
-            finishPartitionRead(c, src, List.of(), f);
+            finishPartitionRead(c, src, List.of(), f, trace);
             return f;
         }
         shard.io(() -> {
@@ -116,7 +132,7 @@ final class ShardReads {
                     if (useCache && phase == ts.cachePhase && !ts.dropped && !shard.isClosed()) {
                         populate(c, parts);
                     }
-                    finishPartitionRead(c, src, parts, f);
+                    finishPartitionRead(c, src, parts, f, trace);
                 }
             });
         }, f);
@@ -226,9 +242,13 @@ final class ShardReads {
         return views;
     }
 
-    private void finishPartitionRead(ReadCommand c, ReadSources src, List<byte[]> parts, CompletableFuture<ReadResult> f) {
+    private void finishPartitionRead(ReadCommand c, ReadSources src, List<byte[]> parts, CompletableFuture<ReadResult> f,
+                                     Consumer<String> trace) {
         try {
             List<PartitionView> views = views(src, parts, new DecoratedKey(c.token(), c.key()));
+            if (trace != null) {
+                trace.accept("Merged data from memtables and " + src.sstables().size() + " sstables");
+            }
             ResultWriter w = new ResultWriter(c);
             emit(c, views, w);
             f.complete(w.build());

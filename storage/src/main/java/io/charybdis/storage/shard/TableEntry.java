@@ -8,26 +8,43 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Node-wide registration of a table: descriptor (replaced by ALTER), its directory, the generation counter of
- * its SSTables and the SSTables found at registration, handed to each shard when it makes its state of the table
- * (at registration, see {@link ShardTables}).
+ * Node-wide registration of a table: descriptor (replaced by ALTER), its directories (one in each data directory),
+ * the generation counter of its SSTables and the SSTables found at registration, handed to each shard when it makes
+ * its state of the table (at registration, see {@link ShardTables}).
+ *
+ * <p>Several data directories: generations are unique across all of the table's directories (one counter), so a
+ * generation names one SSTable wherever it lies; each new SSTable (a flush, a compaction's output) goes to the next
+ * directory in turn that has room for it ({@link #nextDirectory}), which spreads every shard's SSTables over the
+ * directories; SSTables are read wherever they are.
  */
 public final class TableEntry {
     private volatile TableDescriptor descriptor;
     /** The writes this table's writes imply on other tables of the shard (its local indexes); null: none. */
     private volatile io.charybdis.storage.DerivedWrites derived;
-    private final Path directory;
+    private final List<Path> directories;
+    /** The directory the next SSTable is written to, before the room check (any thread: flushes and compactions). */
+    private final java.util.concurrent.atomic.AtomicInteger nextDirectory = new java.util.concurrent.atomic.AtomicInteger();
     private final AtomicLong generation;
     /** per shard: SSTables loaded at registration, taken (set to null) by the shard when it makes its table state. */
     final List<SSTableReader>[] initial;
     private final java.util.concurrent.atomic.AtomicReferenceArray<TableShard> perShard;
     /** Off-heap memory of this table's open SSTables (Bloom filters, index summaries, chunk offsets). */
     private final ShardAllocator sstableAllocator = new ShardAllocator(-1);
+    /** nodetool disableautocompaction: the strategies pick no compaction for this table until enabled again. */
+    private volatile boolean autoCompactionDisabled;
 
-    @SuppressWarnings("unchecked")
     public TableEntry(TableDescriptor descriptor, Path directory, long maxGeneration, int shards) {
+        this(descriptor, List.of(directory), maxGeneration, shards);
+    }
+
+    /** @param directories the table's directory in each data directory, the first data directory's first */
+    @SuppressWarnings("unchecked")
+    public TableEntry(TableDescriptor descriptor, List<Path> directories, long maxGeneration, int shards) {
+        if (directories.isEmpty()) {
+            throw new IllegalArgumentException("a table needs a directory");
+        }
         this.descriptor = descriptor;
-        this.directory = directory;
+        this.directories = List.copyOf(directories);
         this.generation = new AtomicLong(maxGeneration);
         this.initial = new List[shards];
         this.perShard = new java.util.concurrent.atomic.AtomicReferenceArray<>(shards);
@@ -169,12 +186,68 @@ public final class TableEntry {
         descriptor = d;
     }
 
+    /** The table's directory in the first data directory (where compaction logs are kept). */
     public Path directory() {
-        return directory;
+        return directories.get(0);
+    }
+
+    /** The table's directory in every data directory, the first one first. */
+    public List<Path> directories() {
+        return directories;
+    }
+
+    /**
+     * The directory a new SSTable of about {@code expectedBytes} goes to: the directories take turns, skipping one
+     * whose file system has less usable space than that; when none has, the one with the most.
+     */
+    public Path nextDirectory(long expectedBytes) {
+        int n = directories.size();
+        if (n == 1) {
+            return directories.get(0);
+        }
+        int first = Math.floorMod(nextDirectory.getAndIncrement(), n);
+        Path roomiest = null;
+        long most = -1;
+        for (int i = 0; i < n; i++) {
+            Path d = directories.get((first + i) % n);
+            long usable = usableSpace(d);
+            if (usable >= expectedBytes) {
+                return d;
+            }
+            if (usable > most) {
+                most = usable;
+                roomiest = d;
+            }
+        }
+        return roomiest;
+    }
+
+    private static long usableSpace(Path dir) {
+        try {
+            return java.nio.file.Files.getFileStore(dir).getUsableSpace();
+        } catch (java.io.IOException e) {
+            return -1; // unreadable: the last choice
+        }
     }
 
     public long nextGeneration() {
         return generation.incrementAndGet();
+    }
+
+    /**
+     * Makes every later {@link #nextGeneration()} exceed {@code atLeast}; returns the counter's value before, so
+     * a generation above that value was never handed out (refresh: SSTables placed in the directory by hand).
+     */
+    public long reserveGenerationsUpTo(long atLeast) {
+        return generation.getAndAccumulate(atLeast, Math::max);
+    }
+
+    public boolean autoCompactionDisabled() {
+        return autoCompactionDisabled;
+    }
+
+    public void autoCompactionDisabled(boolean disabled) {
+        this.autoCompactionDisabled = disabled;
     }
 
     public synchronized void setInitial(int shard, List<SSTableReader> readers) {

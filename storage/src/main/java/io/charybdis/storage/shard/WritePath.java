@@ -4,6 +4,7 @@ import io.charybdis.storage.DerivedWrites;
 import io.charybdis.storage.StorageException;
 import io.charybdis.storage.mutation.Mutation;
 import java.util.ArrayDeque;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -28,6 +29,11 @@ final class WritePath {
     }
 
     CompletableFuture<Void> apply(Mutation m, boolean log) {
+        return apply(m, log, null);
+    }
+
+    /** @param trace a traced request's tracing session, told of the commit log append and memtable write; or null */
+    CompletableFuture<Void> apply(Mutation m, boolean log, Consumer<String> trace) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (!shard.acceptingWrites()) {
             done.completeExceptionally(notAccepted());
@@ -37,10 +43,10 @@ final class WritePath {
         TableShard ts = shard.tables.get(m.table());
         ArrayDeque<Runnable> waiters = shard.locks.waitersOf(m.token(), m.partitionKey());
         if (waiters != null) {
-            waiters.add(() -> admit(() -> applyNow(ts, m, log, done), done));
+            waiters.add(() -> admit(() -> applyNow(ts, m, log, done, trace), done));
             return done;
         }
-        admit(() -> applyNow(ts, m, log, done), done);
+        admit(() -> applyNow(ts, m, log, done, trace), done);
         return done;
     }
 
@@ -72,12 +78,22 @@ final class WritePath {
 
     /** Writes the mutation now: commit log (if {@code log}), memtable; the cache gives back what memtables took. */
     void applyNow(TableShard ts, Mutation m, boolean log, CompletableFuture<Void> done) {
+        applyNow(ts, m, log, done, null);
+    }
+
+    void applyNow(TableShard ts, Mutation m, boolean log, CompletableFuture<Void> done, Consumer<String> trace) {
         if (ts.dropped) {
             done.completeExceptionally(new StorageException("table dropped id=" + m.table()));
             return;
         }
         long started = System.nanoTime();
+        if (trace != null && log) {
+            trace.accept("Appending to commitlog");
+        }
         long segment = log ? shard.commitLog.append(m, done) : -1;
+        if (trace != null) {
+            trace.accept("Adding to " + ts.entry.descriptor().name() + " memtable");
+        }
         ts.memtable.apply(m, segment);
         applyDerived(ts, m, segment);
         ts.writeLatency.recordNanos(System.nanoTime() - started);

@@ -44,7 +44,8 @@ class ShardRegistrationTest {
         StorageConfig config = new StorageConfig(dir.resolve("data"), dir.resolve("commitlog"), CommitLogSync.PERIODIC,
                 50, 1, 64 * 1024, 8L << 20, false);
         Files.createDirectories(config.commitLogDirectory());
-        shard = new Shard(0, executor, new ShardContext(config, 1, registry, io, new AtomicLong(), new AtomicLong()));
+        shard = new Shard(0, executor, new ShardContext(config, 1, registry, io, new AtomicLong(), new AtomicLong(),
+                new io.charybdis.storage.CompactionHistory()));
     }
 
     @AfterEach

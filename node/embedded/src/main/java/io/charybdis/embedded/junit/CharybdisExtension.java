@@ -1,7 +1,7 @@
 package io.charybdis.embedded.junit;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import io.charybdis.embedded.CqlScript;
+import io.charybdis.cqlscript.CqlScript;
 import io.charybdis.embedded.EmbeddedCharybdis;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;

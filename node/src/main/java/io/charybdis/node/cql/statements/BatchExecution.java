@@ -133,8 +133,10 @@ public final class BatchExecution implements CqlStatement {
                         + (names.size() > 1 ? "s" : "") + " [" + String.join(", ", names) + "]. You should use a "
                         + "logged batch for atomicity, or asynchronous writes for performance.");
             }
-            return logged ? coordinator.writeLogged(merged, ctx.consistency(), ctx.home())
-                    : coordinator.write(merged, ctx.consistency(), ctx.home());
+            ctx.trace(logged && merged.size() > 1 ? "Determining replicas for atomic batch"
+                    : "Determining replicas for mutation");
+            return logged ? coordinator.writeLogged(merged, ctx.consistency(), ctx.home(), ctx.traceSink())
+                    : coordinator.write(merged, ctx.consistency(), ctx.home(), ctx.traceSink());
         }).thenApply(v -> ResultMessage.VOID);
     }
 

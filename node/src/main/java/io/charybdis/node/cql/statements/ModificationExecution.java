@@ -24,6 +24,7 @@ import io.charybdis.node.cql.values.TermBinder;
 import io.charybdis.node.cql.values.TimeUuids;
 import io.charybdis.node.cql.values.Values;
 import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.CompactStorage;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
@@ -267,12 +268,28 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 for (ColumnMetadata c : table.clustering()) {
                     if (!seen.contains(c.name())) {
+                        if (c.position() > 0 && seen.contains(table.clustering().get(c.position() - 1).name())
+                                && table.compactStorage() == CompactStorage.DENSE) {
+                            // Cassandra stores such a row under a clustering prefix; our rows have full clusterings
+                            throw new InvalidRequestException("Rows with a clustering prefix (" + c.name() + " missing) "
+                                    + "in COMPACT STORAGE tables are not supported by Charybdis yet");
+                        }
                         // a row of static columns alone needs no clustering
                         if (!onlyStaticValues) {
                             throw new InvalidRequestException("Some clustering keys are missing: " + c.name());
                         }
                         insertsStaticRow = true;
                     }
+                }
+                if (ops.isEmpty() && table.compactStorage() == CompactStorage.STATIC) {
+                    // the hidden clustering column a static compact table's rows are keyed by in Cassandra
+                    throw new InvalidRequestException("Some clustering keys are missing: "
+                            + CompactStorage.hiddenClusteringName(table));
+                }
+                if (ops.isEmpty() && table.compactStorage() == CompactStorage.DENSE
+                        && !table.regularAndStatic().isEmpty()) {
+                    throw new InvalidRequestException("Column " + table.regularAndStatic().get(0).name()
+                            + " is mandatory for this COMPACT STORAGE table");
                 }
                 restrictions = new Restrictions(table, where, binder, false, false);
                 ifNotExists = ins.ifNotExists();
@@ -303,6 +320,11 @@ public final class ModificationExecution implements CqlStatement {
             }
             case io.charybdis.node.cql.syntax.InsertJsonStatement ij -> {
                 kind = Kind.INSERT;
+                if (table.compactStorage() == CompactStorage.STATIC) {
+                    // Cassandra 5.0.6 looks the hidden clustering column up among the declared ones
+                    throw new InvalidRequestException("Undefined column name "
+                            + CompactStorage.hiddenClusteringName(table) + " in table " + table);
+                }
                 BoundValue doc = binder.bind(ij.json(), "[json]", io.charybdis.protocol.types.NativeType.TEXT);
                 JsonDocument json = new JsonDocument(doc, table);
                 for (ColumnMetadata c : table.regularAndStatic()) {
@@ -614,7 +636,10 @@ public final class ModificationExecution implements CqlStatement {
             return executeConditional(ctx);
         }
         ConsistencyRules.forWrite(ctx.consistency());
-        return mutationsWithRead(ctx).thenCompose(m -> coordinator.write(m, ctx.consistency(), ctx.home())).thenApply(v -> ResultMessage.VOID);
+        return mutationsWithRead(ctx).thenCompose(m -> {
+            ctx.trace("Determining replicas for mutation");
+            return coordinator.write(m, ctx.consistency(), ctx.home(), ctx.traceSink());
+        }).thenApply(v -> ResultMessage.VOID);
     }
 
     long writeTimestamp(QueryContext ctx) {
@@ -727,7 +752,7 @@ public final class ModificationExecution implements CqlStatement {
                         continue;
                     }
                     b.beginRow(ck);
-                    if (kind == Kind.INSERT) {
+                    if (kind == Kind.INSERT && table.compactStorage().writesRowMarker(table)) {
                         b.rowMarker(ts, ttlSeconds, now + ttlSeconds);
                     }
                     for (Op op : ops) {

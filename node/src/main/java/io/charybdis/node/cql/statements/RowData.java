@@ -48,6 +48,9 @@ public final class RowData {
     /** Per counter column: the sum of its shards, and the 8-byte buffer that shows it (reused from row to row). */
     private final long[] counterSums;
     private final ByteBuffer[] counterValues;
+    /** Per multi-cell column: its cells' timestamps and TTLs (of the current row; of the static row for statics). */
+    private final CellTimes[] cellTimes;
+    private final CellTimes[] staticCellTimes;
     private final ClusteringDecoder clusteringDecoder;
     /** Static column values of the current partition, kept while its rows are produced. */
     private final ByteBuffer[] staticValues;
@@ -66,6 +69,8 @@ public final class RowData {
     /** The current partition's key; like the values, valid for the current row only. */
     ByteBuffer partitionKey;
     boolean isStaticRow;
+    /** Whether the current row lives: a row marker, or a cell of a column the table still has (not dropped). */
+    boolean live;
 
     public RowData(TableMetadata table) {
         this.table = table;
@@ -90,6 +95,8 @@ public final class RowData {
         counter = new boolean[n];
         counterSums = new long[n];
         counterValues = new ByteBuffer[n];
+        cellTimes = new CellTimes[n];
+        staticCellTimes = new CellTimes[n];
         for (int i = 0; i < n; i++) {
             if (i >= firstNonKey && Types.isCounter(columns.get(i).type())) {
                 counter[i] = true;
@@ -99,6 +106,8 @@ public final class RowData {
             multiCell[i] = i >= firstNonKey && c.isMultiCell();
             staticColumn[i] = i >= firstNonKey && c.isStatic();
             complex[i] = multiCell[i] ? new MultiCellAssembler(c) : null;
+            cellTimes[i] = multiCell[i] ? new CellTimes() : null;
+            staticCellTimes[i] = multiCell[i] && staticColumn[i] ? new CellTimes() : null;
         }
         clusteringDecoder = new ClusteringDecoder(table);
         cellViews = new ByteBuffer[n];
@@ -187,6 +196,11 @@ public final class RowData {
             timestamps[i] = Long.MIN_VALUE;
         }
         Arrays.fill(staticValues, null);
+        for (CellTimes t : staticCellTimes) {
+            if (t != null) {
+                t.clear();
+            }
+        }
     }
 
     /** Loads the cursor's current row. A static row is kept for the partition's later rows. */
@@ -194,12 +208,14 @@ public final class RowData {
         byte[] a = cursor.array();
         attach(a);
         isStaticRow = cursor.isStatic();
+        live = cursor.rowTimestamp() != Long.MIN_VALUE;
         for (int i = firstNonKey; i < values.length; i++) {
             values[i] = null;
             timestamps[i] = Long.MIN_VALUE;
             ttls[i] = 0;
             if (multiCell[i]) {
                 complex[i].clear();
+                cellTimes[i].clear();
             }
         }
         boolean anyComplex = false;
@@ -225,8 +241,9 @@ public final class RowData {
             if (staticColumn[idx] != isStaticRow) {
                 continue;
             }
+            live = true;
             timestamps[idx] = Math.max(timestamps[idx], cursor.timestamp());
-            ttls[idx] = cursor.ttl();
+            ttls[idx] = cursor.ttl() == 0 ? 0 : cursor.localExpirationTime();
             if (counter[idx]) {
                 if (cursor.valueLength() == 8) {
                     long shard = cursor.valueBuffer().getLong(cursor.valueOffset(), java.nio.ByteOrder.BIG_ENDIAN);
@@ -238,6 +255,10 @@ public final class RowData {
                 if (multiCell[idx]) {
                     complex[idx].add(cursor.pathOffset(), cursor.pathLength(), cursor.valueOffset(),
                             cursor.valueLength());
+                    int field = cursor.pathLength() >= 2 ? ((a[cursor.pathOffset()] & 0xFF) << 8)
+                            | (a[cursor.pathOffset() + 1] & 0xFF) : -1;
+                    cellTimes[idx].add(cursor.timestamp(), cursor.ttl() == 0 ? 0 : cursor.localExpirationTime(),
+                            field);
                     anyComplex = true;
                 }
             } else if (!multiCell[idx]) {
@@ -261,6 +282,11 @@ public final class RowData {
             }
         }
         if (isStaticRow) {
+            for (int i = firstNonKey; i < values.length; i++) {
+                if (staticCellTimes[i] != null) {
+                    staticCellTimes[i].copyFrom(cellTimes[i]);
+                }
+            }
             System.arraycopy(values, 0, staticValues, 0, values.length);
             System.arraycopy(timestamps, 0, staticTimestamps, 0, values.length);
             System.arraycopy(ttls, 0, staticTtls, 0, values.length);
@@ -358,8 +384,14 @@ public final class RowData {
         return timestamps[index];
     }
 
-    public int ttl(int index) {
+    /** When the column's cell expires (seconds since the epoch), 0 when it does not: ttl() is what is left. */
+    public int expiration(int index) {
         return ttls[index];
+    }
+
+    /** The timestamps and TTLs of the cells of multi-cell column {@code index} in the current row. */
+    CellTimes cellTimes(int index) {
+        return staticColumn[index] ? staticCellTimes[index] : cellTimes[index];
     }
 
     /** True when the row has a value in at least one non-key column (for static-only detection). */

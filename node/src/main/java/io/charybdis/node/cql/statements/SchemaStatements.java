@@ -9,6 +9,7 @@ import io.charybdis.node.cql.syntax.QualifiedName;
 import io.charybdis.node.cql.syntax.SchemaStatement;
 import io.charybdis.node.cql.syntax.SchemaStatement.*;
 import io.charybdis.node.schema.ColumnMetadata;
+import io.charybdis.node.schema.CompactStorage;
 import io.charybdis.node.schema.IndexMetadata;
 import io.charybdis.node.schema.KeyspaceMetadata;
 import io.charybdis.node.schema.Schema;
@@ -142,7 +143,8 @@ public final class SchemaStatements {
     private SchemaChange alterKeyspace(Schema schema, AlterKeyspace s) {
         KeyspaceMetadata ks = schema.keyspace(s.keyspace());
         if (ks == null || ks.virtual()) {
-            // the replication of a stored system keyspace (system_auth) is the user's to alter, as in Cassandra
+            // the replication of a stored system keyspace (system_auth, system_traces) is the user's to alter,
+            // as in Cassandra
             checkNotSystem(s.keyspace());
         }
         if (ks == null) {
@@ -304,10 +306,10 @@ public final class SchemaStatements {
     // ---- tables ------------------------------------------------------------------------------------------------
 
     /**
-     * {@code WITH COMPACT STORAGE}: the definitions Cassandra 5.0 refuses get its errors; the others, which Cassandra
-     * 5.0 creates (as "dense" or "static" compact tables with hidden columns), are refused as not implemented.
+     * {@code WITH COMPACT STORAGE}: the definitions Cassandra 5.0 refuses get its errors; the others become "static"
+     * (no clustering) or "dense" compact tables (see {@link CompactStorage}).
      */
-    private static void checkCompactStorage(List<ColumnMetadata> columns, List<String> clustering) {
+    private static CompactStorage checkCompactStorage(List<ColumnMetadata> columns, List<String> clustering) {
         List<String> regular = new ArrayList<>();
         for (ColumnMetadata c : columns) {
             if (c.isStatic()) {
@@ -328,8 +330,7 @@ public final class SchemaStatements {
             throw new InvalidRequestException("COMPACT STORAGE with composite PRIMARY KEY allows no more than one column "
                     + "not part of the PRIMARY KEY (got: " + String.join(", ", regular) + ")");
         }
-        throw new InvalidRequestException("COMPACT STORAGE tables are not supported by Charybdis yet (Cassandra 5.0 "
-                + "creates them for compatibility with tables from before 4.0; declare the table without it)");
+        return clustering.isEmpty() ? CompactStorage.STATIC : CompactStorage.DENSE;
     }
 
     private SchemaChange createTable(Schema schema, CreateTable s, String currentKs) {
@@ -418,15 +419,14 @@ public final class SchemaStatements {
         if (hasCounter && hasNonCounter) {
             throw new InvalidRequestException("Cannot mix counter and non counter columns in the same table");
         }
-        if (s.compactStorage()) {
-            checkCompactStorage(columns, clusteringNames);
-        }
+        CompactStorage compact = s.compactStorage() ? checkCompactStorage(columns, clusteringNames)
+                : CompactStorage.NONE;
         TableParams params = TableOptions.apply(TableParams.defaults(), s.properties());
         if (hasCounter && params.defaultTimeToLive() > 0) {
             throw new InvalidRequestException("Cannot set default_time_to_live on a table with counters");
         }
         TableMetadata table = new TableMetadata(ksName, name, UUID.randomUUID(), columns, params, cellId, Map.of(),
-                Map.of(), false);
+                Map.of(), false, compact);
         pending = schema.with(ks.withTable(table));
         return SchemaChange.table(SchemaChange.Change.CREATED, ksName, name);
     }
@@ -490,6 +490,9 @@ public final class SchemaStatements {
         Map<String, TableMetadata.DroppedColumn> dropped = new LinkedHashMap<>(t.droppedColumns());
         switch (s.action()) {
             case AddColumns add -> {
+                if (t.isCompactStorage()) {
+                    throw new InvalidRequestException("Cannot add new column to a COMPACT STORAGE table");
+                }
                 boolean changed = false;
                 for (SchemaStatement.ColumnDefinition d : add.columns()) {
                     if (t.column(d.name()) != null) {
@@ -536,6 +539,11 @@ public final class SchemaStatements {
                     if (col.isPrimaryKey()) {
                         throw new InvalidRequestException("Cannot drop PRIMARY KEY column " + c);
                     }
+                    if (t.compactStorage() == CompactStorage.DENSE) {
+                        // Cassandra 5.0.6 fails here with a Server_error (IndexOutOfBoundsException)
+                        throw new InvalidRequestException("Cannot drop the compact value column " + c
+                                + " of a COMPACT STORAGE table");
+                    }
                     for (IndexMetadata i : t.indexes().values()) {
                         if (i.targetColumn().equals(c)) {
                             throw new InvalidRequestException("Cannot drop column " + c + " because it has dependent "
@@ -564,7 +572,7 @@ public final class SchemaStatements {
                         if (rename.ifExists()) {
                             continue;
                         }
-                        throw new InvalidRequestException("Column with name '" + r.from() + "' doesn't exist");
+                        throw new InvalidRequestException("Undefined column name " + r.from() + " in table " + t);
                     }
                     if (!col.isPrimaryKey()) {
                         throw new InvalidRequestException("Cannot rename non PRIMARY KEY column " + r.from());
@@ -859,6 +867,14 @@ public final class SchemaStatements {
         }
         if (t.isCounterTable()) {
             throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
+        }
+        if (t.isCompactStorage() && col.isPrimaryKey()) {
+            throw new InvalidRequestException("Secondary indexes are not supported on PRIMARY KEY columns in COMPACT "
+                    + "STORAGE tables");
+        }
+        if (t.compactStorage() == CompactStorage.DENSE) {
+            throw new InvalidRequestException("Secondary indexes are not supported on compact value column of COMPACT "
+                    + "STORAGE tables");
         }
         if (col.kind() == ColumnMetadata.Kind.PARTITION_KEY && t.partitionKey().size() == 1) {
             throw new InvalidRequestException("Cannot create secondary index on the only partition key column "

@@ -62,6 +62,13 @@ public final class SelectExecution implements CqlStatement {
     private final boolean allowFiltering;
     private final boolean distinct;
     private final int groupByColumns;
+    /** GROUP BY ending with {@code floor(c, ...)}: the function grouping the last column's values, else null. */
+    private final GroupFunction groupFunction;
+
+    /** A monotonic function of the last GROUP BY column (Cassandra's time floor), applied to its value. */
+    private interface GroupFunction {
+        ByteBuffer apply(ByteBuffer value, BindContext ctx);
+    }
     private final boolean orderByAcrossPartitions;
     private final boolean staticOnlyRows;
     /** The cell ids of the columns the statement reads (selection and filters); null = all (wildcard). */
@@ -186,9 +193,29 @@ public final class SelectExecution implements CqlStatement {
         int groupBy = 0;
         List<ColumnMetadata> primaryKey = new ArrayList<>(table.partitionKey());
         primaryKey.addAll(table.clustering());
-        for (Selector g : s.groupBy()) {
-            if (!(g instanceof Selector.Column gc)) {
-                throw new InvalidRequestException("Only column names are supported in GROUP BY yet");
+        GroupFunction groupFn = null;
+        for (int gi = 0; gi < s.groupBy().size(); gi++) {
+            Selector g = s.groupBy().get(gi);
+            Selector.Column gc;
+            if (g instanceof Selector.Column c) {
+                gc = c;
+            } else if (g instanceof Selector.FunctionCall fc && fc.function().name().equals("floor")
+                    && !fc.args().isEmpty() && fc.args().get(0) instanceof Selector.Column c) {
+                gc = c;
+                ColumnMetadata fcol = table.column(c.name());
+                if (fcol != null && fcol.kind() != ColumnMetadata.Kind.CLUSTERING) {
+                    throw new InvalidRequestException("Group by functions are only supported on clustering columns, "
+                            + "got " + c.name());
+                }
+                if (gi != s.groupBy().size() - 1) {
+                    // Cassandra requires the columns in primary key order first; a function ends the groups
+                    throw new InvalidRequestException("Group by currently only support groups of columns following "
+                            + "their declared order in the PRIMARY KEY");
+                }
+                groupFn = fcol == null ? null : groupFunction(fc, fcol, functions, binder);
+            } else {
+                throw new InvalidRequestException("Only column names and floor() of the last one are supported in "
+                        + "GROUP BY yet");
             }
             ColumnMetadata col = table.column(gc.name());
             if (col == null) {
@@ -213,8 +240,12 @@ public final class SelectExecution implements CqlStatement {
             throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
         }
         this.groupByColumns = groupBy;
+        this.groupFunction = groupFn;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
-        this.cellFilter = s.isWildcard() ? null : readCells(s, table, restrictions);
+        // a table with dropped columns reads every cell: a row whose only cells are of dropped columns is dead, which
+        // storage (that knows no columns) cannot tell
+        this.cellFilter = s.isWildcard() || !table.droppedColumns().isEmpty() ? null
+                : readCells(s, table, restrictions);
         this.requestTimeout = RequestTimeout.of(s.timeout(), binder);
         this.variables = binder.variables();
         this.pkIndexes = pkBindIndexes(table, binder.receivers());
@@ -232,6 +263,33 @@ public final class SelectExecution implements CqlStatement {
         }
         this.indexFilter = chosen;
         this.indexTarget = target;
+    }
+
+    /** {@code floor(c, duration[, start])} as a GROUP BY element: the overload for c's type, constants bound. */
+    private static GroupFunction groupFunction(Selector.FunctionCall fc, ColumnMetadata column, Functions functions,
+                                               TermBinder binder) {
+        for (io.charybdis.node.cql.values.NativeFunction fn : functions.overloads("floor")) {
+            if (fn.argTypes().size() != fc.args().size() || !fn.argTypes().get(0).equals(column.type())) {
+                continue;
+            }
+            List<io.charybdis.node.cql.values.BoundValue> args = new ArrayList<>();
+            for (int i = 1; i < fc.args().size(); i++) {
+                if (!(fc.args().get(i) instanceof Selector.Value v)) {
+                    throw new InvalidRequestException("Only constants are supported as floor() arguments in GROUP BY");
+                }
+                args.add(binder.bind(v.term(), "arg" + i + "(system.floor)", fn.argTypes().get(i)));
+            }
+            return (value, ctx) -> {
+                List<ByteBuffer> values = new ArrayList<>(args.size() + 1);
+                values.add(value);
+                for (io.charybdis.node.cql.values.BoundValue b : args) {
+                    values.add(b.bind(ctx));
+                }
+                return fn.execute(values, ctx);
+            };
+        }
+        throw new InvalidRequestException("Invalid call to function floor in GROUP BY: no overload for "
+                + column.name() + " of type " + column.type().cqlName());
     }
 
     /**
@@ -402,6 +460,18 @@ public final class SelectExecution implements CqlStatement {
     /** Cassandra's RequestFailureReason code for an index still building. */
     private static final int INDEX_NOT_AVAILABLE = 6;
 
+    /**
+     * A range read's token bounds as Cassandra's traces show them: the whole ring as
+     * {@code (min(-9223372036854775808), min(-9223372036854775808)]}, a bound as its token.
+     */
+    private static String tokenRangeText(ReadCommand cmd) {
+        ReadCommand.KeyBound lo = cmd.start();
+        ReadCommand.KeyBound hi = cmd.end();
+        String min = "min(" + Long.MIN_VALUE + ")";
+        return (lo == null || !lo.inclusive() ? "(" : "[") + (lo == null ? min : Long.toString(lo.token())) + ", "
+                + (hi == null ? min : Long.toString(hi.token())) + (hi == null || hi.inclusive() ? "]" : ")");
+    }
+
     private RowData takeRow() {
         RowData r = spareRow.getAndSet(null);
         return r != null ? r : new RowData(table);
@@ -501,12 +571,28 @@ public final class SelectExecution implements CqlStatement {
         int partitionRegularRows;
         boolean partitionHasStatic;
         List<Object[]> sortBuffer;
-        final int groupLimit;
+        int groupLimit;
         final int groupsPerPartitionLimit;
         int groupsWritten;
         int groupsInPartition;
         ByteBuffer groupPartition;
         boolean skippingGroup;
+        /**
+         * GROUP BY under paging: Cassandra's page size counts groups. A page ends once it holds {@code groupPageSize}
+         * completed groups, before the first row of the next group, which the next page starts with: the resume
+         * point is then the row before it, kept below (as the resume point fields, before each row moves them).
+         */
+        final int groupPageSize;
+        boolean groupPageFull;
+        boolean prevResumeSet;
+        boolean prevResumePending;
+        long prevResumeToken;
+        int prevKeyOffset;
+        int prevKeyLength;
+        int prevClusteringOffset;
+        int prevClusteringLength;
+        byte[] prevResumeKey;
+        byte[] prevResumeClustering;
 
         /** The last storage read issued and its partition (null for a range read), for tombstone messages. */
         ReadCommand lastCommand;
@@ -525,6 +611,8 @@ public final class SelectExecution implements CqlStatement {
             this.groupsPerPartitionLimit = groupByColumns > 0 ? ppl : Integer.MAX_VALUE;
             this.pageSize = aggregate ? Integer.MAX_VALUE : pageSize;
             this.remaining = aggregate ? Integer.MAX_VALUE : limit;
+            this.groupPageSize = groupByColumns > 0 && indexTarget == null && virtual == null ? pageSize
+                    : Integer.MAX_VALUE;
             if (aggregate) {
                 selection.resetAggregates();
             }
@@ -539,11 +627,20 @@ public final class SelectExecution implements CqlStatement {
                 partitionEmitted = perPartitionLimit == Integer.MAX_VALUE ? 0
                         : perPartitionLimit - state.remainingInPartition();
                 partitionRegularRows = state.clustering() == null ? 0 : 1;
+                if (groupByColumns > 0) {
+                    // a GROUP BY page's state counts groups: those LIMIT still allows, and PER PARTITION LIMIT in
+                    // the partition it stopped in
+                    this.remaining = Integer.MAX_VALUE;
+                    this.groupLimit = state.remaining();
+                    this.groupsInPartition = ppl == Integer.MAX_VALUE ? 0 : ppl - state.remainingInPartition();
+                    this.groupPartition = ByteBuffer.wrap(state.key());
+                }
             }
         }
 
         CompletableFuture<Void> start() {
-            if (aggregate && partitionIndex == 0 && !resumeSet) {
+            // Cassandra warns on each page of a GROUP BY query (the other aggregates have one page)
+            if (aggregate && (groupByColumns > 0 || partitionIndex == 0 && !resumeSet)) {
                 if (!restrictions.hasPartitionKeys()) {
                     ctx.warn("Aggregation query used without partition key");
                 } else if (restrictions.partitionKeyIn()) {
@@ -842,7 +939,7 @@ public final class SelectExecution implements CqlStatement {
         }
 
         boolean pageFull() {
-            return emitted >= pageSize || remaining <= 0;
+            return emitted >= pageSize || remaining <= 0 || groupPageFull;
         }
 
         CompletableFuture<Void> next() {
@@ -903,7 +1000,19 @@ public final class SelectExecution implements CqlStatement {
                 cmd = b.build();
             }
             lastCommand = cmd;
-            return coordinator.read(cmd, ctx.consistency(), ctx.home()).thenCompose(result -> {
+            if (ctx.trace() != null) {
+                if (keys != null) {
+                    ctx.trace("Executing single-partition query on " + table.name());
+                } else {
+                    ctx.trace("Computing ranges to query");
+                    ctx.trace("Executing seq scan for " + tokenRangeText(cmd));
+                }
+            }
+            return coordinator.read(cmd, ctx.consistency(), ctx.home(), ctx.traceSink()).thenCompose(result -> {
+                if (ctx.trace() != null) {
+                    ctx.trace("Read " + result.liveRowsScanned() + " live rows and " + result.tombstonesScanned()
+                            + " tombstone cells");
+                }
                 TombstoneGuard.check(guardrails, ctx, table, cmd, lastKey, commandLimit, result);
                 boolean more = process(result);
                 if (!more) {
@@ -946,6 +1055,11 @@ public final class SelectExecution implements CqlStatement {
                 if (!hasCurrentKey || currentToken != token || !Arrays.equals(currentKey, 0, currentKeyLength, a,
                         keyOffset, keyOffset + keyLength)) {
                     closePartition();
+                    if (groupPageFull) {
+                        resolveResume(result);
+                        savePagingState();
+                        return false;
+                    }
                     setCurrentKey(token, a, keyOffset, keyLength);
                     partitionEmitted = 0;
                     partitionRegularRows = 0;
@@ -958,8 +1072,12 @@ public final class SelectExecution implements CqlStatement {
                         partitionHasStatic = true;
                         continue;
                     }
-                    partitionRegularRows++;
+                    keepPrevious();
                     rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
+                    if (cellFilter == null && !row.live) {
+                        continue; // only cells of dropped columns (a compact table's rows have no marker)
+                    }
+                    partitionRegularRows++;
                     if (checkingEntry && !entryLive) {
                         entryLive = Filters.matches(indexFilterOnly, row, bind, indexFilterValue);
                     }
@@ -978,6 +1096,7 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
                 if (partitionRegularRows == 0 && partitionHasStatic) {
+                    keepPrevious();
                     rememberInChunk(token, keyOffset, keyLength, -1, 0);
                 }
             }
@@ -1005,8 +1124,41 @@ public final class SelectExecution implements CqlStatement {
             pendingClusteringLength = clusteringLength;
         }
 
+        /** Keeps the resume point as it is before the current row moves it (GROUP BY pages end before a row). */
+        void keepPrevious() {
+            prevResumeSet = resumeSet;
+            prevResumePending = resumePending;
+            prevResumeToken = resumeToken;
+            prevKeyOffset = pendingKeyOffset;
+            prevKeyLength = pendingKeyLength;
+            prevClusteringOffset = pendingClusteringOffset;
+            prevClusteringLength = pendingClusteringLength;
+            prevResumeKey = resumeKey;
+            prevResumeClustering = resumeClustering;
+        }
+
+        /** Moves the resume point back to before the current row: the next page starts with it. */
+        void restorePrevious() {
+            resumeSet = prevResumeSet;
+            resumePending = prevResumePending;
+            resumeToken = prevResumeToken;
+            pendingKeyOffset = prevKeyOffset;
+            pendingKeyLength = prevKeyLength;
+            pendingClusteringOffset = prevClusteringOffset;
+            pendingClusteringLength = prevClusteringLength;
+            resumeKey = prevResumeKey;
+            resumeClustering = prevResumeClustering;
+        }
+
         /** Turns a resume point remembered in the chunk into copies (once per chunk, not per row). */
         void resolveResume(ReadResult chunk) {
+            if (prevResumePending) {
+                byte[] a = chunk.cursor().array();
+                prevResumePending = false;
+                prevResumeKey = Arrays.copyOfRange(a, prevKeyOffset, prevKeyOffset + prevKeyLength);
+                prevResumeClustering = prevClusteringOffset < 0 ? null
+                        : Arrays.copyOfRange(a, prevClusteringOffset, prevClusteringOffset + prevClusteringLength);
+            }
             if (!resumePending) {
                 return;
             }
@@ -1045,6 +1197,16 @@ public final class SelectExecution implements CqlStatement {
                 row.asStaticOnlyRow();
                 if (Filters.matches(filters, row, bind, filterValues)) {
                     emit();
+                    if (groupPageFull) {
+                        // this static-only row starts the next page; a resume point still in the chunk is saved by
+                        // the caller, which has the chunk
+                        if (!resumePending) {
+                            savePagingState();
+                        }
+                        partitionHasStatic = false;
+                        partitionRegularRows = 0;
+                        return;
+                    }
                     partitionEmitted++;
                     remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
                     if (pageFull()) {
@@ -1064,8 +1226,12 @@ public final class SelectExecution implements CqlStatement {
             if (aggregate) {
                 if (groupByColumns > 0) {
                     boolean newGroup = groupKey == null;
+                    ByteBuffer floored = groupFunction == null ? null
+                            : groupFunction.apply(row.values[groupByColumns - 1], bind);
                     for (int i = 0; i < groupByColumns && !newGroup; i++) {
-                        newGroup = !row.valueEquals(i, groupKey[i]);
+                        newGroup = groupFunction != null && i == groupByColumns - 1
+                                ? !java.util.Objects.equals(floored, groupKey[i])
+                                : !row.valueEquals(i, groupKey[i]);
                     }
                     if (newGroup) {
                         if (groupStarted) {
@@ -1074,6 +1240,12 @@ public final class SelectExecution implements CqlStatement {
                             groupStarted = false;
                             groupsWritten++;
                             groupsInPartition++;
+                            if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
+                                // the page is full: this row, the first of the next group, starts the next page
+                                groupPageFull = true;
+                                restorePrevious();
+                                return;
+                            }
                         }
                         if (!java.util.Objects.equals(row.partitionKey, groupPartition)) {
                             groupPartition = RowData.copy(row.partitionKey); // row values are views of their row
@@ -1081,7 +1253,7 @@ public final class SelectExecution implements CqlStatement {
                         }
                         ByteBuffer[] gk = new ByteBuffer[groupByColumns];
                         for (int i = 0; i < groupByColumns; i++) {
-                            gk[i] = row.copyValue(i);
+                            gk[i] = groupFunction != null && i == groupByColumns - 1 ? floored : row.copyValue(i);
                         }
                         groupKey = gk;
                         skippingGroup = groupsInPartition >= groupsPerPartitionLimit;
@@ -1118,6 +1290,13 @@ public final class SelectExecution implements CqlStatement {
         }
 
         void savePagingState() {
+            if (groupPageFull) {
+                int rip = groupsPerPartitionLimit == Integer.MAX_VALUE ? Integer.MAX_VALUE
+                        : groupsPerPartitionLimit - groupsInPartition;
+                pagingState = new PagingState(groupLimit - groupsWritten, keys == null ? -1 : partitionIndex,
+                        resumeToken, resumeKey == null ? new byte[0] : resumeKey, resumeClustering, rip).encode();
+                return;
+            }
             if (aggregate || pageSize == Integer.MAX_VALUE) {
                 return;
             }
@@ -1153,6 +1332,13 @@ public final class SelectExecution implements CqlStatement {
             if (groupByColumns > 0) {
                 if (groupStarted && groupsWritten < groupLimit) {
                     selection.writeAggregate(bind, firstRow, writer);
+                    groupsWritten++;
+                    groupsInPartition++;
+                    if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
+                        // a full page: Cassandra hands a paging state back, and the next page is empty
+                        groupPageFull = true;
+                        savePagingState();
+                    }
                 }
                 return;
             }

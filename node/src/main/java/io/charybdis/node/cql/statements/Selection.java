@@ -20,7 +20,6 @@ import io.charybdis.protocol.types.NativeType;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.MathContext;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -295,54 +294,23 @@ public final class Selection {
                 return columnOutput(c, row.indexOf(c), c.name());
             }
             case Selector.WriteTime wt -> {
-                if (!(wt.column() instanceof Selector.Column col)) {
+                if (wt.column() instanceof Selector.Column col) {
+                    ColumnMetadata c = column(table, col.name());
+                    return WriteTimeSelection.build(wt, table, row, columnOutput(c, row.indexOf(c), c.name()), null);
+                }
+                if (!(wt.column() instanceof Selector.ElementAccess) && !(wt.column() instanceof Selector.SliceAccess)
+                        && !(wt.column() instanceof Selector.FieldAccess)) {
                     throw new InvalidRequestException("Only column selections are supported in " + wt.kind().name()
-                            .toLowerCase() + "()");
+                            .toLowerCase(java.util.Locale.ROOT) + "()");
                 }
-                ColumnMetadata c = column(table, col.name());
-                String fn = wt.kind() == Selector.WriteTimeKind.TTL ? "ttl"
-                        : wt.kind() == Selector.WriteTimeKind.WRITETIME ? "writetime" : "maxwritetime";
-                if (c.isPrimaryKey()) {
-                    throw new InvalidRequestException("Cannot use selection function " + fn + " on PRIMARY KEY part "
-                            + c.name());
-                }
-                if (c.isMultiCell() && wt.kind() != Selector.WriteTimeKind.MAXWRITETIME) {
-                    throw new InvalidRequestException("Cannot use selection function " + fn + " on non-frozen "
-                            + (Types.kind(c.type()) == TypeKind.UDT ? "user type " : "collection ") + c.name());
-                }
-                int index = row.indexOf(c);
-                boolean ttl = wt.kind() == Selector.WriteTimeKind.TTL;
-                String name = fn + "(" + c.name() + ")";
-                return new Output() {
-                    public DataType type() {
-                        return ttl ? io.charybdis.protocol.types.NativeType.INT : io.charybdis.protocol.types.NativeType.BIGINT;
-                    }
-
-                    public String name() {
-                        return name;
-                    }
-
-                    public ByteBuffer value(RowData r, BindContext ctx) {
-                        if (r.values[index] == null) {
-                            return null;
-                        }
-                        if (ttl) {
-                            int t = r.ttl(index);
-                            return t == 0 ? null : Values.int32(t);
-                        }
-                        return Values.bigint(r.timestamp(index));
-                    }
-
-                    public void write(RowData r, BindContext ctx, RowsWriter writer) {
-                        if (r.values[index] == null || ttl && r.ttl(index) == 0) {
-                            writer.nullValue();
-                        } else if (ttl) {
-                            writer.intValue(r.ttl(index));
-                        } else {
-                            writer.longValue(r.timestamp(index));
-                        }
-                    }
+                Output inner = build(wt.column(), table, row, functions, binder);
+                Output lookup = switch (wt.column()) {
+                    case Selector.ElementAccess ea -> build(new Selector.SliceAccess(ea.receiver(), ea.element(),
+                            ea.element()), table, row, functions, binder);
+                    case Selector.SliceAccess sa -> inner;
+                    default -> null;
                 };
+                return WriteTimeSelection.build(wt, table, row, inner, lookup);
             }
             case Selector.CountRows cr -> {
                 return new CountOutput("count", null, -1);
@@ -731,6 +699,14 @@ public final class Selection {
                 }
                 return new Aggregate(fname, outName, args.get(0));
             }
+            case "map_keys", "map_values", "collection_count", "collection_min", "collection_max", "collection_sum",
+                 "collection_avg" -> {
+                if (args.size() != 1) {
+                    throw new InvalidRequestException("Invalid number of arguments in call to function system." + fname
+                            + ": 1 required but " + args.size() + " provided");
+                }
+                return CollectionFunctions.build(fname, outName, args.get(0));
+            }
             case "token" -> {
                 List<Output> keyArgs = args;
                 if (keyArgs.size() != table.partitionKey().size()) {
@@ -892,6 +868,8 @@ public final class Selection {
         private long lsum;
         private double dsum;
         private long count;
+        /** avg of decimals: Cassandra's running mean, avg += (x - avg) / n rounded half-even at each value. */
+        private BigDecimal decimalAvg = BigDecimal.ZERO;
 
         Aggregate(String fn, String name, Output arg) {
             this.fn = fn;
@@ -941,6 +919,7 @@ public final class Selection {
             lsum = 0;
             dsum = 0;
             count = 0;
+            decimalAvg = BigDecimal.ZERO;
         }
 
         /** Keeps a copy of {@code v} (a view of the current row) as the best value, in the reused array. */
@@ -992,7 +971,14 @@ public final class Selection {
                         case BIGINT, COUNTER -> addExact(v.getLong(p));
                         case FLOAT -> dsum += v.getFloat(p);
                         case DOUBLE -> dsum += v.getDouble(p);
-                        default -> addComposed(arg.type().compose(v.duplicate()));
+                        default -> {
+                            Object o = arg.type().compose(v.duplicate());
+                            if (o instanceof BigDecimal bd && fn.equals("avg")) {
+                                decimalAvg = decimalAvg.add(bd.subtract(decimalAvg).divide(BigDecimal.valueOf(count + 1),
+                                        java.math.RoundingMode.HALF_EVEN));
+                            }
+                            addComposed(o);
+                        }
                     }
                     count++;
                 }
@@ -1026,8 +1012,7 @@ public final class Selection {
                     return k == TypeKind.FLOAT ? arg.type().decompose((float) d) : arg.type().decompose(d);
                 }
                 case DECIMAL -> {
-                    BigDecimal d = avg ? (count == 0 ? BigDecimal.ZERO
-                            : sum.divide(BigDecimal.valueOf(count), MathContext.DECIMAL128)) : sum;
+                    BigDecimal d = avg ? decimalAvg : sum;
                     return arg.type().decompose(d);
                 }
                 case VARINT -> {

@@ -19,17 +19,16 @@ public sealed interface AuthStatement extends Statement {
         }
     }
 
-    /** Options of CREATE/ALTER ROLE and USER; each is null (false for {@code generatedPassword}) when not given. */
+    /** Options of CREATE/ALTER ROLE and USER; each is null when not given. */
     record RoleOptions(
             String password,
             String hashedPassword,
-            boolean generatedPassword,
             Boolean login,
             Boolean superuser,
             Map<String, String> options,
             Access datacenters,
             Access cidrs) {
-        public static final RoleOptions NONE = new RoleOptions(null, null, false, null, null, null, null, null);
+        public static final RoleOptions NONE = new RoleOptions(null, null, null, null, null, null, null);
     }
 
     /** A resource of GRANT / REVOKE / LIST PERMISSIONS. */
@@ -96,9 +95,6 @@ public sealed interface AuthStatement extends Statement {
     }
 
     record ListUsers() implements AuthStatement {
-    }
-
-    record ListSuperUsers() implements AuthStatement {
     }
 
     /** {@code permissions} holds every permission when {@code all} ({@code GRANT ALL [PERMISSIONS]}). */

@@ -24,7 +24,9 @@ public final class CqlParser {
         } catch (CqlSyntaxException e) {
             throw e;
         } catch (ExpressionParser.LiteralFormatException e) {
-            throw failedParsing(cql, e);
+            throw failedParsing(cql, "NumberFormatException " + e.getMessage());
+        } catch (FailedParsingException e) {
+            throw failedParsing(cql, e.getMessage());
         } catch (RuntimeException e) {
             throw internalError(e);
         }
@@ -46,15 +48,28 @@ public final class CqlParser {
         } catch (CqlSyntaxException e) {
             throw e;
         } catch (ExpressionParser.LiteralFormatException e) {
-            throw failedParsing(cql, e);
+            throw failedParsing(cql, "NumberFormatException " + e.getMessage());
+        } catch (FailedParsingException e) {
+            throw failedParsing(cql, e.getMessage());
         } catch (RuntimeException e) {
             throw internalError(e);
         }
     }
 
-    private static CqlSyntaxException failedParsing(String cql, ExpressionParser.LiteralFormatException e) {
-        return new CqlSyntaxException("Failed parsing statement: [" + cql + "] reason: NumberFormatException "
-                + e.getMessage(), 1, 0);
+    private static CqlSyntaxException failedParsing(String cql, String reason) {
+        return new CqlSyntaxException("Failed parsing statement: [" + cql + "] reason: " + reason, 1, 0);
+    }
+
+    /**
+     * A statement Cassandra's grammar accepts but whose parser actions refuse it with an exception (e.g. a role's
+     * {@code ACCESS TO ALL DATACENTERS} after a list of them); the message is that exception's class and message.
+     */
+    static final class FailedParsingException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        FailedParsingException(String reason) {
+            super(reason, null, false, false);
+        }
     }
 
     private static CqlSyntaxException internalError(RuntimeException e) {

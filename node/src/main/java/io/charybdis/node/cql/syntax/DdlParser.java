@@ -240,6 +240,12 @@ abstract class DdlParser extends DmlParser {
             }
             case K_WITH -> {
                 next();
+                if (at(TokenType.K_COMPACT, TokenType.K_STORAGE)) {
+                    // only CREATE TABLE declares compact storage; ANTLR fails its prediction on STORAGE
+                    Token storage = peek(1);
+                    throw errorAt(storage, "no viable alternative at input '" + storage.displayText() + "'", peek(),
+                            storage);
+                }
                 action = new SchemaStatement.AlterTableOptions(properties());
             }
             default -> throw noViableAlternative();

@@ -190,21 +190,21 @@ final class StatementParser extends DdlParser {
         return new AuthStatement.AlterUser(user, ifExists, userOptions(true));
     }
 
-    /** {@code [WITH [HASHED|GENERATED] PASSWORD ['pw']] [SUPERUSER|NOSUPERUSER]}. */
+    /**
+     * {@code [WITH [HASHED] PASSWORD 'pw'] [SUPERUSER|NOSUPERUSER]}. Cassandra 5.0 has no {@code GENERATED PASSWORD}
+     * (a later release's syntax): it is a syntax error, as there.
+     */
     private RoleOptions userOptions(boolean alter) {
         String password = null;
         String hashed = null;
-        boolean generated = false;
         if (accept(TokenType.K_WITH)) {
             if (accept(TokenType.K_HASHED)) {
                 expect(TokenType.K_PASSWORD);
                 hashed = expect(TokenType.STRING_LITERAL).text();
-            } else if (accept(TokenType.K_GENERATED)) {
-                expect(TokenType.K_PASSWORD);
-                generated = true;
-            } else {
-                expect(TokenType.K_PASSWORD);
+            } else if (accept(TokenType.K_PASSWORD)) {
                 password = expect(TokenType.STRING_LITERAL).text();
+            } else {
+                throw noViableAlternative();
             }
         }
         Boolean superuser = alter ? null : Boolean.FALSE;
@@ -213,15 +213,13 @@ final class StatementParser extends DdlParser {
         } else if (accept(TokenType.K_NOSUPERUSER)) {
             superuser = false;
         }
-        return new RoleOptions(password, hashed, generated, alter ? null : Boolean.TRUE, superuser, null, null,
-                null);
+        return new RoleOptions(password, hashed, alter ? null : Boolean.TRUE, superuser, null, null, null);
     }
 
     private RoleOptions roleOptions() {
         Token start = peek();
         String password = null;
         String hashed = null;
-        boolean generated = false;
         Boolean login = null;
         Boolean superuser = null;
         Map<String, String> options = null;
@@ -244,12 +242,6 @@ final class StatementParser extends DdlParser {
                     expect(TokenType.EQ);
                     hashed = expect(TokenType.STRING_LITERAL).text();
                     option = "HASHED_PASSWORD";
-                }
-                case K_GENERATED -> {
-                    next();
-                    expect(TokenType.K_PASSWORD);
-                    generated = true;
-                    option = "GENERATED_PASSWORD";
                 }
                 case K_OPTIONS -> {
                     next();
@@ -274,24 +266,38 @@ final class StatementParser extends DdlParser {
                     option = "LOGIN";
                 }
                 case K_ACCESS -> {
+                    // repeatable, merged as Cassandra 5.0's builders merge them: ALL twice, or several lists
                     next();
                     if (accept(TokenType.K_TO)) {
-                        datacenters = access(TokenType.K_DATACENTERS);
-                        option = "DATACENTERS";
+                        datacenters = merge(datacenters, access(TokenType.K_DATACENTERS), "DCs");
                     } else {
                         expect(TokenType.K_FROM);
-                        cidrs = access(TokenType.K_CIDRS);
-                        option = "CIDRS";
+                        cidrs = merge(cidrs, access(TokenType.K_CIDRS), "CIDR Groups");
                     }
+                    option = null;
                 }
                 default -> throw noViableAlternative();
             }
-            if (!seen.add(option)) {
+            if (option != null && !seen.add(option)) {
                 throw invalid(optionToken, "Multiple definition for property '" + option + "'");
             }
         } while (accept(TokenType.K_AND));
-        checkPasswords(start, password, hashed, generated);
-        return new RoleOptions(password, hashed, generated, login, superuser, options, datacenters, cidrs);
+        checkPasswords(start, password, hashed);
+        return new RoleOptions(password, hashed, login, superuser, options, datacenters, cidrs);
+    }
+
+    /** A second {@code ACCESS TO/FROM} clause: Cassandra refuses mixing ALL with a list, in either order. */
+    private Access merge(Access before, Access added, String what) {
+        if (before == null) {
+            return added;
+        }
+        if (before.all() != added.all()) {
+            throw new CqlParser.FailedParsingException("IllegalArgumentException "
+                    + (before.all() ? "All has been set" : what + " have already been set"));
+        }
+        List<String> names = new ArrayList<>(before.names());
+        names.addAll(added.names());
+        return new Access(before.all(), names);
     }
 
     private Access access(TokenType what) {
@@ -309,15 +315,9 @@ final class StatementParser extends DdlParser {
         return new Access(false, names);
     }
 
-    private void checkPasswords(Token at, String password, String hashed, boolean generated) {
+    private void checkPasswords(Token at, String password, String hashed) {
         if (password != null && hashed != null) {
             throw invalid(at, "Options 'password' and 'hashed password' are mutually exclusive");
-        }
-        if (password != null && generated) {
-            throw invalid(at, "Options 'password' and 'generated password' are mutually exclusive");
-        }
-        if (hashed != null && generated) {
-            throw invalid(at, "Options 'hashed password' and 'generated password' are mutually exclusive");
         }
     }
 
@@ -513,7 +513,7 @@ final class StatementParser extends DdlParser {
     }
 
     private Statement list() {
-        expect(TokenType.K_LIST);
+        Token list = expect(TokenType.K_LIST);
         switch (la(0)) {
             case K_ROLES -> {
                 next();
@@ -524,11 +524,12 @@ final class StatementParser extends DdlParser {
                 next();
                 return new AuthStatement.ListUsers();
             }
-            case K_SUPERUSERS -> {
-                next();
-                return new AuthStatement.ListSuperUsers();
-            }
             default -> {
+                if (la(0) == TokenType.IDENT) {
+                    // ANTLR fails its prediction of the LIST statement here, quoting from LIST
+                    throw errorAt(peek(), "no viable alternative at input '" + peek().displayText() + "'", list,
+                            peek());
+                }
                 Permissions perms = permissionOrAll();
                 Resource resource = accept(TokenType.K_ON) ? resource() : null;
                 String of = accept(TokenType.K_OF) ? roleName() : null;

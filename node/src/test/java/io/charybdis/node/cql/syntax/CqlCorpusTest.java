@@ -271,7 +271,6 @@ class CqlCorpusTest {
             CreateRole | CREATE ROLE "Quoted" WITH HASHED PASSWORD = '$2a$10$abc'
             CreateRole | CREATE ROLE r WITH ACCESS FROM CIDRS {'region1'} AND ACCESS TO ALL DATACENTERS
             CreateRole | CREATE ROLE r WITH ACCESS FROM ALL CIDRS
-            CreateRole | CREATE ROLE r WITH GENERATED PASSWORD AND LOGIN = true
             AlterRole | ALTER ROLE bob WITH PASSWORD = 'PASSWORD_B' AND SUPERUSER = false
             AlterRole | ALTER ROLE IF EXISTS bob WITH LOGIN = false
             AlterRole | ALTER ROLE bob WITH ACCESS TO DATACENTERS {'DC2'}
@@ -293,7 +292,6 @@ class CqlCorpusTest {
             DropUser | DROP USER alice
             DropUser | DROP USER IF EXISTS bob
             ListUsers | LIST USERS
-            ListSuperUsers | LIST SUPERUSERS
             GrantPermissions | GRANT SELECT ON ALL KEYSPACES TO data_reader
             GrantPermissions | GRANT MODIFY ON KEYSPACE keyspace1 TO data_writer
             GrantPermissions | GRANT DROP ON keyspace1.table1 TO schema_owner

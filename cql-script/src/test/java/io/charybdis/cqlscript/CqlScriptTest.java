@@ -1,4 +1,4 @@
-package io.charybdis.embedded;
+package io.charybdis.cqlscript;
 
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +28,7 @@ class CqlScriptTest {
 
     @Test
     void shouldReadScriptsFromTheClassPath() {
-        assertThat(CqlScript.fromClasspath("shop.cql").statements()).hasSize(3);
+        assertThat(CqlScript.fromClasspath("orders.cql").statements()).hasSize(3);
         assertThatThrownBy(() -> CqlScript.fromClasspath("missing.cql"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("missing.cql");
     }

@@ -1,4 +1,4 @@
-package io.charybdis.embedded;
+package io.charybdis.cqlscript;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 
@@ -16,6 +16,9 @@ import java.util.Objects;
  * A CQL script: statements separated by {@code ;}, as {@code cqlsh -f} reads them. Semicolons inside
  * {@code 'strings'} (with {@code ''} escapes), {@code "identifiers"}, {@code $$bodies$$} and comments
  * ({@code --}, {@code //}, {@code /* *}{@code /}) do not split; comments are dropped.
+ *
+ * <p>The one splitter of the project: charybdis-embedded ({@code EmbeddedCharybdis.execute}, the JUnit extension's
+ * init scripts) and charybdis-testcontainers ({@code CharybdisContainer.withInitScript}) both run scripts through it.
  */
 public final class CqlScript {
 
@@ -70,7 +73,8 @@ public final class CqlScript {
         }
     }
 
-    static List<String> split(String text) {
+    /** The statements of {@code text}, in order, without comments or empty statements. */
+    public static List<String> split(String text) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         int n = text.length();
