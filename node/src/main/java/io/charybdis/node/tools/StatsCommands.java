@@ -1,0 +1,339 @@
+package io.charybdis.node.tools;
+
+import io.charybdis.node.jmx.FileSizes;
+import java.io.PrintStream;
+import java.text.SimpleDateFormat;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.TreeSet;
+import javax.management.ObjectName;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** bin/nodetool's per-table statistics: tablestats (Apache 5.0.6 has no cfstats alias any more), over the beans Apache's nodetool 5.0 reads. */
+final class StatsCommands {
+    private StatsCommands() {
+    }
+
+    /** A table's metric bean ({@code org.apache.cassandra.metrics:type=Table,...}). */
+    static String tableMetric(String ks, String table, String name) {
+        return "org.apache.cassandra.metrics:type=Table,keyspace=" + ks + ",scope=" + table + ",name=" + name;
+    }
+
+    /** A gauge's value, or a counter's count (as Apache's NodeProbe reads each kind of table metric). */
+    static Object value(NodeTool.Probe probe, String ks, String table, String name) throws Exception {
+        try {
+            return probe.get(tableMetric(ks, table, name), "Value");
+        } catch (javax.management.AttributeNotFoundException e) {
+            return probe.get(tableMetric(ks, table, name), "Count");
+        }
+    }
+
+    static long count(NodeTool.Probe probe, String ks, String table, String name) throws Exception {
+        return ((Number) probe.get(tableMetric(ks, table, name), "Count")).longValue();
+    }
+
+    /** Apache's byte sizes with a binary prefix and no space ("0B", "6.793KiB"). */
+    static String prettyMemory(long size) {
+        int prefix = (63 - Long.numberOfLeadingZeros(Math.abs(size))) / 10;
+        if (prefix == 0) {
+            return String.format("%dB", size);
+        }
+        return String.format("%.3f%ciB", Math.scalb((double) size, -prefix * 10), " KMGTPE".charAt(prefix));
+    }
+
+    /** The tables' beans as Apache's nodetool lists them: keyspace, then table name (tables before indexes). */
+    static List<String[]> tableBeans(NodeTool.Probe probe) throws Exception {
+        TreeSet<String> sorted = new TreeSet<>();
+        List<String[]> r = new ArrayList<>();
+        for (String type : List.of("ColumnFamilies", "IndexColumnFamilies")) {
+            for (ObjectName n : probe.mbs.queryNames(new ObjectName("org.apache.cassandra.db:type=" + type
+                    + ",keyspace=*,columnfamily=*"), null)) {
+                sorted.add(n.getKeyProperty("keyspace") + "\u0000" + n.getKeyProperty("columnfamily") + "\u0000"
+                        + n);
+            }
+        }
+        for (String s : sorted) {
+            r.add(s.split("\u0000", 3));
+        }
+        return r;
+    }
+
+    @Command(name = "tablestats", description = "Print statistics on tables")
+    static final class TableStats extends NodeTool.Sub {
+        @Parameters(description = "[<keyspace.table>...]")
+        List<String> filters = new ArrayList<>();
+        @Option(names = {"-i"}, description = "Ignore the list of tables and display the remaining tables")
+        boolean ignore;
+        @Option(names = {"-H", "--human-readable"}, description = "Display bytes in human readable form")
+        boolean human;
+        @Option(names = {"-F", "--format"}, description = "Output format (json, yaml)")
+        String format = "";
+        @Option(names = {"-s", "--sort"}, description = "Sort tables by a metric")
+        String sortKey = "";
+        @Option(names = {"-t", "--top"}, description = "Show only the top K tables for the sort key")
+        int top;
+        @Option(names = {"-l", "--sstable-location-check"}, description = "Check whether SSTables are in the right "
+                + "location")
+        boolean locationCheck;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            if (!format.isEmpty() || !sortKey.isEmpty() || top != 0 || locationCheck) {
+                throw new IllegalArgumentException("bin/nodetool prints tablestats as unsorted text only (no -F, -s, "
+                        + "-t or -l)");
+            }
+            Map<String, List<String>> filter = new HashMap<>();
+            Map<String, List<String>> unseen = new HashMap<>();
+            for (String f : filters) {
+                String[] kt = f.split("\\.", 2);
+                filter.computeIfAbsent(kt[0], k -> new ArrayList<>());
+                unseen.computeIfAbsent(kt[0], k -> new ArrayList<>());
+                if (kt.length == 2) {
+                    filter.get(kt[0]).add(kt[1]);
+                    unseen.get(kt[0]).add(kt[1]);
+                }
+            }
+            // keyspace -> its selected tables, in a map sized as Guava's ArrayListMultimap sizes it (Apache's order)
+            Map<String, List<String[]>> selected = new HashMap<>(16);
+            Map<String, long[]> ksCounts = new HashMap<>();
+            Map<String, double[]> ksTimes = new HashMap<>();
+            int numberOfTables = 0;
+            for (String[] bean : tableBeans(probe)) {
+                String ks = bean[0];
+                String table = bean[1];
+                boolean ksIncluded = filters.isEmpty() ? !ignore : filter.get(ks) != null || ignore;
+                if (!ksIncluded) {
+                    continue;
+                }
+                long[] c = ksCounts.computeIfAbsent(ks, k -> new long[3]);
+                double[] t = ksTimes.computeIfAbsent(ks, k -> new double[2]);
+                long reads = count(probe, ks, table, "ReadLatency");
+                long writes = count(probe, ks, table, "WriteLatency");
+                if (reads > 0) {
+                    c[0] += reads;
+                    t[0] += count(probe, ks, table, "ReadTotalLatency");
+                }
+                if (writes > 0) {
+                    c[1] += writes;
+                    t[1] += count(probe, ks, table, "WriteTotalLatency");
+                }
+                c[2] += count(probe, ks, table, "PendingFlushes");
+                boolean included;
+                if (filters.isEmpty()) {
+                    included = !ignore;
+                } else {
+                    List<String> tables = filter.get(ks);
+                    if (tables == null) {
+                        included = ignore;
+                    } else if (tables.isEmpty()) {
+                        included = !ignore;
+                    } else {
+                        unseen.get(ks).remove(table);
+                        included = ignore ^ tables.contains(table);
+                    }
+                }
+                if (included) {
+                    numberOfTables++;
+                    selected.computeIfAbsent(ks, k -> new ArrayList<>()).add(bean);
+                }
+            }
+            List<String> keyspaces = (List<String>) probe.get(NodeTool.SS, "Keyspaces");
+            for (String ks : unseen.keySet()) {
+                if (!keyspaces.contains(ks)) {
+                    throw new IllegalArgumentException("Unknown keyspace: " + ks);
+                }
+            }
+            for (String ks : filter.keySet()) {
+                if (!unseen.get(ks).isEmpty()) {
+                    throw new IllegalArgumentException("Unknown tables: " + unseen.get(ks) + " in keyspace: " + ks);
+                }
+            }
+            StringBuilder text = new StringBuilder();
+            text.append("Total number of tables: ").append(numberOfTables).append('\n');
+            text.append("----------------\n");
+            for (Map.Entry<String, List<String[]>> e : selected.entrySet()) {
+                String ks = e.getKey();
+                long[] c = ksCounts.get(ks);
+                double[] t = ksTimes.get(ks);
+                text.append("Keyspace: ").append(ks).append('\n');
+                text.append("\tRead Count: ").append(c[0]).append('\n');
+                text.append("\tRead Latency: ").append(c[0] > 0 ? t[0] / c[0] / 1000 : Double.NaN).append(" ms\n");
+                text.append("\tWrite Count: ").append(c[1]).append('\n');
+                text.append("\tWrite Latency: ").append(c[1] > 0 ? t[1] / c[1] / 1000 : Double.NaN).append(" ms\n");
+                text.append("\tPending Flushes: ").append((int) c[2]).append('\n');
+                for (String[] bean : e.getValue()) {
+                    table(probe, bean, text);
+                }
+                text.append("----------------\n");
+            }
+            out.print(text);
+        }
+
+        private String bytes(long n) {
+            return human ? FileSizes.stringify(n) : Long.toString(n);
+        }
+
+        @SuppressWarnings("unchecked")
+        private void table(NodeTool.Probe probe, String[] bean, StringBuilder text) throws Exception {
+            String ks = bean[0];
+            String t = bean[1];
+            String cfs = bean[2];
+            String in = "\t\t";
+            List<String> lines = new ArrayList<>();
+            lines.add("Table" + (t.contains(".") ? " (index): " : ": ") + t);
+            lines.add("SSTable count: " + value(probe, ks, t, "LiveSSTableCount"));
+            lines.add("Old SSTable count: " + value(probe, ks, t, "OldVersionSSTableCount"));
+            Object max = value(probe, ks, t, "MaxSSTableSize");
+            lines.add("Max SSTable size: " + prettyMemory(max == null ? 0 : ((Number) max).longValue()));
+            Map<String, String> compaction = (Map<String, String>) probe.get(cfs, "CompactionParameters");
+            String strategy = compaction == null ? null : compaction.get("class");
+            if (strategy != null && strategy.endsWith("TimeWindowCompactionStrategy")) {
+                long millis = ((Number) value(probe, ks, t, "MaxSSTableDuration")).longValue();
+                lines.add(String.format("SSTables Time Window: %s %s, max duration: %s",
+                        compaction.get("compaction_window_size"), compaction.get("compaction_window_unit"),
+                        durationWords(millis)));
+            }
+            int[] levels = (int[]) probe.get(cfs, "SSTableCountPerLevel");
+            long[] levelBytes = (long[]) probe.get(cfs, "PerLevelSizeBytes");
+            if (levels != null || levelBytes != null) {
+                List<String> counts = new ArrayList<>();
+                if (levels != null) {
+                    int fanout = (Integer) probe.get(cfs, "LevelFanoutSize");
+                    for (int level = 0; level < levels.length; level++) {
+                        long limit = level == 0 ? 4L : (long) Math.pow(fanout, level);
+                        counts.add(levels[level] + (levels[level] > limit ? "/" + limit : ""));
+                    }
+                }
+                List<String> sizes = new ArrayList<>();
+                if (levelBytes != null) {
+                    for (long b : levelBytes) {
+                        sizes.add(bytes(b));
+                    }
+                }
+                lines.add("SSTables in each level: [" + String.join(", ", counts) + "]");
+                lines.add("SSTable bytes in each level: [" + String.join(", ", sizes) + "]");
+            }
+            long memtableOffHeap = ((Number) value(probe, ks, t, "MemtableOffHeapSize")).longValue();
+            long bloomOffHeap = ((Number) value(probe, ks, t, "BloomFilterOffHeapMemoryUsed")).longValue();
+            long summaryOffHeap = ((Number) value(probe, ks, t, "IndexSummaryOffHeapMemoryUsed")).longValue();
+            long compressionOffHeap = ((Number) value(probe, ks, t, "CompressionMetadataOffHeapMemoryUsed")).longValue();
+            double repaired = ((Number) value(probe, ks, t, "PercentRepaired")).doubleValue();
+            lines.add("Space used (live): " + bytes(((Number) value(probe, ks, t, "LiveDiskSpaceUsed")).longValue()));
+            lines.add("Space used (total): " + bytes(((Number) value(probe, ks, t, "TotalDiskSpaceUsed")).longValue()));
+            lines.add("Space used by snapshots (total): "
+                    + bytes(((Number) value(probe, ks, t, "SnapshotsSize")).longValue()));
+            lines.add("Off heap memory used (total): "
+                    + bytes(memtableOffHeap + bloomOffHeap + summaryOffHeap + compressionOffHeap));
+            lines.add(String.format("SSTable Compression Ratio: %01.5f", value(probe, ks, t, "CompressionRatio")));
+            Object partitions = value(probe, ks, t, "EstimatedPartitionCount");
+            lines.add("Number of partitions (estimate): " + (Long.valueOf(-1L).equals(partitions) ? 0L : partitions));
+            lines.add("Memtable cell count: " + value(probe, ks, t, "MemtableColumnsCount"));
+            lines.add("Memtable data size: " + bytes(((Number) value(probe, ks, t, "MemtableLiveDataSize")).longValue()));
+            lines.add("Memtable off heap memory used: " + bytes(memtableOffHeap));
+            lines.add("Memtable switch count: " + count(probe, ks, t, "MemtableSwitchCount"));
+            lines.add("Speculative retries: " + count(probe, ks, t, "SpeculativeRetries"));
+            String read = tableMetric(ks, t, "ReadLatency");
+            String write = tableMetric(ks, t, "WriteLatency");
+            long reads = ((Number) probe.get(read, "Count")).longValue();
+            long writes = ((Number) probe.get(write, "Count")).longValue();
+            double readMs = ((Number) probe.get(read, "Mean")).doubleValue() / 1000;
+            double writeMs = ((Number) probe.get(write, "Mean")).doubleValue() / 1000;
+            lines.add("Local read count: " + reads);
+            lines.add(String.format("Local read latency: %01.3f ms", readMs > 0 ? readMs : Double.NaN));
+            lines.add("Local write count: " + writes);
+            lines.add(String.format("Local write latency: %01.3f ms", writeMs > 0 ? writeMs : Double.NaN));
+            lines.add(String.format("Local read/write ratio: %01.5f", writes > 0 ? reads / (double) writes : 0d));
+            lines.add("Pending flushes: " + count(probe, ks, t, "PendingFlushes"));
+            lines.add("Percent repaired: " + Math.round(100 * repaired) / 100.0);
+            lines.add("Bytes repaired: " + prettyMemory(((Number) value(probe, ks, t, "BytesRepaired")).longValue()));
+            lines.add("Bytes unrepaired: " + prettyMemory(((Number) value(probe, ks, t, "BytesUnrepaired")).longValue()));
+            lines.add("Bytes pending repair: "
+                    + prettyMemory(((Number) value(probe, ks, t, "BytesPendingRepair")).longValue()));
+            lines.add("Bloom filter false positives: " + value(probe, ks, t, "BloomFilterFalsePositives"));
+            lines.add(String.format("Bloom filter false ratio: %01.5f", value(probe, ks, t, "RecentBloomFilterFalseRatio")));
+            lines.add("Bloom filter space used: "
+                    + bytes(((Number) value(probe, ks, t, "BloomFilterDiskSpaceUsed")).longValue()));
+            lines.add("Bloom filter off heap memory used: " + bytes(bloomOffHeap));
+            lines.add("Index summary off heap memory used: " + bytes(summaryOffHeap));
+            lines.add("Compression metadata off heap memory used: " + bytes(compressionOffHeap));
+            lines.add("Compacted partition minimum bytes: " + value(probe, ks, t, "MinPartitionSize"));
+            lines.add("Compacted partition maximum bytes: " + value(probe, ks, t, "MaxPartitionSize"));
+            lines.add("Compacted partition mean bytes: " + value(probe, ks, t, "MeanPartitionSize"));
+            String live = tableMetric(ks, t, "LiveScannedHistogram");
+            String tombstones = tableMetric(ks, t, "TombstoneScannedHistogram");
+            lines.add("Average live cells per slice (last five minutes): " + probe.get(live, "Mean"));
+            lines.add("Maximum live cells per slice (last five minutes): " + probe.get(live, "Max"));
+            lines.add("Average tombstones per slice (last five minutes): " + probe.get(tombstones, "Mean"));
+            lines.add("Maximum tombstones per slice (last five minutes): " + probe.get(tombstones, "Max"));
+            lines.add(String.format("Droppable tombstone ratio: %01.5f", probe.get(cfs, "DroppableTombstoneRatio")));
+            Map<String, Long> bySize = (Map<String, Long>) probe.get(cfs, "TopSizePartitions");
+            if (bySize != null && !bySize.isEmpty()) {
+                Map<String, String> formatted = new LinkedHashMap<>();
+                bySize.forEach((k, v) -> formatted.put(k, bytes(v)));
+                lines.add(String.format("Top partitions by size (last update: %s):",
+                        utc((Long) probe.get(cfs, "TopSizePartitionsLastUpdate"))));
+                top(lines, formatted, "Size");
+            }
+            Map<String, Long> byTombstones = (Map<String, Long>) probe.get(cfs, "TopTombstonePartitions");
+            if (byTombstones != null && !byTombstones.isEmpty()) {
+                lines.add(String.format("Top partitions by tombstone count (last update: %s):",
+                        utc((Long) probe.get(cfs, "TopTombstonePartitionsLastUpdate"))));
+                top(lines, byTombstones, "Count");
+            }
+            for (String line : lines) {
+                text.append(in).append(line).append('\n');
+            }
+            text.append('\n');
+        }
+
+        private static void top(List<String> lines, Map<String, ?> entries, String header) {
+            int width = 5;
+            for (String k : entries.keySet()) {
+                width = Math.max(width, k.length() + 3);
+            }
+            lines.add(String.format("  %-" + width + "s %s", "Key", header));
+            for (Map.Entry<String, ?> e : entries.entrySet()) {
+                lines.add(String.format("  %-" + width + "s %s", e.getKey(), e.getValue()));
+            }
+        }
+
+        private static String utc(Long millis) {
+            if (millis == null) {
+                return "null";
+            }
+            SimpleDateFormat f = new SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss'Z'");
+            f.setTimeZone(TimeZone.getTimeZone("UTC"));
+            return f.format(new Date(millis));
+        }
+
+        /** A duration in words, leading and trailing zero parts left out ("1 day 2 hours"). */
+        static String durationWords(long millis) {
+            long[] parts = {millis / 86_400_000L, millis / 3_600_000L % 24, millis / 60_000L % 60, millis / 1000 % 60};
+            String[] units = {"day", "hour", "minute", "second"};
+            int first = 0;
+            while (first < 3 && parts[first] == 0) {
+                first++;
+            }
+            int last = 3;
+            while (last > first && parts[last] == 0) {
+                last--;
+            }
+            StringBuilder s = new StringBuilder();
+            for (int i = first; i <= last; i++) {
+                if (s.length() > 0) {
+                    s.append(' ');
+                }
+                s.append(parts[i]).append(' ').append(units[i]).append(parts[i] == 1 ? "" : "s");
+            }
+            return s.toString();
+        }
+    }
+}
