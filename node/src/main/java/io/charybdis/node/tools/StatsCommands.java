@@ -336,4 +336,98 @@ final class StatsCommands {
             return s.toString();
         }
     }
+
+    @Command(name = "ring", description = "Print information about the token ring")
+    static final class Ring extends NodeTool.Sub {
+        @Parameters(arity = "0..1", description = "Specify a keyspace for accurate ownership information (topology "
+                + "awareness)")
+        String keyspace;
+        @Option(names = {"-r", "--resolve-ip"}, description = "Show node domain names instead of IPs")
+        boolean resolveIp;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            List<String> live = (List<String>) probe.get(NodeTool.SS, "LiveNodesWithPort");
+            List<String> dead = (List<String>) probe.get(NodeTool.SS, "UnreachableNodesWithPort");
+            List<String> joining = (List<String>) probe.get(NodeTool.SS, "JoiningNodesWithPort");
+            List<String> leaving = (List<String>) probe.get(NodeTool.SS, "LeavingNodesWithPort");
+            List<String> moving = (List<String>) probe.get(NodeTool.SS, "MovingNodesWithPort");
+            Map<String, String> loads = (Map<String, String>) probe.get(NodeTool.SS, "LoadMapWithPort");
+            Map<String, String> tokens = (Map<String, String>) probe.get(NodeTool.SS, "TokenToEndpointWithPortMap");
+            // endpoint -> its tokens, in the token map's order; vnodes when an endpoint has more than one
+            Map<String, List<String>> byEndpoint = new LinkedHashMap<>();
+            boolean vnodes = false;
+            int width = 0;
+            for (Map.Entry<String, String> e : tokens.entrySet()) {
+                vnodes |= byEndpoint.containsKey(e.getValue());
+                byEndpoint.computeIfAbsent(e.getValue(), k -> new ArrayList<>()).add(e.getKey());
+                width = Math.max(width, e.getValue().length());
+            }
+            String format = "%-" + width + "s  %-12s%-7s%-8s%-16s%-20s%-44s%n";
+            StringBuilder errors = new StringBuilder();
+            boolean effective = true;
+            Map<String, Float> ownership;
+            try {
+                ownership = (Map<String, Float>) probe.invoke(NodeTool.SS, "effectiveOwnershipWithPort",
+                        new Object[] {keyspace}, new String[] {String.class.getName()});
+            } catch (javax.management.MBeanException | javax.management.RuntimeMBeanException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof IllegalStateException) {
+                    ownership = (Map<String, Float>) probe.invoke(NodeTool.SS, "getOwnershipWithPort",
+                            new Object[0], new String[0]);
+                    errors.append("Note: ").append(cause.getMessage()).append("%n");
+                    effective = false;
+                } else if (cause instanceof IllegalArgumentException) {
+                    out.printf("%nError: %s%n", cause.getMessage());
+                    throw new NodeTool.Failed();
+                } else {
+                    throw e;
+                }
+            }
+            // datacenter -> (token, endpoint) in token order, datacenters as first met
+            Map<String, List<String[]>> byDc = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : tokens.entrySet()) {
+                String dc = (String) probe.invoke(NodeTool.SNITCH, "getDatacenter", new Object[] {e.getValue()},
+                        new String[] {String.class.getName()});
+                byDc.computeIfAbsent(dc, k -> new ArrayList<>()).add(new String[] {e.getKey(), e.getValue()});
+            }
+            out.println();
+            java.text.DecimalFormat pct = new java.text.DecimalFormat("##0.00%");
+            for (Map.Entry<String, List<String[]>> dc : byDc.entrySet()) {
+                out.println("Datacenter: " + dc.getKey());
+                out.println("==========");
+                List<String[]> stats = dc.getValue();
+                List<String> last = byEndpoint.get(stats.get(stats.size() - 1)[1]);
+                out.printf(format, "Address", "Rack", "Status", "State", "Load", "Owns", "Token");
+                if (stats.size() > 1) {
+                    out.printf(format, "", "", "", "", "", "", last.get(last.size() - 1));
+                } else {
+                    out.println();
+                }
+                for (String[] stat : stats) {
+                    String endpoint = stat[1];
+                    String rack = (String) probe.invoke(NodeTool.SNITCH, "getRack", new Object[] {endpoint},
+                            new String[] {String.class.getName()});
+                    String status = live.contains(endpoint) ? "Up" : dead.contains(endpoint) ? "Down" : "?";
+                    String state = joining.contains(endpoint) ? "Joining" : leaving.contains(endpoint) ? "Leaving"
+                            : moving.contains(endpoint) ? "Moving" : "Normal";
+                    Float owns = ownership.get(endpoint);
+                    String host = endpoint.lastIndexOf(':') > 0 ? endpoint.substring(0, endpoint.lastIndexOf(':'))
+                            : endpoint;
+                    if (resolveIp) {
+                        host = java.net.InetAddress.getByName(host).getHostName();
+                    }
+                    out.printf(format, host, rack, status, state, loads.getOrDefault(endpoint, "?"),
+                            owns != null && effective ? pct.format(owns) : "?", stat[0]);
+                }
+                out.println();
+            }
+            if (vnodes) {
+                out.println("  Warning: \"nodetool ring\" is used to output all the tokens of a node.");
+                out.println("  To view status related info of a node use \"nodetool status\" instead.\n");
+            }
+            out.printf("%n  " + errors);
+        }
+    }
 }
