@@ -430,4 +430,94 @@ final class StatsCommands {
             out.printf("%n  " + errors);
         }
     }
+
+    @Command(name = "netstats", description = "Print network information on provided host (connecting node by default)")
+    static final class NetStats extends NodeTool.Sub {
+        @Option(names = {"-H", "--human-readable"}, description = "Display bytes in human readable form, i.e. KiB, MiB, "
+                + "GiB, TiB")
+        boolean human;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            out.printf("Mode: %s%n", probe.get(NodeTool.SS, "OperationMode"));
+            java.util.Set<javax.management.openmbean.CompositeData> streams =
+                    (java.util.Set<javax.management.openmbean.CompositeData>) probe.get(
+                            "org.apache.cassandra.net:type=StreamManager", "CurrentStreams");
+            if (streams.isEmpty()) {
+                out.println("Not sending any streams.");
+            }
+            for (javax.management.openmbean.CompositeData state : streams) {
+                out.printf("%s %s%n", state.get("description"), state.get("planId"));
+                for (javax.management.openmbean.CompositeData session
+                        : (javax.management.openmbean.CompositeData[]) state.get("sessions")) {
+                    out.printf("    /%s", session.get("peer"));
+                    if (!session.get("peer").equals(session.get("connecting"))) {
+                        out.printf(" (using /%s)", session.get("connecting"));
+                    }
+                    out.printf("%n");
+                    summaries(out, session, "receiving", "Receiving", "received");
+                    summaries(out, session, "sending", "Sending", "sent");
+                }
+            }
+            if (!(Boolean) probe.get(NodeTool.SS, "Starting")) {
+                String sp = "org.apache.cassandra.db:type=StorageProxy";
+                out.printf("Read Repair Statistics:%nAttempted: %d%nMismatch (Blocking): %d%nMismatch (Background): %d%n",
+                        probe.get(sp, "ReadRepairAttempted"), probe.get(sp, "ReadRepairRepairedBlocking"),
+                        probe.get(sp, "ReadRepairRepairedBackground"));
+                out.printf("%-25s%10s%10s%15s%10s%n", "Pool Name", "Active", "Pending", "Completed", "Dropped");
+                for (String pool : List.of("Large", "Small", "Gossip")) {
+                    out.printf("%-25s%10s%10s%15s%10s%n", pool + " messages", "n/a", sum(probe, pool, "Pending"),
+                            sum(probe, pool, "Completed"), sum(probe, pool, "Dropped"));
+                }
+            }
+        }
+
+        private static long sum(NodeTool.Probe probe, String pool, String what) throws Exception {
+            long n = 0;
+            for (Object v : ((Map<String, ?>) probe.get(ManagementCommands.MS, pool + "Message" + what
+                    + "TasksWithPort")).values()) {
+                n += ((Number) v).longValue();
+            }
+            return n;
+        }
+
+        /** A session's files one way: the totals, then each file's progress (Apache's ProgressInfo line). */
+        private void summaries(PrintStream out, javax.management.openmbean.CompositeData session, String way,
+                String verb, String done) {
+            javax.management.openmbean.CompositeData[] sums =
+                    (javax.management.openmbean.CompositeData[]) session.get(way + "Summaries");
+            if (sums.length == 0) {
+                return;
+            }
+            javax.management.openmbean.CompositeData[] files =
+                    (javax.management.openmbean.CompositeData[]) session.get(way + "Files");
+            long totalFiles = 0;
+            long totalBytes = 0;
+            for (javax.management.openmbean.CompositeData sum : sums) {
+                totalFiles += ((Number) sum.get("files")).longValue();
+                totalBytes += ((Number) sum.get("totalSize")).longValue();
+            }
+            long doneFiles = 0;
+            long doneBytes = 0;
+            for (javax.management.openmbean.CompositeData f : files) {
+                long current = ((Number) f.get("currentBytes")).longValue();
+                doneBytes += current;
+                if (current == ((Number) f.get("totalBytes")).longValue()) {
+                    doneFiles++;
+                }
+            }
+            out.printf("        %s %d files, %s total. Already %s %d files (%.2f%%), %s total (%.2f%%)%n", verb,
+                    totalFiles, human ? FileSizes.stringify(totalBytes) : totalBytes + " bytes", done, doneFiles,
+                    (double) doneFiles / totalFiles * 100, human ? FileSizes.stringify(doneBytes) : doneBytes + " bytes",
+                    (double) doneBytes / totalBytes * 100);
+            for (javax.management.openmbean.CompositeData f : files) {
+                long current = ((Number) f.get("currentBytes")).longValue();
+                long total = ((Number) f.get("totalBytes")).longValue();
+                out.printf("            %s %d/%d bytes (%d%%) %s idx:%s/%s%n", f.get("fileName"), current, total,
+                        total == 0 ? 0 : current * 100 / total, "OUT".equals(f.get("direction")) ? "sent to"
+                                : "received from", f.get("sessionIndex"), f.get("peer"));
+            }
+        }
+    }
 }
