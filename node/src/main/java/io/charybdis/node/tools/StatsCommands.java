@@ -23,7 +23,7 @@ final class StatsCommands {
 
     /** A table's metric bean ({@code org.apache.cassandra.metrics:type=Table,...}). */
     static String tableMetric(String ks, String table, String name) {
-        return "org.apache.cassandra.metrics:type=Table,keyspace=" + ks + ",scope=" + table + ",name=" + name;
+        return "org.apache.cassandra.metrics:type=" + (table.contains(".") ? "IndexTable" : "Table") + ",keyspace=" + ks + ",scope=" + table + ",name=" + name;
     }
 
     /** A gauge's value, or a counter's count (as Apache's NodeProbe reads each kind of table metric). */
@@ -518,6 +518,169 @@ final class StatsCommands {
                         total == 0 ? 0 : current * 100 / total, "OUT".equals(f.get("direction")) ? "sent to"
                                 : "received from", f.get("sessionIndex"), f.get("peer"));
             }
+        }
+    }
+
+    @Command(name = "tablehistograms", description = "Print statistic histograms for a given table")
+    static final class TableHistograms extends NodeTool.Sub {
+        @Parameters(description = "[<keyspace> <table> | <keyspace.table>]")
+        List<String> args = new ArrayList<>();
+
+        @Override
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            // keyspace -> tables, in a map and sets sized as Guava's HashMultimap.create() sizes them (Apache's order)
+            Map<String, java.util.Set<String>> all = new HashMap<>(16);
+            for (String[] bean : tableBeans(probe)) {
+                all.computeIfAbsent(bean[0], k -> new java.util.HashSet<>(3)).add(bean[1]);
+            }
+            Map<String, java.util.Set<String>> chosen = new HashMap<>(16);
+            if (args.size() == 2 && args.stream().noneMatch(a -> a.contains("."))) {
+                chosen.computeIfAbsent(args.get(0), k -> new java.util.HashSet<>(3)).add(args.get(1));
+            } else if (args.size() == 1) {
+                String[] kt = args.get(0).split("\\.");
+                if (kt.length != 2) {
+                    throw new IllegalArgumentException("tablehistograms requires keyspace and table name arguments");
+                }
+                chosen.computeIfAbsent(kt[0], k -> new java.util.HashSet<>(3)).add(kt[1]);
+            } else if (args.isEmpty()) {
+                chosen = all;
+            } else {
+                throw new IllegalArgumentException("tablehistograms requires <keyspace> <table> or <keyspace.table> "
+                        + "format argument.");
+            }
+            for (Map.Entry<String, java.util.Set<String>> e : chosen.entrySet()) {
+                for (String table : e.getValue()) {
+                    if (!all.getOrDefault(e.getKey(), java.util.Set.of()).contains(table)) {
+                        throw new IllegalArgumentException("Unknown table " + e.getKey() + '.' + table);
+                    }
+                }
+            }
+            for (Map.Entry<String, java.util.Set<String>> e : chosen.entrySet()) {
+                for (String table : e.getValue()) {
+                    histograms(probe, out, e.getKey(), table);
+                }
+            }
+        }
+
+        private static void histograms(NodeTool.Probe probe, PrintStream out, String ks, String table)
+                throws Exception {
+            long[] sizes = (long[]) value(probe, ks, table, "EstimatedPartitionSizeHistogram");
+            long[] cells = (long[]) value(probe, ks, table, "EstimatedColumnCountHistogram");
+            double[] sizeP = new double[7];
+            double[] cellP = new double[7];
+            double[] at = {0.5, 0.75, 0.95, 0.98, 0.99};
+            if (sizes == null || sizes.length == 0 || cells == null || cells.length == 0) {
+                out.println("No SSTables exists, unable to calculate 'Partition Size' and 'Cell Count' percentiles");
+                java.util.Arrays.fill(sizeP, Double.NaN);
+                java.util.Arrays.fill(cellP, Double.NaN);
+            } else {
+                Buckets size = new Buckets(sizes);
+                Buckets cell = new Buckets(cells);
+                if (size.overflowed()) {
+                    out.printf("Row sizes are larger than %s, unable to calculate percentiles%n", size.largestOffset());
+                    java.util.Arrays.fill(sizeP, 0, at.length, Double.NaN);
+                } else {
+                    for (int i = 0; i < at.length; i++) {
+                        sizeP[i] = size.percentile(at[i]);
+                    }
+                }
+                if (cell.overflowed()) {
+                    out.printf("Column counts are larger than %s, unable to calculate percentiles%n",
+                            cell.largestOffset());
+                    java.util.Arrays.fill(cellP, Double.NaN);
+                } else {
+                    for (int i = 0; i < at.length; i++) {
+                        cellP[i] = cell.percentile(at[i]);
+                    }
+                }
+                sizeP[5] = size.min();
+                cellP[5] = cell.min();
+                sizeP[6] = size.max();
+                cellP[6] = cell.max();
+            }
+            String[] labels = {"50%", "75%", "95%", "98%", "99%", "Min", "Max"};
+            Double[] read = ManagementCommands.percentiles(probe, tableMetric(ks, table, "ReadLatency"));
+            Double[] write = ManagementCommands.percentiles(probe, tableMetric(ks, table, "WriteLatency"));
+            Double[] sstables = ManagementCommands.percentiles(probe, tableMetric(ks, table, "SSTablesPerReadHistogram"));
+            out.println(String.format("%s/%s histograms", ks, table));
+            out.println(String.format("%-10s%18s%18s%18s%18s%18s", "Percentile", "Read Latency", "Write Latency",
+                    "SSTables", "Partition Size", "Cell Count"));
+            out.println(String.format("%-10s%18s%18s%18s%18s%18s", "", "(micros)", "(micros)", "", "(bytes)", ""));
+            for (int i = 0; i < labels.length; i++) {
+                out.println(String.format("%-10s%18.2f%18.2f%18.2f%18.0f%18.0f", labels[i], read[i], write[i],
+                        sstables[i], sizeP[i], cellP[i]));
+            }
+            out.println();
+        }
+    }
+
+    /**
+     * Cassandra's estimated histogram as its bean hands it over: counts per bucket, bucket i ending at the i-th offset
+     * of the series 1, 2, 3, ... growing by 1.2 (rounded); the last bucket counts what overflowed them all.
+     */
+    static final class Buckets {
+        final long[] counts;
+        final long[] offsets;
+
+        Buckets(long[] counts) {
+            this.counts = counts;
+            this.offsets = new long[counts.length - 1];
+            long last = 1;
+            for (int i = 0; i < offsets.length; i++) {
+                if (i > 0) {
+                    long next = Math.round(last * 1.2);
+                    last = next == last ? next + 1 : next;
+                }
+                offsets[i] = last;
+            }
+        }
+
+        boolean overflowed() {
+            return counts[counts.length - 1] > 0;
+        }
+
+        long largestOffset() {
+            return offsets[offsets.length - 1];
+        }
+
+        long percentile(double p) {
+            long total = 0;
+            for (long c : counts) {
+                total += c;
+            }
+            long wanted = (long) Math.ceil(total * p);
+            if (wanted == 0) {
+                return 0;
+            }
+            long seen = 0;
+            for (int i = 0; i < counts.length - 1; i++) {
+                seen += counts[i];
+                if (seen >= wanted) {
+                    return offsets[i];
+                }
+            }
+            return 0;
+        }
+
+        long min() {
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] > 0) {
+                    return i == 0 ? 0 : 1 + offsets[i - 1];
+                }
+            }
+            return 0;
+        }
+
+        long max() {
+            if (overflowed()) {
+                return Long.MAX_VALUE;
+            }
+            for (int i = counts.length - 2; i >= 0; i--) {
+                if (counts[i] > 0) {
+                    return offsets[i];
+                }
+            }
+            return 0;
         }
     }
 }
