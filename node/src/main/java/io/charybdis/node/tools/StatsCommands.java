@@ -683,4 +683,230 @@ final class StatsCommands {
             return 0;
         }
     }
+
+    @Command(name = "repair", description = "Repair one or more tables")
+    static final class Repair extends NodeTool.Sub {
+        @Parameters(description = "[<keyspace> <tables>...]")
+        List<String> args = new ArrayList<>();
+        @Option(names = {"-seq", "--sequential"}, description = "Use -seq to carry out a sequential repair")
+        boolean sequential;
+        @Option(names = {"-dcpar", "--dc-parallel"}, description = "Use -dcpar to repair data centers in parallel.")
+        boolean dcParallel;
+        @Option(names = {"-local", "--in-local-dc"}, description = "Use -local to only repair against nodes in the "
+                + "same datacenter")
+        boolean localDc;
+        @Option(names = {"-dc", "--in-dc"}, description = "Use -dc to repair specific datacenters")
+        List<String> dataCenters = new ArrayList<>();
+        @Option(names = {"-hosts", "--in-hosts"}, description = "Use -hosts to repair specific hosts")
+        List<String> hosts = new ArrayList<>();
+        @Option(names = {"-st", "--start-token"}, description = "Use -st to specify a token at which the repair range "
+                + "starts (exclusive)")
+        String startToken = "";
+        @Option(names = {"-et", "--end-token"}, description = "Use -et to specify a token at which repair range ends "
+                + "(inclusive)")
+        String endToken = "";
+        @Option(names = {"-pr", "--partitioner-range"}, description = "Use -pr to repair only the first range returned "
+                + "by the partitioner")
+        boolean primaryRange;
+        @Option(names = {"-full", "--full"}, description = "Use -full to issue a full repair.")
+        boolean full;
+        @Option(names = {"-force", "--force"}, description = "Use -force to filter out down endpoints")
+        boolean force;
+        @Option(names = {"-prv", "--preview"}, description = "Determine ranges and amount of data to be streamed, but "
+                + "don't actually perform repair")
+        boolean preview;
+        @Option(names = {"-vd", "--validate"}, description = "Checks that repaired data is in sync between nodes.")
+        boolean validate;
+        @Option(names = {"-j", "--job-threads"}, description = "Number of threads to run repair jobs (default: 1, max: "
+                + "4)")
+        int jobThreads = 1;
+        @Option(names = {"-tr", "--trace"}, description = "Use -tr to trace the repair.")
+        boolean trace;
+        @Option(names = {"-pl", "--pull"}, description = "Use --pull to perform a one way repair where data is only "
+                + "streamed from a remote node to this node.")
+        boolean pull;
+        @Option(names = {"-os", "--optimise-streams"}, description = "Use --optimise-streams to try to reduce the number "
+                + "of streams we do")
+        boolean optimiseStreams;
+        @Option(names = {"-skip-paxos", "--skip-paxos"}, description = "Skip the paxos repair step")
+        boolean skipPaxos;
+        @Option(names = {"-paxos-only", "--paxos-only"}, description = "Repair only paxos operations, no table data")
+        boolean paxosOnly;
+        @Option(names = {"-iuk", "--ignore-unreplicated-keyspaces"}, description = "Use --ignore-unreplicated-keyspaces "
+                + "to ignore keyspaces which are not replicated, otherwise the repair will fail")
+        boolean ignoreUnreplicated;
+
+        private final SimpleDateFormat clock = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss,SSS");
+
+        private String previewKind() {
+            return validate ? "REPAIRED" : preview && full ? "ALL" : preview ? "UNREPAIRED" : "NONE";
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            List<String> keyspaces;
+            if (args.isEmpty()) {
+                keyspaces = (List<String>) probe.get(NodeTool.SS, "NonLocalStrategyKeyspaces");
+            } else {
+                keyspaces = ManagementCommands.keyspaces(probe, args);
+            }
+            if (primaryRange && (!dataCenters.isEmpty() || !hosts.isEmpty())) {
+                throw new RuntimeException("Primary range repair should be performed on all nodes in the cluster.");
+            }
+            for (String ks : keyspaces) {
+                if (args.isEmpty() && ks.equals("system_distributed")) { // repaired only when named
+                    continue;
+                }
+                run(probe, out, ks, options(probe));
+            }
+        }
+
+        private Map<String, String> options(NodeTool.Probe probe) throws Exception {
+            String preview = previewKind();
+            Map<String, String> o = new HashMap<>();
+            o.put("parallelism", sequential ? "sequential" : dcParallel ? "dc_parallel" : "parallel");
+            o.put("primaryRange", Boolean.toString(primaryRange));
+            o.put("incremental", Boolean.toString(!full && !(paxosOnly && preview.equals("NONE"))));
+            o.put("jobThreads", Integer.toString(jobThreads));
+            o.put("trace", Boolean.toString(trace));
+            o.put("columnFamilies", String.join(",", args.size() <= 1 ? List.of() : args.subList(1, args.size())));
+            o.put("pullRepair", Boolean.toString(pull));
+            o.put("forceRepair", Boolean.toString(force));
+            o.put("previewKind", preview);
+            o.put("optimiseStreams", Boolean.toString(optimiseStreams));
+            o.put("ignoreUnreplicatedKeyspaces", Boolean.toString(ignoreUnreplicated));
+            o.put("repairPaxos", Boolean.toString(!skipPaxos && preview.equals("NONE")));
+            o.put("paxosOnly", Boolean.toString(paxosOnly && preview.equals("NONE")));
+            if (!startToken.isEmpty() || !endToken.isEmpty()) {
+                o.put("ranges", startToken + ":" + endToken);
+            }
+            o.put("dataCenters", localDc ? (String) probe.get(NodeTool.SNITCH, "Datacenter")
+                    : String.join(",", dataCenters));
+            o.put("hosts", String.join(",", hosts));
+            return o;
+        }
+
+        private void print(PrintStream out, String message) {
+            synchronized (clock) {
+                out.println(String.format("[%s] %s", clock.format(System.currentTimeMillis()), message));
+            }
+        }
+
+        /**
+         * One keyspace's repair: started with repairAsync, followed through the node's progress notifications for
+         * {@code repair:N} until COMPLETE, then its parent status asked once more (notifications may be lost).
+         */
+        @SuppressWarnings("unchecked")
+        private void run(NodeTool.Probe probe, PrintStream out, String ks, Map<String, String> options)
+                throws Exception {
+            ObjectName ss = new ObjectName(NodeTool.SS);
+            int[] cmd = {-1};
+            Exception[] error = {null};
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            java.util.List<javax.management.Notification> early = new ArrayList<>();
+            javax.management.NotificationListener listener = (n, handback) -> {
+                String type = n.getType();
+                if (type.equals("progress")) {
+                    synchronized (early) {
+                        if (cmd[0] < 0) {
+                            early.add(n);
+                            return;
+                        }
+                    }
+                    if (!("repair:" + cmd[0]).equals(n.getSource())) {
+                        return;
+                    }
+                    Map<String, Integer> data = (Map<String, Integer>) n.getUserData();
+                    int kind = data.get("type");
+                    String message = n.getMessage();
+                    if (kind == 1) { // PROGRESS
+                        int total = data.get("total");
+                        message = message + " (progress: " + (total == 0 ? 0 : data.get("progressCount") * 100 / total)
+                                + "%)";
+                    }
+                    print(out, message);
+                    if (kind == 2) { // ERROR
+                        error[0] = new RuntimeException(String.format("Repair job has failed with the error message: "
+                                + "%s. Check the logs on the repair participants for further details", message));
+                    }
+                    if (kind == 5) { // COMPLETE
+                        done.countDown();
+                    }
+                } else if (type.equals(javax.management.remote.JMXConnectionNotification.FAILED)
+                        || type.equals(javax.management.remote.JMXConnectionNotification.CLOSED)) {
+                    synchronized (clock) {
+                        error[0] = new java.io.IOException(String.format("[%s] JMX connection closed. You should check "
+                                + "server log for repair status of keyspace %s(Subsequent keyspaces are not going to be "
+                                + "repaired).", clock.format(n.getTimeStamp()), ks));
+                    }
+                    done.countDown();
+                }
+            };
+            probe.connector.addConnectionNotificationListener(listener, null, null);
+            probe.mbs.addNotificationListener(ss, listener, null, null);
+            try {
+                int command = (Integer) probe.invoke(NodeTool.SS, "repairAsync", new Object[] {ks, options},
+                        new String[] {String.class.getName(), Map.class.getName()});
+                List<javax.management.Notification> pending;
+                synchronized (early) {
+                    cmd[0] = command;
+                    pending = new ArrayList<>(early);
+                }
+                for (javax.management.Notification n : pending) {
+                    listener.handleNotification(n, null);
+                }
+                if (command <= 0) {
+                    print(out, String.format("Replication factor is 1. No repair is needed for keyspace '%s'", ks));
+                    return;
+                }
+                while (!done.await(300, java.util.concurrent.TimeUnit.SECONDS)) {
+                    status(probe, out, command, "After waiting for poll interval of 300 seconds", error, done);
+                }
+                if (error[0] == null) {
+                    status(probe, out, command, "condition satisfied", error, done);
+                }
+                if (error[0] != null) {
+                    throw error[0];
+                }
+            } finally {
+                try {
+                    probe.mbs.removeNotificationListener(ss, listener);
+                    probe.connector.removeConnectionNotificationListener(listener);
+                } catch (Exception e) {
+                    // the connection is gone already
+                }
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private void status(NodeTool.Probe probe, PrintStream out, int cmd, String trigger, Exception[] error,
+                java.util.concurrent.CountDownLatch done) throws Exception {
+            List<String> status = (List<String>) probe.invoke(NodeTool.SS, "getParentRepairStatus", new Object[] {cmd},
+                    new String[] {int.class.getName()});
+            String queried = "queried for parent session status and";
+            if (status == null) {
+                print(out, String.format("%s %s couldn't find repair status for cmd: %s", trigger, queried, cmd));
+                return;
+            }
+            List<String> messages = status.subList(1, status.size());
+            switch (status.get(0)) {
+                case "COMPLETED", "FAILED" -> {
+                    print(out, String.format("%s %s discovered repair %s.", trigger, queried,
+                            status.get(0).toLowerCase(java.util.Locale.ROOT)));
+                    if (status.get(0).equals("FAILED")) {
+                        error[0] = new java.io.IOException(messages.get(0));
+                    }
+                    messages.forEach(m -> print(out, m));
+                    done.countDown();
+                }
+                case "IN_PROGRESS" -> { }
+                default -> {
+                    print(out, String.format("WARNING Encountered unexpected RepairRunnable.ParentRepairStatus: %s",
+                            status.get(0)));
+                    messages.forEach(m -> print(out, m));
+                }
+            }
+        }
+    }
 }
