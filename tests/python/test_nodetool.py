@@ -388,6 +388,64 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
     assert same("clearsnapshot")[0] == 1  # neither a name nor --all: a command-line error
     assert same("nosuchcommand")[0] == 1
 
+    # ring: every token of the node, in token order, effective ownership with and without a keyspace
+    ring = same("ring")[1]
+    assert len([l for l in ring.splitlines() if l.startswith(f"{node.host} ")]) == 16, ring
+    assert "100.00%" in ring and 'Warning: "nodetool ring" is used to output all the tokens of a node.' in ring
+    assert same("ring", "cmp")[0] == 0
+    assert same("ring", "-r")[0] == 0
+    code, out = same("ring", "nosuch")
+    assert code == 1 and "Error: The keyspace nosuch, does not exist" in out
+
+    # netstats: the mode, no stream, read repair and internode pool counts (none on a node alone)
+    netstats = same("netstats")[1]
+    assert netstats.startswith("Mode: NORMAL\nNot sending any streams.\nRead Repair Statistics:\n"), netstats
+    assert same("netstats", "-H")[0] == 0
+
+    # repair: Apache's options reach the node; on one node (RF=1) nothing to repair, said per keyspace with a timestamp
+    def repair(*args):
+        a = run("apache", "repair", *args)
+        o = run("ours", "repair", *args)
+        stamp = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] ", re.M)
+        assert (o[0], stamp.sub("[#] ", o[1])) == (a[0], stamp.sub("[#] ", a[1])), (args, a, o)
+        return a
+    code, out = repair("-full", "cmp")
+    assert code == 0 and out.endswith("Replication factor is 1. No repair is needed for keyspace 'cmp'\n"), out
+    code, out = repair("--full")  # every keyspace that is not local, system_distributed only when named
+    assert code == 0 and "keyspace 'cmp'" in out and "system_distributed" not in out, out
+    assert repair("-full", "cmp", "t")[0] == 0
+    assert repair("-full", "nosuch")[0] == 1
+    assert repair("cmp")[0] == 2  # incremental (the default) is refused by the node, naming it
+    assert repair("-pr", "-dc", "dc1", "cmp")[0] == 2
+
+    # tablestats and tablehistograms: figures of a table nobody touches between the two calls compare exactly
+    assert same("flush", "cmp")[0] == 0
+    stats = same("tablestats", "cmp.t")[1]
+    assert "Total number of tables: 1\n" in stats and "\t\tTable: t\n" in stats
+    assert re.search(r"^\t\tLocal write count: 100$", stats, re.M), stats
+    assert int(_line(stats, "SSTable count")) >= 1 and int(_line(stats, "Space used (live)")) > 0
+    assert same("tablestats", "cmp")[0] == 0
+    assert same("tablestats", "-H", "cmp.t")[0] == 0
+    # every table: the system keyspaces' figures may move between the two calls (background writes), so by shape
+    def same_shape(*args):
+        a = run("apache", *args)
+        o = run("ours", *args)
+        assert (o[0], _shape(o[1])) == (a[0], _shape(a[1])), f"nodetool {' '.join(args)}:\n{a[1]}\n---\n{o[1]}"
+        return a
+    everything = same_shape("tablestats")[1]
+    assert "Keyspace: cmp\n" in everything and "Keyspace: system_schema\n" in everything
+    assert "Keyspace: cmp\n" not in same_shape("tablestats", "-i", "cmp")[1]
+    assert same("tablestats", "nosuch")[0] == 1
+    assert same("tablestats", "cmp.nosuch")[0] == 1
+    assert same("cfstats", "cmp.t")[0] == 1  # Apache 5.0.6 has no cfstats alias any more
+    hist = same("tablehistograms", "cmp", "t")[1]
+    assert "cmp/t histograms\n" in hist and re.search(r"^Max\s+[\d.]+\s+[\d.]+", hist, re.M), hist
+    assert same("tablehistograms", "cmp.t")[0] == 0
+    assert same_shape("tablehistograms")[0] == 0
+    assert same("tablehistograms", "cmp")[0] == 1
+    assert same("tablehistograms", "cmp", "nosuch")[0] == 1
+    assert same("cfhistograms", "cmp", "t")[0] == 1
+
     assert run("ours", "drain") == (0, "")
     assert same("status")[0] == 0
     assert run("ours", "stopdaemon") == (0, "")
@@ -549,6 +607,14 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
     assert both("removenode", "status") == "RemovalStatus: No removals in process.\n"
     assert re.search(r"^compactions completed\s+[1-9]", both("compactionstats", shape=True), re.M)
     both("compactionstats", "-H", shape=True)
+    # tablestats and tablehistograms of a table that was written, flushed, compacted and read
+    stats = both("tablestats", "mg.t", shape=True)
+    assert int(_line(stats, "Local read count")) >= 100 and int(_line(stats, "SSTable count")) >= 1, stats
+    hist = both("tablehistograms", "mg", "t", shape=True)
+    p50 = re.search(r"^50%\s+([\d.]+)\s+([\d.]+)", hist, re.M)
+    assert p50 and float(p50.group(1)) > 0 and float(p50.group(2)) > 0, hist
+    both("ring", "mg")
+    both("netstats")
 
     # info: Apache's lines; bin/nodetool's the same plus the memory budget's split
     apache_info = nodetool("info")
