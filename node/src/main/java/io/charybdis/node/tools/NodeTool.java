@@ -44,7 +44,8 @@ import picocli.CommandLine.Parameters;
         ManagementCommands.SetLoggingLevel.class, ManagementCommands.DescribeCluster.class,
         ManagementCommands.GossipInfo.class, ManagementCommands.GetEndpoints.class, ManagementCommands.Compact.class,
         ManagementCommands.Cleanup.class, ManagementCommands.Decommission.class, ManagementCommands.RemoveNode.class, ManagementCommands.CompactionStats.class,
-        ManagementCommands.StatusAutoCompaction.class, StatsCommands.TableStats.class, StatsCommands.Ring.class, StatsCommands.NetStats.class, StatsCommands.TableHistograms.class, StatsCommands.Repair.class,
+        ManagementCommands.StatusAutoCompaction.class, StatsCommands.TableStats.class, StatsCommands.Ring.class,
+        StatsCommands.NetStats.class, StatsCommands.TableHistograms.class, StatsCommands.Repair.class,
         CommandLine.HelpCommand.class})
 public final class NodeTool implements Callable<Integer> {
     static final String SS = "org.apache.cassandra.db:type=StorageService";

@@ -16,14 +16,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** bin/nodetool's per-table statistics: tablestats (Apache 5.0.6 has no cfstats alias any more), over the beans Apache's nodetool 5.0 reads. */
+/**
+ * bin/nodetool's table and network statistics and repair: tablestats, ring, netstats, tablehistograms and repair, over
+ * the beans Apache's nodetool 5.0 reads, printed as it prints them. Apache 5.0.6 has no cfstats or cfhistograms alias
+ * any more (it answers them as unknown commands), and neither does this.
+ */
 final class StatsCommands {
     private StatsCommands() {
     }
 
     /** A table's metric bean ({@code org.apache.cassandra.metrics:type=Table,...}). */
     static String tableMetric(String ks, String table, String name) {
-        return "org.apache.cassandra.metrics:type=" + (table.contains(".") ? "IndexTable" : "Table") + ",keyspace=" + ks + ",scope=" + table + ",name=" + name;
+        String type = table.contains(".") ? "IndexTable" : "Table";
+        return "org.apache.cassandra.metrics:type=" + type + ",keyspace=" + ks + ",scope=" + table + ",name=" + name;
     }
 
     /** A gauge's value, or a counter's count (as Apache's NodeProbe reads each kind of table metric). */
@@ -33,6 +38,10 @@ final class StatsCommands {
         } catch (javax.management.AttributeNotFoundException e) {
             return probe.get(tableMetric(ks, table, name), "Count");
         }
+    }
+
+    static long number(NodeTool.Probe probe, String ks, String table, String name) throws Exception {
+        return ((Number) value(probe, ks, table, name)).longValue();
     }
 
     static long count(NodeTool.Probe probe, String ks, String table, String name) throws Exception {
@@ -224,7 +233,7 @@ final class StatsCommands {
             long memtableOffHeap = ((Number) value(probe, ks, t, "MemtableOffHeapSize")).longValue();
             long bloomOffHeap = ((Number) value(probe, ks, t, "BloomFilterOffHeapMemoryUsed")).longValue();
             long summaryOffHeap = ((Number) value(probe, ks, t, "IndexSummaryOffHeapMemoryUsed")).longValue();
-            long compressionOffHeap = ((Number) value(probe, ks, t, "CompressionMetadataOffHeapMemoryUsed")).longValue();
+            long compressionOffHeap = number(probe, ks, t, "CompressionMetadataOffHeapMemoryUsed");
             double repaired = ((Number) value(probe, ks, t, "PercentRepaired")).doubleValue();
             lines.add("Space used (live): " + bytes(((Number) value(probe, ks, t, "LiveDiskSpaceUsed")).longValue()));
             lines.add("Space used (total): " + bytes(((Number) value(probe, ks, t, "TotalDiskSpaceUsed")).longValue()));
@@ -236,7 +245,7 @@ final class StatsCommands {
             Object partitions = value(probe, ks, t, "EstimatedPartitionCount");
             lines.add("Number of partitions (estimate): " + (Long.valueOf(-1L).equals(partitions) ? 0L : partitions));
             lines.add("Memtable cell count: " + value(probe, ks, t, "MemtableColumnsCount"));
-            lines.add("Memtable data size: " + bytes(((Number) value(probe, ks, t, "MemtableLiveDataSize")).longValue()));
+            lines.add("Memtable data size: " + bytes(number(probe, ks, t, "MemtableLiveDataSize")));
             lines.add("Memtable off heap memory used: " + bytes(memtableOffHeap));
             lines.add("Memtable switch count: " + count(probe, ks, t, "MemtableSwitchCount"));
             lines.add("Speculative retries: " + count(probe, ks, t, "SpeculativeRetries"));
@@ -254,11 +263,12 @@ final class StatsCommands {
             lines.add("Pending flushes: " + count(probe, ks, t, "PendingFlushes"));
             lines.add("Percent repaired: " + Math.round(100 * repaired) / 100.0);
             lines.add("Bytes repaired: " + prettyMemory(((Number) value(probe, ks, t, "BytesRepaired")).longValue()));
-            lines.add("Bytes unrepaired: " + prettyMemory(((Number) value(probe, ks, t, "BytesUnrepaired")).longValue()));
+            lines.add("Bytes unrepaired: " + prettyMemory(number(probe, ks, t, "BytesUnrepaired")));
             lines.add("Bytes pending repair: "
                     + prettyMemory(((Number) value(probe, ks, t, "BytesPendingRepair")).longValue()));
             lines.add("Bloom filter false positives: " + value(probe, ks, t, "BloomFilterFalsePositives"));
-            lines.add(String.format("Bloom filter false ratio: %01.5f", value(probe, ks, t, "RecentBloomFilterFalseRatio")));
+            lines.add(String.format("Bloom filter false ratio: %01.5f",
+                    value(probe, ks, t, "RecentBloomFilterFalseRatio")));
             lines.add("Bloom filter space used: "
                     + bytes(((Number) value(probe, ks, t, "BloomFilterDiskSpaceUsed")).longValue()));
             lines.add("Bloom filter off heap memory used: " + bytes(bloomOffHeap));
@@ -601,7 +611,8 @@ final class StatsCommands {
             String[] labels = {"50%", "75%", "95%", "98%", "99%", "Min", "Max"};
             Double[] read = ManagementCommands.percentiles(probe, tableMetric(ks, table, "ReadLatency"));
             Double[] write = ManagementCommands.percentiles(probe, tableMetric(ks, table, "WriteLatency"));
-            Double[] sstables = ManagementCommands.percentiles(probe, tableMetric(ks, table, "SSTablesPerReadHistogram"));
+            Double[] sstables = ManagementCommands.percentiles(probe,
+                    tableMetric(ks, table, "SSTablesPerReadHistogram"));
             out.println(String.format("%s/%s histograms", ks, table));
             out.println(String.format("%-10s%18s%18s%18s%18s%18s", "Percentile", "Read Latency", "Write Latency",
                     "SSTables", "Partition Size", "Cell Count"));
