@@ -629,3 +629,41 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
     both("getlogginglevels")
     both("setlogginglevel", "io.charybdis.storage", "DEBUG")
     assert re.search(r"^io\.charybdis\.storage\s+DEBUG$", both("getlogginglevels"), re.M)
+
+
+def test_bin_nodetool_repair_follows_a_repair_as_apache_nodetool_does(nodetool_env, node_factory):
+    """A full repair of an RF=2 keyspace on two nodes: bin/nodetool follows the node's progress notifications to the
+    end and prints the same messages as Apache's nodetool 5.0.6 (by shape: session ids, times and figures vary)."""
+    from test_cluster import _cluster_nodes, _session
+
+    nodes = _cluster_nodes(node_factory, count=2)
+    for n in nodes:
+        n.start()
+    node = nodes[0]
+    _wait_for_port(node.host, node.jmx_port)
+    cluster, session = _session(node)
+    try:
+        session.execute("CREATE KEYSPACE rp WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 2}")
+        session.execute("CREATE TABLE rp.t (k int PRIMARY KEY, v text)")
+        assert cluster.control_connection.wait_for_schema_agreement()
+        insert = session.prepare("INSERT INTO rp.t (k, v) VALUES (?, ?)")
+        for k in range(200):
+            session.execute(insert, (k, f"v{k}"))
+    finally:
+        cluster.shutdown()
+
+    def shape(text):
+        text = re.sub(r"^\[[^\]]*\] ", "", text, flags=re.M)
+        text = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<id>", text)
+        return _shape(text)
+
+    outputs = {}
+    for tool in ("apache", "ours"):
+        cmd = [str(NODETOOL) if tool == "apache" else str(REPO / "bin" / "nodetool"), "-h", node.host, "-p",
+               str(node.jmx_port), "repair", "--full", "rp"]
+        r = subprocess.run(cmd, env=nodetool_env if tool == "apache" else None, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=FIRST_CALL_TIMEOUT_S)
+        assert r.returncode == 0, (tool, r.stdout, r.stderr)
+        outputs[tool] = r.stdout
+    assert "Starting repair command #" in outputs["ours"] and "finished" in outputs["ours"], outputs["ours"]
+    assert shape(outputs["ours"]) == shape(outputs["apache"]), f"{outputs['apache']}\n---\n{outputs['ours']}"
