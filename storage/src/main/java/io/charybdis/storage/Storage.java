@@ -254,23 +254,7 @@ public final class Storage implements AutoCloseable {
             }
             for (Map.Entry<Long, Path> gen : generations.entrySet()) {
                 SSTableReader r = SSTableReader.open(gen.getValue(), gen.getKey(), entry.sstableAllocator());
-                int owner = -1;
-                for (int i = 0; i < shards.length; i++) {
-                    if (r.ownedBy(i, shards.length)) {
-                        owner = i;
-                    }
-                }
-                if (owner >= 0) {
-                    perShard.get(owner).add(r);
-                } else {
-                    // written with another shard count (or unreadable): every shard reads it, filtered by token
-                    for (int i = 0; i < shards.length; i++) {
-                        if (i > 0) {
-                            r.acquire();
-                        }
-                        perShard.get(i).add(r);
-                    }
-                }
+                assignToShards(r, perShard);
             }
             for (int i = 0; i < shards.length; i++) {
                 entry.setInitial(i, perShard.get(i));
@@ -824,22 +808,7 @@ public final class Storage implements AutoCloseable {
             perShard.add(new ArrayList<>());
         }
         for (SSTableReader r : loaded) {
-            int owner = -1;
-            for (int i = 0; i < shards.length; i++) {
-                if (r.ownedBy(i, shards.length)) {
-                    owner = i;
-                }
-            }
-            if (owner >= 0) {
-                perShard.get(owner).add(r);
-            } else {
-                for (int i = 0; i < shards.length; i++) {
-                    if (i > 0) {
-                        r.acquire();
-                    }
-                    perShard.get(i).add(r);
-                }
-            }
+            assignToShards(r, perShard);
         }
         List<CompletableFuture<Void>> fs = new ArrayList<>();
         for (int i = 0; i < shards.length; i++) {
@@ -998,6 +967,29 @@ public final class Storage implements AutoCloseable {
             });
         } catch (IOException e) {
             LOG.warn("could not delete dir={}: {}", dir, e.toString());
+        }
+    }
+
+    /**
+     * Puts an SSTable with the shard that owns all of it, or, written with another shard count (or unreadable),
+     * with every shard, which each read it filtered by token (one reference per shard).
+     */
+    private void assignToShards(SSTableReader r, List<List<SSTableReader>> perShard) {
+        int owner = -1;
+        for (int i = 0; i < shards.length; i++) {
+            if (r.ownedBy(i, shards.length)) {
+                owner = i;
+            }
+        }
+        if (owner >= 0) {
+            perShard.get(owner).add(r);
+            return;
+        }
+        for (int i = 0; i < shards.length; i++) {
+            if (i > 0) {
+                r.acquire();
+            }
+            perShard.get(i).add(r);
         }
     }
 }
