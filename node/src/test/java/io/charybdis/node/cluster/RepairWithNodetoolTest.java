@@ -36,8 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(600)
 class RepairWithNodetoolTest {
-    static final Path NODETOOL = Path.of("").toAbsolutePath().getParent()
-            .resolve("../shared/tools/cassandra-reference/nodetool.sh").normalize();
+    static final Path NODETOOL = io.charybdis.node.testing.ApacheNodetool.NODETOOL;
 
     @TempDir
     Path dir;
@@ -54,19 +53,7 @@ class RepairWithNodetoolTest {
     }
 
     static Path jdk17() {
-        for (String var : List.of("CASSANDRA_JAVA_HOME", "JAVA17_HOME")) {
-            String v = System.getenv(var);
-            if (v != null && Files.isExecutable(Path.of(v, "bin", "java"))) {
-                return Path.of(v);
-            }
-        }
-        for (String p : List.of("/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/java-17-openjdk-arm64",
-                "/usr/lib/jvm/openjdk-17", "/usr/lib/jvm/java-17-openjdk")) {
-            if (Files.isExecutable(Path.of(p, "bin", "java"))) {
-                return Path.of(p);
-            }
-        }
-        return null;
+        return io.charybdis.node.testing.ApacheNodetool.jdk17();
     }
 
     @Test
