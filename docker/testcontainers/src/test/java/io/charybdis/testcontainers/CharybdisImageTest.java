@@ -6,6 +6,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.output.ToStringConsumer;
 
@@ -14,7 +15,10 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The image itself: the official image's variables (seeds forming a cluster), the health check, the user, a restart. */
+/**
+ * The image itself: the official image's variables (seeds forming a cluster), the health check, the user, its
+ * nodetool and cqlsh, a restart.
+ */
 @Timeout(300)
 class CharybdisImageTest {
 
@@ -47,9 +51,27 @@ class CharybdisImageTest {
             assertThat(awaitHealth(c, Duration.ofSeconds(90))).isEqualTo("healthy");
             assertThat(c.execInContainer("id", "-u").getStdout().strip()).isEqualTo("999");
             // the image's nodetool talks to its node over JMX
-            org.testcontainers.containers.Container.ExecResult status = c.execInContainer("nodetool", "status");
+            ExecResult status = c.execInContainer("nodetool", "status");
             assertThat(status.getExitCode()).as(status.getStdout() + status.getStderr()).isZero();
             assertThat(status.getStdout()).contains("Datacenter: datacenter1").containsPattern("(?m)^UN ");
+            // the image's cqlsh talks to its node over CQL, on the port the container listens on
+            ExecResult clusterName = cqlsh(c, "-e", "SELECT cluster_name FROM system.local");
+            assertThat(clusterName.getStdout()).containsPattern("(?m)^ Orders Cluster\\s*$").contains("(1 rows)");
+            ExecResult roundTrip = cqlsh(c, "-e", "CREATE KEYSPACE image_cqlsh WITH replication = "
+                    + "{'class': 'SimpleStrategy', 'replication_factor': 1}; "
+                    + "CREATE TABLE image_cqlsh.orders (id int PRIMARY KEY, item text); "
+                    + "INSERT INTO image_cqlsh.orders (id, item) VALUES (7, 'written by cqlsh'); "
+                    + "SELECT id, item FROM image_cqlsh.orders WHERE id = 7");
+            assertThat(roundTrip.getStdout()).containsPattern("(?m)^ +7 \\| written by cqlsh\\s*$")
+                    .contains("(1 rows)");
+            try (CqlSession session = session(c)) { // and the driver reads what cqlsh wrote
+                assertThat(session.execute("SELECT item FROM image_cqlsh.orders WHERE id = 7").one().getString(0))
+                        .isEqualTo("written by cqlsh");
+            }
+            // a failing statement fails the command, as in Apache's cqlsh
+            ExecResult missing = c.execInContainer("cqlsh", "-e", "SELECT * FROM image_cqlsh.missing");
+            assertThat(missing.getExitCode()).isNotZero();
+            assertThat(missing.getStderr()).contains("table missing does not exist");
             assertThat(c.getLogs()).contains("HEAP_NEWSIZE=128M is not used");
         }
     }
@@ -133,7 +155,7 @@ class CharybdisImageTest {
     }
 
     @Test
-    void shouldLoginWithTheUsernameAndPasswordItReportsWhenAuthenticationIsOn() {
+    void shouldLoginWithTheUsernameAndPasswordItReportsWhenAuthenticationIsOn() throws Exception {
         try (CharybdisContainer c = new CharybdisContainer(image)
                 .withEnv("CHARYBDIS_AUTHENTICATOR", "PasswordAuthenticator")
                 .withInitScript("initial.cql")) {
@@ -144,6 +166,12 @@ class CharybdisImageTest {
                 assertThat(session.execute("SELECT count(*) FROM keySpaceTest.catalog_category").one().getLong(0))
                         .isEqualTo(1);
             }
+            assertThat(cqlsh(c, "-u", c.getUsername(), "-p", c.getPassword(), "-e",
+                    "SELECT name FROM keySpaceTest.catalog_category WHERE id = 1").getStdout())
+                    .containsPattern("(?m)^ +test_category\\s*$");
+            ExecResult anonymous = c.execInContainer("cqlsh", "-e", "SELECT name FROM keySpaceTest.catalog_category");
+            assertThat(anonymous.getExitCode()).isNotZero();
+            assertThat(anonymous.getStdout() + anonymous.getStderr()).contains("AuthenticationFailed");
         }
     }
 
@@ -153,6 +181,17 @@ class CharybdisImageTest {
             assertThatThrownBy(container.withLogConsumer(output)::start).isInstanceOf(ContainerLaunchException.class);
         }
         assertThat(output.toUtf8String()).contains(message);
+    }
+
+    /** Runs the image's cqlsh in the container; it must succeed. */
+    private static ExecResult cqlsh(CharybdisContainer c, String... args) throws Exception {
+        String[] command = new String[args.length + 1];
+        command[0] = "cqlsh";
+        System.arraycopy(args, 0, command, 1, args.length);
+        ExecResult result = c.execInContainer(command);
+        assertThat(result.getExitCode()).as("cqlsh %s%n%s%s", String.join(" ", args), result.getStdout(),
+                result.getStderr()).isZero();
+        return result;
     }
 
     private static CqlSession session(CharybdisContainer c) {
