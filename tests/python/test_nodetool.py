@@ -169,6 +169,17 @@ def test_nodetool_against_a_node(nodetool_env, node_factory):
     hist = nodetool("tablehistograms", "nt.t")
     assert "nt/t histograms" in hist
     assert re.search(r"^Max\s+[\d.]+\s+[\d.]+\s+[\d.]+", hist, re.M), hist
+    # partition sizes and cells per partition from the SSTables' statistics: 400 partitions (k int, v 'value N')
+    # of about a hundred bytes and one cell each
+    assert "No SSTables exists" not in hist, hist
+    sizes, cells = _size_and_cell_columns(hist)
+    assert all(50 < sizes[p] < 200 for p in ("50%", "75%", "95%", "98%", "99%", "Max")), hist
+    assert sizes["Min"] <= sizes["50%"] <= sizes["99%"] <= sizes["Max"], hist
+    assert cells == {"50%": 1, "75%": 1, "95%": 1, "98%": 1, "99%": 1, "Min": 0, "Max": 1}, hist
+    # tablestats' partition sizes come from the same histograms (taken SSTable by SSTable, as Cassandra does)
+    assert int(_line(stats, "Compacted partition minimum bytes")) == sizes["Min"]
+    assert int(_line(stats, "Compacted partition maximum bytes")) == sizes["Max"]
+    assert sizes["Min"] <= int(_line(stats, "Compacted partition mean bytes")) <= sizes["Max"]
 
     compaction = nodetool("compactionstats")
     assert re.search(r"^pending tasks\s+\d+", compaction, re.M), compaction
@@ -191,6 +202,40 @@ def test_nodetool_against_a_node(nodetool_env, node_factory):
     assert "Current timeout for type read: 5000 ms" in nodetool("gettimeout", "read")
     ring = nodetool("ring")
     assert len([l for l in ring.splitlines() if l.startswith(node.host)]) == 16
+
+
+def _size_and_cell_columns(hist):
+    """tablehistograms' Partition Size and Cell Count columns: {row label: value} each; a NaN fails."""
+    sizes, cells = {}, {}
+    for label in ("50%", "75%", "95%", "98%", "99%", "Min", "Max"):
+        m = re.search(rf"^{re.escape(label)}\s+\S+\s+\S+\s+\S+\s+(\S+)\s+(\S+)$", hist, re.M)
+        assert m, f"no {label} row in:\n{hist}"
+        assert "NaN" not in (m.group(1), m.group(2)), hist
+        sizes[label], cells[label] = int(float(m.group(1))), int(float(m.group(2)))
+    return sizes, cells
+
+
+# tablehistograms' Cell Count column for _write_cells_workload, recorded from Apache Cassandra 5.0.6 (the reference
+# node of shared/tools/cassandra-reference, its nodetool, after a flush; 55 partitions in one SSTable)
+CELLS_WORKLOAD_REFERENCE = {"50%": 10, "75%": 24, "95%": 35, "98%": 42, "99%": 42, "Min": 0, "Max": 42}
+
+
+def _write_cells_workload(session):
+    """Partitions of 0 to 42 cells: static cells, list and map elements, a collection's deletion (each INSERT of a
+    collection), cell tombstones and rows of a primary key only."""
+    session.execute("CREATE KEYSPACE cells WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+    session.execute("CREATE TABLE cells.u (k int, c int, s text static, l list<int>, m map<int, text>, v int, "
+                    "PRIMARY KEY (k, c))")
+    for k in range(60):
+        if k % 3 == 0:
+            session.execute("INSERT INTO cells.u (k, s) VALUES (%s, 'st')", (k,))
+        for c in range(k % 7):
+            session.execute("INSERT INTO cells.u (k, c, l, m, v) VALUES (%s, %s, %s, %s, %s)",
+                            (k, c, list(range(c)), {i: "a" for i in range(k % 4)}, c))
+        if k % 5 == 0:
+            session.execute("DELETE v FROM cells.u WHERE k = %s AND c = 0", (k,))
+        if k % 11 == 0:
+            session.execute("INSERT INTO cells.u (k, c) VALUES (%s, 99)", (k,))
 
 
 def test_nodetool_over_tls_with_a_password_file(nodetool_env, node_factory, tmp_path):
@@ -364,6 +409,7 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
         session.execute("CREATE TABLE cmp.t (k int PRIMARY KEY, v text)")
         for i in range(100):
             session.execute("INSERT INTO cmp.t (k, v) VALUES (%s, %s)", (i, f"v{i}"))
+        _write_cells_workload(session)
 
     assert same("version")[0] == 0
     assert same("status")[0] == 0
@@ -440,7 +486,17 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
     assert same("cfstats", "cmp.t")[0] == 1  # Apache 5.0.6 has no cfstats alias any more
     hist = same("tablehistograms", "cmp", "t")[1]
     assert "cmp/t histograms\n" in hist and re.search(r"^Max\s+[\d.]+\s+[\d.]+", hist, re.M), hist
+    # the flushed partitions' sizes and cells (one each), the same in both tools
+    sizes, cells = _size_and_cell_columns(hist)
+    assert 0 < sizes["Min"] <= sizes["50%"] <= sizes["Max"] < 200, hist
+    assert cells == {"50%": 1, "75%": 1, "95%": 1, "98%": 1, "99%": 1, "Min": 0, "Max": 1}, hist
+    assert int(_line(stats, "Compacted partition maximum bytes")) == sizes["Max"]
     assert same("tablehistograms", "cmp.t")[0] == 0
+    # cells per partition are counted as Cassandra counts them (static row, collection elements and cell tombstones
+    # are cells; a collection's deletion and a row marker are not): the reference node's column for the same writes
+    assert same("flush", "cells")[0] == 0
+    cells = _size_and_cell_columns(same("tablehistograms", "cells", "u")[1])[1]
+    assert cells == CELLS_WORKLOAD_REFERENCE, cells
     assert same_shape("tablehistograms")[0] == 0
     assert same("tablehistograms", "cmp")[0] == 1
     assert same("tablehistograms", "cmp", "nosuch")[0] == 1

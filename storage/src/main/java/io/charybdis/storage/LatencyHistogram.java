@@ -17,18 +17,7 @@ public final class LatencyHistogram {
 
     /** Cassandra's EstimatedHistogram.newOffsets(size, false). */
     public static long[] offsets(int size) {
-        long[] result = new long[size];
-        long last = 1;
-        result[0] = last;
-        for (int i = 1; i < size; i++) {
-            long next = Math.round(last * 1.2);
-            if (next == last) {
-                next++;
-            }
-            result[i] = next;
-            last = next;
-        }
-        return result;
+        return io.charybdis.storage.util.EstimatedHistogram.offsets(size);
     }
 
     public void recordNanos(long nanos) {

@@ -577,6 +577,15 @@ public final class Storage implements AutoCloseable {
         return e.latencies();
     }
 
+    /** Partition sizes and cells per partition over the table's live SSTables (the table metrics' histograms). */
+    public PartitionHistograms partitionHistograms(TableId id) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            throw new StorageException("unknown table id=" + id);
+        }
+        return e.partitionHistograms();
+    }
+
     /** Uncompressed data length of the table's live SSTables. */
     public long uncompressedBytes(TableId id) {
         TableEntry e = tables.get(id);

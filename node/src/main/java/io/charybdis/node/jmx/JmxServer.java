@@ -6,6 +6,7 @@ import io.charybdis.node.config.NodeConfig;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.storage.CompactionStatus;
 import io.charybdis.storage.LatencyHistogram;
+import io.charybdis.storage.PartitionHistograms;
 import io.charybdis.storage.RowCacheStats;
 import io.charybdis.storage.StorageException;
 import io.charybdis.storage.TableId;
@@ -523,11 +524,13 @@ public final class JmxServer implements AutoCloseable {
         m.put("SnapshotsSize", MetricBean.gauge(Long.class, () -> 0L));
         m.put("CompressionRatio", MetricBean.gauge(Double.class, () -> compressionRatio(t, id)));
         m.put("EstimatedPartitionCount", MetricBean.gauge(Long.class, () -> st.get().partitionsEstimate()));
-        m.put("MeanPartitionSize", MetricBean.gauge(Long.class, () -> meanPartitionSize(id, st.get())));
-        m.put("MinPartitionSize", MetricBean.gauge(Long.class, () -> 0L));
-        m.put("MaxPartitionSize", MetricBean.gauge(Long.class, () -> 0L));
-        m.put("EstimatedPartitionSizeHistogram", MetricBean.gauge(long[].class, () -> new long[0]));
-        m.put("EstimatedColumnCountHistogram", MetricBean.gauge(long[].class, () -> new long[0]));
+        // partition sizes and cells per partition recorded in the live SSTables' statistics, every shard's
+        Supplier<PartitionHistograms> ph = () -> partitionHistograms(t, id);
+        m.put("MeanPartitionSize", MetricBean.gauge(Long.class, () -> ph.get().meanPartitionSize()));
+        m.put("MinPartitionSize", MetricBean.gauge(Long.class, () -> ph.get().minPartitionSize()));
+        m.put("MaxPartitionSize", MetricBean.gauge(Long.class, () -> ph.get().maxPartitionSize()));
+        m.put("EstimatedPartitionSizeHistogram", MetricBean.gauge(long[].class, () -> ph.get().partitionSizes()));
+        m.put("EstimatedColumnCountHistogram", MetricBean.gauge(long[].class, () -> ph.get().cellCounts()));
         m.put("MaxSSTableSize", MetricBean.gauge(Long.class, () -> 0L));
         m.put("MaxSSTableDuration", MetricBean.gauge(Long.class, () -> 0L));
         m.put("LiveDiskSpaceUsed", MetricBean.counter(() -> st.get().liveDiskBytes()));
@@ -597,15 +600,14 @@ public final class JmxServer implements AutoCloseable {
         return s.sstableCount() == 0 || uncompressed == 0 ? -1.0 : (double) s.liveDiskBytes() / uncompressed;
     }
 
-    /** Uncompressed SSTable bytes per partition (0 without SSTables). */
-    private long meanPartitionSize(TableId id, TableStats s) {
-        if (s.sstablePartitionsEstimate() == 0) {
-            return 0;
+    private PartitionHistograms partitionHistograms(TableMetadata t, TableId id) {
+        if (!node.hasStorage(t)) {
+            return PartitionHistograms.empty();
         }
         try {
-            return node.storage.uncompressedBytes(id) / s.sstablePartitionsEstimate();
+            return node.storage.partitionHistograms(id);
         } catch (StorageException e) {
-            return 0;
+            return PartitionHistograms.empty();
         }
     }
 

@@ -342,7 +342,7 @@ final class ManagementCommands {
             Map<String, Set<String>> pools = new HashMap<>(16);
             for (ObjectName n : probe.mbs.queryNames(new ObjectName("org.apache.cassandra.metrics:type=ThreadPools,*"),
                     null)) {
-                pools.computeIfAbsent(n.getKeyProperty("path"), k -> new HashSet<>(3)).add(n.getKeyProperty("scope"));
+                NodeTool.multimapValues(pools, n.getKeyProperty("path"), () -> new HashSet<>(3)).add(n.getKeyProperty("scope"));
             }
             TextTable table = new TextTable(" ");
             table.add("Pool Name", "Active", "Pending", "Completed", "Blocked", "All time blocked");

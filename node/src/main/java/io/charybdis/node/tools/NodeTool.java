@@ -71,6 +71,21 @@ public final class NodeTool implements Callable<Integer> {
     }
 
     /** Runs one command line; returns the exit status. */
+    /**
+     * The values of {@code key} in a map that stands for a Guava multimap ({@code HashMultimap},
+     * {@code ArrayListMultimap}), made if absent the way Guava adds a key: {@code put}, which appends to the hash
+     * bucket, where {@code computeIfAbsent} would prepend, and keys of one bucket would then be listed in another
+     * order than Apache's nodetool lists them.
+     */
+    static <K, V> V multimapValues(Map<K, V> map, K key, java.util.function.Supplier<V> make) {
+        V v = map.get(key);
+        if (v == null) {
+            v = make.get();
+            map.put(key, v);
+        }
+        return v;
+    }
+
     static int run(String[] args, PrintStream out, PrintStream err) {
         NodeTool tool = new NodeTool(out);
         CommandLine cl = new CommandLine(tool);

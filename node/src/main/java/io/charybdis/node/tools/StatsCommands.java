@@ -151,7 +151,7 @@ final class StatsCommands {
                 }
                 if (included) {
                     numberOfTables++;
-                    selected.computeIfAbsent(ks, k -> new ArrayList<>()).add(bean);
+                    NodeTool.multimapValues(selected, ks, ArrayList::new).add(bean);
                 }
             }
             List<String> keyspaces = (List<String>) probe.get(NodeTool.SS, "Keyspaces");
@@ -541,17 +541,17 @@ final class StatsCommands {
             // keyspace -> tables, in a map and sets sized as Guava's HashMultimap.create() sizes them (Apache's order)
             Map<String, java.util.Set<String>> all = new HashMap<>(16);
             for (String[] bean : tableBeans(probe)) {
-                all.computeIfAbsent(bean[0], k -> new java.util.HashSet<>(3)).add(bean[1]);
+                NodeTool.multimapValues(all, bean[0], () -> new java.util.HashSet<>(3)).add(bean[1]);
             }
             Map<String, java.util.Set<String>> chosen = new HashMap<>(16);
             if (args.size() == 2 && args.stream().noneMatch(a -> a.contains("."))) {
-                chosen.computeIfAbsent(args.get(0), k -> new java.util.HashSet<>(3)).add(args.get(1));
+                NodeTool.multimapValues(chosen, args.get(0), () -> new java.util.HashSet<>(3)).add(args.get(1));
             } else if (args.size() == 1) {
                 String[] kt = args.get(0).split("\\.");
                 if (kt.length != 2) {
                     throw new IllegalArgumentException("tablehistograms requires keyspace and table name arguments");
                 }
-                chosen.computeIfAbsent(kt[0], k -> new java.util.HashSet<>(3)).add(kt[1]);
+                NodeTool.multimapValues(chosen, kt[0], () -> new java.util.HashSet<>(3)).add(kt[1]);
             } else if (args.isEmpty()) {
                 chosen = all;
             } else {

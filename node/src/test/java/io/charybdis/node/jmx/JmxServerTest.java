@@ -150,6 +150,7 @@ class JmxServerTest {
         assertThat(live).isPositive();
         assertThat(attr(SS, "LoadString")).asString().matches("[0-9.]+ (bytes|KiB|MiB)");
         assertThat((Long) attr(TABLE_METRIC + "EstimatedPartitionCount", "Value")).isGreaterThanOrEqualTo(100);
+        assertPartitionHistograms();
         assertThat((Long) attr("org.apache.cassandra.metrics:type=Storage,name=Load", "Count"))
                 .isGreaterThanOrEqualTo(live);
         // a major compaction through the table bean, then figures from the compaction metrics
@@ -159,6 +160,29 @@ class JmxServerTest {
         assertThat(attr("org.apache.cassandra.db:type=CompactionManager", "Compactions")).isEqualTo(List.of());
         invoke("org.apache.cassandra.db:type=CompactionManager", "stopCompaction", new Object[] {"COMPACTION"},
                 new String[] {"java.lang.String"});
+        assertPartitionHistograms(); // the compaction's output records the same partitions
+    }
+
+    /**
+     * The 100 partitions of ks.t (one row, one cell each) in the SSTables' histograms as Cassandra's table metrics
+     * hand them to nodetool: bucket counts (155 + 1 and 118 + 1) and the partition-size figures drawn from them.
+     */
+    private static void assertPartitionHistograms() throws Exception {
+        long[] sizes = (long[]) attr(TABLE_METRIC + "EstimatedPartitionSizeHistogram", "Value");
+        long[] cells = (long[]) attr(TABLE_METRIC + "EstimatedColumnCountHistogram", "Value");
+        assertThat(sizes).hasSize(156);
+        assertThat(java.util.Arrays.stream(sizes).sum()).isEqualTo(100);
+        assertThat(cells).hasSize(119);
+        assertThat(cells[0]).isEqualTo(100); // one cell each: the first bucket (up to 1)
+        assertThat(java.util.Arrays.stream(cells).sum()).isEqualTo(100);
+        long min = (Long) attr(TABLE_METRIC + "MinPartitionSize", "Value");
+        long max = (Long) attr(TABLE_METRIC + "MaxPartitionSize", "Value");
+        long mean = (Long) attr(TABLE_METRIC + "MeanPartitionSize", "Value");
+        // records of (k int, v 'value N'): about a hundred bytes each, no overflow
+        assertThat(min).isBetween(50L, 150L);
+        assertThat(max).isBetween(min, 150L);
+        assertThat(mean).isBetween(min, max);
+        assertThat(sizes[sizes.length - 1]).isZero();
     }
 
     @Test

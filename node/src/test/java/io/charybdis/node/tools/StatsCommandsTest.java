@@ -5,8 +5,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The arithmetic behind tablehistograms' partition-size and cell-count columns and tablestats' byte sizes, which the
- * comparison with Apache's nodetool does not reach while the node reports those histograms empty.
+ * The arithmetic behind tablehistograms' partition-size and cell-count columns and tablestats' byte sizes, on
+ * histograms the comparison with Apache's nodetool rarely reaches (overflow, empty buckets), and the order in which
+ * keyspaces are listed.
  */
 class StatsCommandsTest {
 
@@ -36,6 +37,18 @@ class StatsCommandsTest {
         assertThat(b.largestOffset()).isEqualTo(5);
         assertThat(b.max()).isEqualTo(Long.MAX_VALUE);
         assertThat(b.min()).isZero();
+    }
+
+    @Test
+    void keysOfOneHashBucketAreListedInTheOrderGuavasMultimapsAddThem() {
+        // "cells" and "system" fall in one bucket of a 16-slot HashMap: Guava's put appends, computeIfAbsent prepends
+        java.util.Map<String, java.util.List<String>> m = new java.util.HashMap<>(16);
+        for (String ks : new String[] {"cells", "cmp", "system", "system_auth"}) {
+            NodeTool.multimapValues(m, ks, java.util.ArrayList::new).add(ks);
+        }
+        NodeTool.multimapValues(m, "cells", java.util.ArrayList::new).add("again");
+        assertThat(m.keySet()).containsExactly("cells", "system", "cmp", "system_auth");
+        assertThat(m.get("cells")).containsExactly("cells", "again");
     }
 
     @Test

@@ -159,6 +159,23 @@ public final class TableEntry {
         return new io.charybdis.storage.TableLatencies(reads, writes, live, tombstones);
     }
 
+    /** Partition sizes and cell counts over the table's live SSTables on every shard; safe from any thread. */
+    public io.charybdis.storage.PartitionHistograms partitionHistograms() {
+        List<io.charybdis.storage.sstable.SSTableStats> all = new java.util.ArrayList<>();
+        for (int i = 0; i < perShard.length(); i++) {
+            TableShard ts = perShard.get(i);
+            List<SSTableReader> readers = ts != null ? List.of(ts.statSSTableList) : initial[i];
+            if (readers != null) {
+                for (SSTableReader r : readers) {
+                    if (r.stats() != null) { // a corrupt SSTable has none
+                        all.add(r.stats());
+                    }
+                }
+            }
+        }
+        return io.charybdis.storage.PartitionHistograms.of(all);
+    }
+
     /** Uncompressed length of the table's SSTables' data (what Cassandra calls uncompressed load). */
     public long uncompressedBytes() {
         long n = 0;

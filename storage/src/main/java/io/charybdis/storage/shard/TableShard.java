@@ -56,6 +56,8 @@ final class TableShard {
     volatile long statBytesCompacted;
     volatile double statBacklog;
     volatile long statUncompressedBytes;
+    /** The live SSTables as last published, for figures read from their statistics; replaced when the set changes. */
+    volatile SSTableReader[] statSSTableList = new SSTableReader[0];
 
     TableShard(TableEntry entry, Memtable memtable) {
         this.entry = entry;
@@ -64,6 +66,7 @@ final class TableShard {
 
     void publishStats() {
         statSSTables = sstables.size();
+        publishSSTableList();
         long disk = 0;
         long parts = 0;
         long uncompressed = 0;
@@ -84,6 +87,18 @@ final class TableShard {
         statMemtableBytes = mem;
         statMemtablePartitions = mp;
         statPendingFlushes = flushing.size();
+    }
+
+    /** Publishes the live SSTables' list when it changed (this runs after every write: no allocation otherwise). */
+    private void publishSSTableList() {
+        SSTableReader[] published = statSSTableList;
+        boolean same = published.length == sstables.size();
+        for (int i = 0; same && i < published.length; i++) {
+            same = published[i] == sstables.get(i);
+        }
+        if (!same) {
+            statSSTableList = sstables.toArray(new SSTableReader[0]);
+        }
     }
 
     /** The strategy's backlog tracker; set by the shard together with the strategy. */

@@ -77,7 +77,7 @@ final class FileOutput implements AutoCloseable {
 
     void writeHeader(int component, long generation) throws IOException {
         writeInt(SSTableFormat.MAGIC);
-        writeInt(SSTableFormat.VERSION);
+        writeInt(SSTableFormat.version(component));
         writeInt(component);
         writeLong(generation);
     }

@@ -3,7 +3,8 @@ package io.charybdis.storage.sstable;
 /**
  * On-disk layout of an SSTable: five files per generation N in the table directory, all little-endian. Every
  * binary file starts with the common header and ends with a checksummed trailer; files are written under a
- * {@code tmp-} name, fsynced and renamed, the TOC last (its presence marks a complete SSTable).
+ * {@code tmp-} name, fsynced and renamed, the TOC last (its presence marks a complete SSTable). Each file's header
+ * carries the version of its own layout ({@link #version(int)}); readers accept every version from 1 up to it.
  *
  * <pre>
  * Common header (20 bytes)
@@ -23,7 +24,15 @@ package io.charybdis.storage.sstable;
  *   trailer (20 bytes): long summaryPosition | int summaryLength | int crc32(summary) | int FOOTER_MAGIC
  *
  * cb-N-Filter.db: header | int hashCount | int wordCount | long words[] | int crc32(all before) | int FOOTER_MAGIC
- * cb-N-Statistics.db: header | fields of {@link SSTableStats} | int crc32(all before) | int FOOTER_MAGIC
+ * cb-N-Statistics.db: header | fields | int crc32(all before) | int FOOTER_MAGIC
+ *   version 1 fields: long partitionCount | long rowCount | long minTimestamp | long maxTimestamp
+ *                     | long tombstoneCount | long minToken | int minKeyLength | minKey | long maxToken
+ *                     | int maxKeyLength | maxKey | int shardId | int shardCount | long uncompressedLength | int level
+ *   version 2 fields: the version 1 fields, then two estimated histograms (see EstimatedHistogram), each
+ *                     int countLength | long counts[countLength]: partition sizes in bytes (the uncompressed
+ *                     partition record's length; 156 counts) and cells per partition (cells of every row, static
+ *                     row included, tombstones included, a collection's complex deletion not; 119 counts).
+ *                     Read from version 1: both histograms empty (all counts 0).
  * cb-N-TOC.txt: component names, one per line
  * </pre>
  */
@@ -33,7 +42,10 @@ public final class SSTableFormat {
 
     public static final int MAGIC = 0x43425353;
     public static final int FOOTER_MAGIC = 0x46544F52;
+    /** Version of the Data, Index and Filter layouts. */
     public static final int VERSION = 1;
+    /** Version of the Statistics layout: 2 added the partition-size and cell-count histograms. */
+    public static final int STATS_VERSION = 2;
     public static final int HEADER_SIZE = 20;
 
     public static final int COMPONENT_DATA = 1;
@@ -50,6 +62,11 @@ public final class SSTableFormat {
     public static final String PREFIX = "cb-";
     public static final String TMP_PREFIX = "tmp-";
     public static final String[] COMPONENTS = {"Data.db", "Index.db", "Filter.db", "Statistics.db", "TOC.txt"};
+
+    /** The layout version a writer puts in the header of {@code component}; the newest a reader accepts. */
+    public static int version(int component) {
+        return component == COMPONENT_STATS ? STATS_VERSION : VERSION;
+    }
 
     public static String fileName(long generation, String component) {
         return PREFIX + generation + "-" + component;

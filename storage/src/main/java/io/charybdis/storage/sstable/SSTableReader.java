@@ -7,6 +7,7 @@ import io.charybdis.storage.mutation.DecoratedKey;
 import io.charybdis.storage.mutation.SerializedPartition;
 import io.charybdis.storage.util.ByteComparables;
 import io.charybdis.storage.util.Crc;
+import io.charybdis.storage.util.EstimatedHistogram;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -175,16 +176,20 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         }
     }
 
-    private void checkHeader(ByteBuffer b, Path p, int component) {
+    /** Checks the common header; returns the file's layout version (1 up to {@link SSTableFormat#version}). */
+    private int checkHeader(ByteBuffer b, Path p, int component) {
         if (b.remaining() < HEADER_SIZE || b.getInt(0) != MAGIC) {
             throw new CorruptSSTableException(p, "bad magic");
         }
-        if (b.getInt(4) != VERSION) {
-            throw new CorruptSSTableException(p, "unsupported format version=" + b.getInt(4));
+        int version = b.getInt(4);
+        if (version < 1 || version > SSTableFormat.version(component)) {
+            throw new CorruptSSTableException(p, "unsupported format version=" + version
+                    + " (this build reads 1 to " + SSTableFormat.version(component) + ")");
         }
         if (b.getInt(8) != component || b.getLong(12) != generation) {
             throw new CorruptSSTableException(p, "header names component=" + b.getInt(8) + " generation=" + b.getLong(12));
         }
+        return version;
     }
 
     /** Reads a small file whole and checks header and the whole-file CRC footer. */
@@ -201,8 +206,24 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         return b;
     }
 
+    private static long[] readCounts(ByteBuffer s, int expected, Path p) {
+        int n = s.getInt();
+        if (n != expected) {
+            throw new CorruptSSTableException(p, "bad histogram countLength=" + n + " expected=" + expected);
+        }
+        long[] counts = new long[n];
+        for (int i = 0; i < n; i++) {
+            counts[i] = s.getLong();
+            if (counts[i] < 0) {
+                throw new CorruptSSTableException(p, "negative histogram count at bucket=" + i);
+            }
+        }
+        return counts;
+    }
+
     private void load() throws IOException {
-        ByteBuffer s = readChecked(path(COMPONENTS[3]), COMPONENT_STATS);
+        Path statsPath = path(COMPONENTS[3]);
+        ByteBuffer s = readChecked(statsPath, COMPONENT_STATS);
         long partitions = s.getLong();
         long rows = s.getLong();
         long minTs = s.getLong();
@@ -214,8 +235,24 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         long maxToken = s.getLong();
         byte[] maxKey = new byte[s.getInt()];
         s.get(maxKey);
+        int shardId = s.getInt();
+        int shardCount = s.getInt();
+        long uncompressedLength = s.getLong();
+        int sstableLevel = s.getInt();
+        long[] partitionSizes;
+        long[] cellCounts;
+        if (s.getInt(4) >= 2) {
+            partitionSizes = readCounts(s, EstimatedHistogram.PARTITION_SIZE_OFFSETS + 1, statsPath);
+            cellCounts = readCounts(s, EstimatedHistogram.CELL_COUNT_OFFSETS + 1, statsPath);
+        } else { // written before the histograms were kept
+            partitionSizes = new long[EstimatedHistogram.PARTITION_SIZE_OFFSETS + 1];
+            cellCounts = new long[EstimatedHistogram.CELL_COUNT_OFFSETS + 1];
+        }
+        if (s.hasRemaining()) {
+            throw new CorruptSSTableException(statsPath, "statistics longer than their fields, extra=" + s.remaining());
+        }
         stats = new SSTableStats(partitions, rows, minTs, maxTs, tombstones, minToken, minKey, maxToken, maxKey,
-                s.getInt(), s.getInt(), s.getLong(), s.getInt());
+                shardId, shardCount, uncompressedLength, sstableLevel, partitionSizes, cellCounts);
 
         loadFilter();
 

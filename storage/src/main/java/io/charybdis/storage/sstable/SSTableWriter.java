@@ -8,6 +8,7 @@ import io.charybdis.storage.mutation.Cells;
 import io.charybdis.storage.mutation.Rows;
 import io.charybdis.storage.mutation.SerializedPartition;
 import io.charybdis.storage.util.Crc;
+import io.charybdis.storage.util.EstimatedHistogram;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -54,6 +55,9 @@ public final class SSTableWriter {
     private long partitions;
     private long rows;
     private long tombstones;
+    /** Per partition: its record's length and its cells (Cassandra's estimated histograms, see SSTableFormat). */
+    private final EstimatedHistogram partitionSizes = EstimatedHistogram.partitionSizes();
+    private final EstimatedHistogram cellCounts = EstimatedHistogram.cellCounts();
     private long minTs = Long.MAX_VALUE;
     private long maxTs = Long.MIN_VALUE;
     private long minToken;
@@ -139,7 +143,8 @@ public final class SSTableWriter {
         maxToken = token;
         maxKey = key;
         filter.add(token);
-        collectStats(p);
+        cellCounts.add(collectStats(p));
+        partitionSizes.add(length);
         long position = uncompressed;
         // index entry
         int e = blockLength;
@@ -173,7 +178,8 @@ public final class SSTableWriter {
         partitions++;
     }
 
-    private void collectStats(SerializedPartition p) {
+    /** Folds the partition into the timestamp, row and tombstone figures; returns its cell count. */
+    private long collectStats(SerializedPartition p) {
         if (p.deletionTimestamp() != NO_TIMESTAMP) {
             ts(p.deletionTimestamp());
             tombstones++;
@@ -183,6 +189,7 @@ public final class SSTableWriter {
             tombstones++;
         }
         DirectBuffer b = p.buffer();
+        long cells = 0;
         for (int r = 0; r < p.rowCount(); r++) {
             int ro = p.rowOffset(r);
             rows++;
@@ -196,12 +203,17 @@ public final class SSTableWriter {
             int c = Rows.firstCellOffset(b, ro);
             for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
                 ts(Cells.timestamp(b, c));
-                if ((Cells.flags(b, c) & (FLAG_TOMBSTONE | FLAG_COMPLEX_DELETION)) != 0) {
+                byte flags = Cells.flags(b, c);
+                if ((flags & (FLAG_TOMBSTONE | FLAG_COMPLEX_DELETION)) != 0) {
                     tombstones++;
+                }
+                if ((flags & FLAG_COMPLEX_DELETION) == 0) {
+                    cells++;
                 }
                 c += Cells.length(b, c);
             }
         }
+        return cells;
     }
 
     private void ts(long t) {
@@ -321,6 +333,8 @@ public final class SSTableWriter {
             f.writeInt(shardCount);
             f.writeLong(uncompressed);
             f.writeInt(level);
+            writeCounts(f, partitionSizes.counts());
+            writeCounts(f, cellCounts.counts());
             f.writeInt(f.crcSoFar());
             f.writeInt(FOOTER_MAGIC);
             f.finish();
@@ -340,6 +354,13 @@ public final class SSTableWriter {
         syncDirectory(dir);
         done = true;
         return finals;
+    }
+
+    private static void writeCounts(FileOutput f, long[] counts) throws IOException {
+        f.writeInt(counts.length);
+        for (long c : counts) {
+            f.writeLong(c);
+        }
     }
 
     public void abort() {
