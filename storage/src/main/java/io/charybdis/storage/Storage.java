@@ -666,9 +666,12 @@ public final class Storage implements AutoCloseable {
         onEachShard(Shard::applyThroughputCap);
     }
 
-    /** The compactions finished since start, oldest first (nodetool compactionhistory). */
-    public List<CompactionHistory.Entry> compactionHistory() {
-        return ctx.compactionHistory().entries();
+    /**
+     * Where each finished compaction goes (the node writes it to system.compaction_history); called on the shard
+     * that compacted, in a task of its own after the compaction is installed; must not block. Set once.
+     */
+    public void onCompactionFinished(java.util.function.Consumer<CompactionHistory.Entry> sink) {
+        ctx.compactionHistory().setSink(sink);
     }
 
     /** Each shard's scheduling groups now, shard by shard (nodetool tpstats); safe from any thread. */
