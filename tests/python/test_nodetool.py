@@ -592,6 +592,22 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
             assert session.execute("SELECT v FROM mg.t WHERE k = %s", (i,)).one().v == f"v{i}"
         session.execute("SELECT * FROM mg.t")
 
+        # the option 'enabled': 'false' is what the schema keeps; nodetool's switch overrides it at run time and
+        # survives a change of the compaction options (what Cassandra 5.0.6 answered on the reference node)
+        session.execute("CREATE TABLE mg.off (k int PRIMARY KEY) WITH compaction = "
+                        "{'class': 'SizeTieredCompactionStrategy', 'enabled': 'false'}")
+        assert both("statusautocompaction", "mg", "off") == "not running\n"
+        both("enableautocompaction", "mg", "off")
+        assert both("statusautocompaction", "mg", "off") == "running\n"
+        session.execute("ALTER TABLE mg.off WITH compaction = {'class': 'SizeTieredCompactionStrategy', "
+                        "'enabled': 'false', 'min_threshold': '6'}")
+        assert both("statusautocompaction", "mg", "off") == "running\n"
+        session.execute("ALTER TABLE mg.off WITH compaction = {'class': 'SizeTieredCompactionStrategy'}")
+        session.execute("ALTER TABLE mg.off WITH compaction = {'class': 'SizeTieredCompactionStrategy', "
+                        "'enabled': 'false'}")
+        assert both("statusautocompaction", "mg", "off") == "not running\n"  # no switch in between: the option
+        session.execute("DROP TABLE mg.off")
+
     # tpstats: each shard's scheduling groups as pools, with what they did
     tp = both("tpstats", shape=True)
     pools = {l.split()[0]: l.split()[1:] for l in tp.splitlines()[1:] if l.strip() and "-shard" in l.split()[0]}

@@ -685,8 +685,9 @@ public final class Storage implements AutoCloseable {
 
     /**
      * Stops (false) or restarts (true) automatic compaction of the table (nodetool disableautocompaction /
-     * enableautocompaction): while stopped its strategy picks nothing; running compactions finish, and nodetool
-     * compact still compacts. Not persisted: a restarted node compacts again.
+     * enableautocompaction), whatever its compaction option {@code 'enabled'} says, as Cassandra does: while stopped
+     * its strategy picks nothing; running compactions finish, and nodetool compact still compacts. Not persisted: a
+     * restarted node, or a change of the table's compaction options, goes back to what {@code 'enabled'} says.
      */
     public CompletableFuture<Void> setAutoCompaction(TableId id, boolean enabled) {
         TableEntry e = tables.get(id);

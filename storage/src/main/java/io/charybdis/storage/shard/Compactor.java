@@ -103,7 +103,7 @@ final class Compactor {
             }
             return;
         }
-        if (!strategy.options().enabled() || ts.entry.autoCompactionDisabled()) {
+        if (ts.entry.autoCompactionDisabled()) { // the 'enabled' option, or nodetool's switch since
             return;
         }
         int now = (int) (System.currentTimeMillis() / 1000);
