@@ -133,6 +133,7 @@ class ManagementOperationsTest {
                 Thread.sleep(20);
             }
             CompactionHistory.Entry e = history.get(0);
+            assertThat(e.id().version()).isEqualTo(1); // a timeuuid, as Cassandra's compaction ids
             assertThat(e.keyspace()).isEqualTo("ks");
             assertThat(e.table()).isEqualTo("t");
             assertThat(e.bytesIn()).isPositive();

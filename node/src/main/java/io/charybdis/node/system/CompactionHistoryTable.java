@@ -42,11 +42,11 @@ public final class CompactionHistoryTable {
     }
 
     /**
-     * Writes one finished compaction; completes once it is written. Its id is a new time-based UUID (the column is a
-     * timeuuid, as Cassandra's compaction ids are).
+     * Writes one finished compaction; completes once it is written. Its id is the compaction's (time-based, as the
+     * timeuuid column needs; a new one otherwise).
      */
     public CompletableFuture<Void> write(CompactionHistory.Entry e) {
-        UUID id = TimeUuids.now();
+        UUID id = e.id() != null && e.id().version() == 1 ? e.id() : TimeUuids.now();
         ByteBuffer rowsMerged = intLongMap(e.rowsMerged());
         ByteBuffer properties = textMap(e.properties());
         return queries.execute(INSERT, Consistency.ONE, uuid(id), InternalQueries.text(e.keyspace()),
