@@ -5,6 +5,7 @@ repository), which resolves cassandra-all 5.0.6 and its dependencies with Maven 
 runs NodeTool on a JDK 17 (or 11). The test is skipped only when that launcher or such a JDK is missing.
 """
 
+import json
 import os
 import re
 import secrets
@@ -484,6 +485,24 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
     assert same("tablestats", "nosuch")[0] == 1
     assert same("tablestats", "cmp.nosuch")[0] == 1
     assert same("cfstats", "cmp.t")[0] == 1  # Apache 5.0.6 has no cfstats alias any more
+
+    # -F json|yaml: the same keys, nesting and number formatting as Apache's (exactly where no figure moves)
+    assert run("apache", "compact", "cmp", "t")[0] == 0
+    for fmt in ("json", "yaml"):
+        assert same("tablestats", "-F", fmt, "cmp.t")[0] == 0
+        assert same("tablestats", "--format", fmt, "-H", "cmp")[0] == 0
+        assert same("tablestats", "-F", fmt, "-i", "cmp", "system_schema")[0] == 0
+        assert same_shape("tablestats", "-F", fmt)[0] == 0
+        assert same_shape("tpstats", "-F", fmt)[0] == 0
+        assert same("compactionhistory", "-F", fmt)[0] == 0
+    figures = json.loads(same("tablestats", "-F", "json", "cmp.t")[1])
+    assert figures["total_number_of_tables"] == 1 and figures["cmp"]["tables"]["t"]["local_write_count"] == 100
+    assert any(c["keyspace_name"] == "cmp" for c in json.loads(same("compactionhistory", "-F", "json")[1])
+               ["CompactionHistory"])
+    assert "statement-shard0" in json.loads(same_shape("tpstats", "-F", "json")[1])["ThreadPools"]
+    for command in ("tablestats", "tpstats", "compactionhistory"):
+        code, out = same(command, "-F", "xml")
+        assert code == 1, out  # "arguments for -F are json,yaml only." on stderr
     hist = same("tablehistograms", "cmp", "t")[1]
     assert "cmp/t histograms\n" in hist and re.search(r"^Max\s+[\d.]+\s+[\d.]+", hist, re.M), hist
     # the flushed partitions' sizes and cells (one each), the same in both tools
@@ -508,6 +527,55 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
     assert node.proc.wait(timeout=60) == 0
     code, out = run("ours", "version")
     assert code == 1 and out == ""  # no node: Apache's "nodetool: Failed to connect ..." goes to stderr
+
+
+def test_compaction_history_survives_a_restart(nodetool_env, node_factory):
+    """Each finished compaction is a row of system.compaction_history (Cassandra's schema, a week's TTL): CQL reads
+    it, and after a restart Apache's nodetool and bin/nodetool still list it, the same way."""
+    node = node_factory("nodetool-history").start()
+    _wait_for_port(node.host, node.jmx_port)
+    nodetool = Nodetool(nodetool_env, node)
+
+    def ours(*args):
+        r = subprocess.run([str(REPO / "bin" / "nodetool"), "-h", node.host, "-p", str(node.jmx_port), *args],
+                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=CALL_TIMEOUT_S)
+        assert r.returncode == 0, (args, r.stdout, r.stderr)
+        return r.stdout
+
+    with connect(node) as session:
+        session.execute("CREATE KEYSPACE hist WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE hist.t (k int PRIMARY KEY, v text)")
+        for batch in range(3):
+            for i in range(batch * 20, batch * 20 + 40):
+                session.execute("INSERT INTO hist.t (k, v) VALUES (%s, %s)", (i, f"v{i}"))
+            nodetool("flush", "hist", "t")
+    nodetool("compact", "hist", "t")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and " hist " not in nodetool("compactionhistory"):
+        time.sleep(0.5)
+    before = [l for l in nodetool("compactionhistory").splitlines() if " hist " in l]
+    assert len(before) == 2, before  # a major compaction on each of the two shards
+    with connect(node) as session:
+        rows = [r for r in session.execute("SELECT id, keyspace_name, columnfamily_name, bytes_in, bytes_out, "
+                                           "rows_merged, compaction_properties, TTL(bytes_in) AS ttl "
+                                           "FROM system.compaction_history") if r.keyspace_name == "hist"]
+        assert sorted(str(r.id) for r in rows) == sorted(l.split()[0] for l in before)
+        assert all(r.columnfamily_name == "t" and r.bytes_in > 0 and r.bytes_out > 0 and r.rows_merged
+                   and 604_000 < r.ttl <= 604_800 for r in rows), rows
+        table = session.execute("SELECT default_time_to_live FROM system_schema.tables WHERE keyspace_name = 'system' "
+                                "AND table_name = 'compaction_history'").one()
+        assert table.default_time_to_live == 604_800
+
+    node.stop()
+    node.start()
+    _wait_for_port(node.host, node.jmx_port)
+    history = nodetool("compactionhistory")
+    assert [l for l in history.splitlines() if " hist " in l] == before, history
+    assert ours("compactionhistory") == history
+    assert ours("compactionhistory", "-F", "json") == nodetool("compactionhistory", "-F", "json")
+    with connect(node) as session:
+        ids = {str(r.id) for r in session.execute("SELECT id FROM system.compaction_history")}
+        assert {l.split()[0] for l in before} <= ids
 
 
 def _shape(text):
@@ -579,6 +647,22 @@ def test_nodetool_management_commands(nodetool_env, node_factory, tmp_path):
         for i in range(100):
             assert session.execute("SELECT v FROM mg.t WHERE k = %s", (i,)).one().v == f"v{i}"
         session.execute("SELECT * FROM mg.t")
+
+        # the option 'enabled': 'false' is what the schema keeps; nodetool's switch overrides it at run time and
+        # survives a change of the compaction options (what Cassandra 5.0.6 answered on the reference node)
+        session.execute("CREATE TABLE mg.off (k int PRIMARY KEY) WITH compaction = "
+                        "{'class': 'SizeTieredCompactionStrategy', 'enabled': 'false'}")
+        assert both("statusautocompaction", "mg", "off") == "not running\n"
+        both("enableautocompaction", "mg", "off")
+        assert both("statusautocompaction", "mg", "off") == "running\n"
+        session.execute("ALTER TABLE mg.off WITH compaction = {'class': 'SizeTieredCompactionStrategy', "
+                        "'enabled': 'false', 'min_threshold': '6'}")
+        assert both("statusautocompaction", "mg", "off") == "running\n"
+        session.execute("ALTER TABLE mg.off WITH compaction = {'class': 'SizeTieredCompactionStrategy'}")
+        session.execute("ALTER TABLE mg.off WITH compaction = {'class': 'SizeTieredCompactionStrategy', "
+                        "'enabled': 'false'}")
+        assert both("statusautocompaction", "mg", "off") == "not running\n"  # no switch in between: the option
+        session.execute("DROP TABLE mg.off")
 
     # tpstats: each shard's scheduling groups as pools, with what they did
     tp = both("tpstats", shape=True)

@@ -73,6 +73,8 @@ public final class CharybdisNode implements AutoCloseable {
     private volatile io.charybdis.node.auth.AuthService auth;
     /** This node's native secondary indexes. */
     private volatile io.charybdis.node.index.LocalIndexes indexes;
+    /** system.compaction_history: every finished compaction is written there. */
+    private volatile io.charybdis.node.system.CompactionHistoryTable compactionHistory;
 
     private CharybdisNode(NodeConfig config, Shards shards, Storage storage, SchemaManager schemas, CqlServer server,
                           NodeInfo info) {
@@ -118,13 +120,9 @@ public final class CharybdisNode implements AutoCloseable {
             Storage st = storage;
             io.charybdis.node.index.LocalIndexes indexes = new io.charybdis.node.index.LocalIndexes(st, data);
             indexesHolder[0] = indexes;
-            for (var ks : schemas.schema().keyspaces().values()) {
-                if (!ks.virtual()) {
-                    for (TableMetadata t : ks.tables().values()) {
-                        st.registerTable(descriptor(t));
-                        indexes.register(t); // before replay: replayed writes are indexed again
-                    }
-                }
+            for (TableMetadata t : storedTables(schemas.schema())) {
+                st.registerTable(descriptor(t));
+                indexes.register(t); // before replay: replayed writes are indexed again
             }
             indexes.started();
             // the local Paxos state table (lightweight transactions across nodes) is registered before the replay
@@ -132,12 +130,8 @@ public final class CharybdisNode implements AutoCloseable {
             st.registerTable(io.charybdis.cluster.paxos.PaxosReplica.descriptor());
             storage.registerTable(io.charybdis.cluster.batchlog.Batchlog.DESCRIPTOR); // system.batches: before replay
             storage.replayCommitLog().get();
-            for (var ks : schemas.schema().keyspaces().values()) {
-                if (!ks.virtual()) {
-                    for (TableMetadata t : ks.tables().values()) {
-                        indexes.buildMissing(t);
-                    }
-                }
+            for (TableMetadata t : storedTables(schemas.schema())) {
+                indexes.buildMissing(t);
             }
             schemas.setLifecycle(new TableLifecycle() {
                 @Override
@@ -216,6 +210,9 @@ public final class CharybdisNode implements AutoCloseable {
                     new io.charybdis.node.auth.InternalQueries(qp), InetAddress.getByName(config.listenAddress()),
                     config.storagePort());
             server.setTracing(tracing);
+            io.charybdis.node.system.CompactionHistoryTable history = new io.charybdis.node.system.CompactionHistoryTable(
+                    new io.charybdis.node.auth.InternalQueries(qp));
+            storage.onCompactionFinished(history::write);
             schemas.addListener(server::schemaChanged);
             if (member != null) {
                 member.onTopologyChange(server::topologyChanged);
@@ -231,6 +228,7 @@ public final class CharybdisNode implements AutoCloseable {
             node.member = member;
             node.auth = authService;
             node.indexes = indexes;
+            node.compactionHistory = history;
             node.jmx = io.charybdis.node.jmx.JmxServer.start(config, node, jmxTls); // never throws
             node.metrics = node.startMetrics(rpc); // never throws
             node.operationMode = io.charybdis.node.metrics.ScyllaMetrics.MODE_NORMAL;
@@ -312,10 +310,22 @@ public final class CharybdisNode implements AutoCloseable {
     /** The tables whose data is in the storage engine, by id: {keyspace, table}. */
     private Map<TableId, String[]> storedTables() {
         Map<TableId, String[]> r = new LinkedHashMap<>();
-        for (var ks : schemas.schema().keyspaces().values()) {
-            if (!ks.virtual()) {
-                for (TableMetadata t : ks.tables().values()) {
-                    r.put(new TableId(t.id()), new String[] {t.keyspace(), t.name()});
+        for (TableMetadata t : storedTables(schemas.schema())) {
+            r.put(new TableId(t.id()), new String[] {t.keyspace(), t.name()});
+        }
+        return r;
+    }
+
+    /**
+     * The tables whose data the storage engine keeps: those of every stored keyspace, and the stored tables of the
+     * built-in local keyspace system (compaction_history).
+     */
+    static List<TableMetadata> storedTables(io.charybdis.node.schema.Schema schema) {
+        List<TableMetadata> r = new ArrayList<>();
+        for (var ks : schema.keyspaces().values()) {
+            for (TableMetadata t : ks.tables().values()) {
+                if (!t.isVirtual()) {
+                    r.add(t);
                 }
             }
         }
@@ -460,6 +470,11 @@ public final class CharybdisNode implements AutoCloseable {
     /** Query tracing: system_traces sessions and the trace probability. */
     public io.charybdis.node.tracing.Tracing tracing() {
         return server.tracing();
+    }
+
+    /** system.compaction_history (nodetool compactionhistory reads it). */
+    public io.charybdis.node.system.CompactionHistoryTable compactionHistory() {
+        return compactionHistory;
     }
 
     public CqlServer cqlServer() {

@@ -675,9 +675,12 @@ public final class Storage implements AutoCloseable {
         onEachShard(Shard::applyThroughputCap);
     }
 
-    /** The compactions finished since start, oldest first (nodetool compactionhistory). */
-    public List<CompactionHistory.Entry> compactionHistory() {
-        return ctx.compactionHistory().entries();
+    /**
+     * Where each finished compaction goes (the node writes it to system.compaction_history); called on the shard
+     * that compacted, in a task of its own after the compaction is installed; must not block. Set once.
+     */
+    public void onCompactionFinished(java.util.function.Consumer<CompactionHistory.Entry> sink) {
+        ctx.compactionHistory().setSink(sink);
     }
 
     /** Each shard's scheduling groups now, shard by shard (nodetool tpstats); safe from any thread. */
@@ -691,8 +694,9 @@ public final class Storage implements AutoCloseable {
 
     /**
      * Stops (false) or restarts (true) automatic compaction of the table (nodetool disableautocompaction /
-     * enableautocompaction): while stopped its strategy picks nothing; running compactions finish, and nodetool
-     * compact still compacts. Not persisted: a restarted node compacts again.
+     * enableautocompaction), whatever its compaction option {@code 'enabled'} says, as Cassandra does: while stopped
+     * its strategy picks nothing; running compactions finish, and nodetool compact still compacts. Not persisted: a
+     * restarted node, or a change of the table's compaction options, goes back to what {@code 'enabled'} says.
      */
     public CompletableFuture<Void> setAutoCompaction(TableId id, boolean enabled) {
         TableEntry e = tables.get(id);

@@ -45,6 +45,64 @@ class ManagementOperationsTest {
     }
 
     @Test
+    void theEnabledOptionSetsTheSwitchWhichNodetoolOverridesUntilTheCompactionOptionsChange(@TempDir Path dir)
+            throws Exception {
+        Map<String, String> off = Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "4",
+                "enabled", "false");
+        TableDescriptor t = new TableDescriptor(TableId.random(), "ks", "t", Map.of(), off, 864000);
+        try (TestSupport ts = new TestSupport(dir, 1, TestSupport.config(dir, CommitLogSync.PERIODIC))) {
+            ts.storage = Storage.open(ts.config, ts.executors);
+            Storage s = ts.storage;
+            s.registerTable(t);
+            s.replayCommitLog().get(10, TimeUnit.SECONDS);
+            assertThat(s.autoCompactionDisabled(t.id())).isTrue(); // 'enabled': 'false'
+            for (int f = 0; f < 5; f++) {
+                write(s, t.id(), f * 20, (f + 1) * 20);
+                s.flush(t.id()).get(10, TimeUnit.SECONDS);
+            }
+            Thread.sleep(300);
+            assertThat(s.stats(t.id()).sstableCount()).isEqualTo(5);
+            // enableautocompaction overrides the option at run time, as Cassandra's does, and compacts at once
+            s.setAutoCompaction(t.id(), true).get(10, TimeUnit.SECONDS);
+            assertThat(s.autoCompactionDisabled(t.id())).isFalse();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (s.stats(t.id()).sstableCount() >= 5 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(s.stats(t.id()).sstableCount()).isLessThan(5);
+            // new compaction options keep nodetool's switch (as Cassandra 5.0.6 does: recorded on the reference
+            // node with ALTER TABLE after enable/disableautocompaction), and decide where nodetool did not switch
+            s.alterTable(t.withCaching(Map.of("keys", "NONE")));
+            assertThat(s.autoCompactionDisabled(t.id())).isFalse();
+            Map<String, String> offSix = Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "6",
+                    "enabled", "false");
+            Map<String, String> onSix = Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "6");
+            s.alterTable(t.withCompaction(offSix));
+            assertThat(s.autoCompactionDisabled(t.id())).isFalse(); // enabled by nodetool: kept
+            s.alterTable(t.withCompaction(onSix));
+            assertThat(s.autoCompactionDisabled(t.id())).isFalse();
+            s.alterTable(t.withCompaction(offSix));
+            assertThat(s.autoCompactionDisabled(t.id())).isTrue(); // on by the option: the option turns it off
+            s.alterTable(t.withCompaction(onSix));
+            assertThat(s.autoCompactionDisabled(t.id())).isFalse();
+            s.setAutoCompaction(t.id(), false).get(10, TimeUnit.SECONDS);
+            s.alterTable(t.withCompaction(Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "5")));
+            assertThat(s.autoCompactionDisabled(t.id())).isTrue(); // disabled by nodetool: kept
+        }
+        // after a restart the option decides: disableautocompaction was not kept, nor was enableautocompaction
+        try (TestSupport ts = new TestSupport(dir, 1, TestSupport.config(dir, CommitLogSync.PERIODIC))) {
+            ts.storage = Storage.open(ts.config, ts.executors);
+            ts.storage.registerTable(t.withCompaction(Map.of("class", "SizeTieredCompactionStrategy")));
+            assertThat(ts.storage.autoCompactionDisabled(t.id())).isFalse();
+        }
+        try (TestSupport ts = new TestSupport(dir, 1, TestSupport.config(dir, CommitLogSync.PERIODIC))) {
+            ts.storage = Storage.open(ts.config, ts.executors);
+            ts.storage.registerTable(t);
+            assertThat(ts.storage.autoCompactionDisabled(t.id())).isTrue();
+        }
+    }
+
+    @Test
     void autoCompactionStopsAndRestartsAndIsRecordedInTheHistory(@TempDir Path dir) throws Exception {
         TableDescriptor t = new TableDescriptor(TableId.random(), "ks", "t", Map.of(),
                 Map.of("class", "SizeTieredCompactionStrategy", "min_threshold", "4"), 864000);
@@ -53,6 +111,8 @@ class ManagementOperationsTest {
             Storage s = ts.storage;
             s.registerTable(t);
             s.replayCommitLog().get(10, TimeUnit.SECONDS);
+            List<CompactionHistory.Entry> history = new java.util.concurrent.CopyOnWriteArrayList<>();
+            s.onCompactionFinished(history::add);
             s.setAutoCompaction(t.id(), false).get(10, TimeUnit.SECONDS);
             assertThat(s.autoCompactionDisabled(t.id())).isTrue();
             for (int f = 0; f < 6; f++) {
@@ -61,7 +121,7 @@ class ManagementOperationsTest {
             }
             Thread.sleep(300);
             assertThat(s.stats(t.id()).sstableCount()).isEqualTo(6);
-            assertThat(s.compactionHistory()).isEmpty();
+            assertThat(history).isEmpty();
 
             s.setAutoCompaction(t.id(), true).get(10, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -69,7 +129,11 @@ class ManagementOperationsTest {
                 Thread.sleep(50);
             }
             assertThat(s.stats(t.id()).sstableCount()).isLessThan(6);
-            CompactionHistory.Entry e = s.compactionHistory().get(0);
+            while (history.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            CompactionHistory.Entry e = history.get(0);
+            assertThat(e.id().version()).isEqualTo(1); // a timeuuid, as Cassandra's compaction ids
             assertThat(e.keyspace()).isEqualTo("ks");
             assertThat(e.table()).isEqualTo("t");
             assertThat(e.bytesIn()).isPositive();

@@ -141,7 +141,15 @@ final class NodeView {
     /** True if the table's data lives in the storage engine (not a computed system table). */
     boolean hasStorage(TableMetadata t) {
         KeyspaceMetadata ks = schema.get().keyspace(t.keyspace());
-        return ks != null && !ks.virtual();
+        return ks != null && !t.isVirtual();
+    }
+
+    /** system.compaction_history, where the node writes each finished compaction; fails in views made without a node. */
+    io.charybdis.node.system.CompactionHistoryTable compactionHistory() {
+        if (owner == null) {
+            throw new UnsupportedOperationException("compaction history needs the node");
+        }
+        return owner.compactionHistory();
     }
 
     KeyspaceMetadata keyspace(String name) {

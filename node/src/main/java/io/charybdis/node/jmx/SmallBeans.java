@@ -250,7 +250,7 @@ final class SmallBeans {
             return r;
         }
 
-        /** The compactions finished since the node started, as Cassandra's compaction_history rows. */
+        /** The rows of system.compaction_history (a week of finished compactions), as Cassandra's bean returns them. */
         @Override
         public TabularData getCompactionHistory() {
             try {
@@ -264,7 +264,15 @@ final class SmallBeans {
                         types);
                 TabularDataSupport table = new TabularDataSupport(new TabularType("CompactionHistory",
                         "CompactionHistory", row, names));
-                for (io.charybdis.storage.CompactionHistory.Entry e : node.storage.compactionHistory()) {
+                List<io.charybdis.storage.CompactionHistory.Entry> rows;
+                try {
+                    rows = node.compactionHistory().read().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
+                         | InterruptedException e) {
+                    Throwable cause = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
+                    throw new IllegalStateException("Could not read system.compaction_history: " + cause, cause);
+                }
+                for (io.charybdis.storage.CompactionHistory.Entry e : rows) {
                     table.put(new javax.management.openmbean.CompositeDataSupport(row, names, new Object[] {
                             e.id().toString(), e.keyspace(), e.table(), e.compactedAtMillis(), e.bytesIn(), e.bytesOut(),
                             braces(e.rowsMerged()), braces(e.properties())}));

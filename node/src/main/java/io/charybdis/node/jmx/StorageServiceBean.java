@@ -953,8 +953,8 @@ final class StorageServiceBean implements StorageServiceMBean {
     public Map<String, Boolean> getAutoCompactionStatus(String ks, String... tables) throws IOException {
         Map<String, Boolean> out = new LinkedHashMap<>();
         for (TableMetadata t : node.tables(ks, tables)) {
-            boolean disabled = "false".equalsIgnoreCase(t.params().compaction().getOrDefault("enabled", "true"))
-                    || (node.hasStorage(t) && node.storage.autoCompactionDisabled(new TableId(t.id())));
+            boolean disabled = node.hasStorage(t) ? node.storage.autoCompactionDisabled(new TableId(t.id()))
+                    : "false".equalsIgnoreCase(t.params().compaction().getOrDefault("enabled", "true"));
             out.put(t.name(), disabled);
         }
         return out;

@@ -101,8 +101,9 @@ final class TableBean implements ColumnFamilyStoreMBean {
 
     @Override
     public boolean isAutoCompactionDisabled() {
-        return "false".equalsIgnoreCase(compactionOption("enabled", "true"))
-                || (node.hasStorage(metadata()) && node.storage.autoCompactionDisabled(id));
+        // stored tables: the storage's switch (the 'enabled' option, or nodetool's since); others: the option
+        return node.hasStorage(metadata()) ? node.storage.autoCompactionDisabled(id)
+                : "false".equalsIgnoreCase(compactionOption("enabled", "true"));
     }
 
     /**

@@ -15,8 +15,9 @@ import java.util.Set;
  * <p>Every table of {@code system}, {@code system_schema}, {@code system_auth}, {@code system_distributed},
  * {@code system_traces}, {@code system_views} and {@code system_virtual_schema} exists with Cassandra's columns,
  * ids and options (see {@link SystemTableDefinitions}). Those of {@code system_auth} and {@code system_traces} are
- * stored tables (roles and permissions, trace sessions and events, written through the coordinator); all others
- * are virtual (computed on read, never stored). The
+ * stored tables (roles and permissions, trace sessions and events, written through the coordinator), and so is
+ * {@code system.compaction_history} (see {@link CompactionHistoryTable}); all others are virtual (computed on read,
+ * never stored). The
  * ones clients read have rows: {@code system.local}, {@code system.peers(_v2)}, {@code system_schema.*},
  * {@code system_virtual_schema.*}; the others answer with no rows.
  *

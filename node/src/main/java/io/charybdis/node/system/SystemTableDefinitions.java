@@ -60,6 +60,16 @@ final class SystemTableDefinitions {
         return keyspace.equals("system_auth") || keyspace.equals("system_traces");
     }
 
+    /**
+     * Whether a table is stored: those of a stored keyspace, and the stored tables of the local keyspace
+     * {@code system}: {@code compaction_history}, which the node writes after each compaction (kept across
+     * restarts, a week by its default TTL, as Cassandra keeps it). The keyspace {@code system} itself stays a
+     * built-in one (its schema is never stored or replicated).
+     */
+    static boolean isStored(String keyspace, String table) {
+        return isStored(keyspace) || (keyspace.equals("system") && table.equals("compaction_history"));
+    }
+
     /** The id Cassandra gives a system table: {@code UUID.nameUUIDFromBytes(keyspace + table)}. */
     static UUID tableId(String keyspace, String table) {
         return UUID.nameUUIDFromBytes((keyspace + table).getBytes(StandardCharsets.UTF_8));
@@ -168,7 +178,7 @@ final class SystemTableDefinitions {
                     d.maxIndexInterval(), intOption("memtable_flush_period_in_ms", d.memtableFlushPeriodInMs()),
                     d.minIndexInterval(), d.readRepair(), d.speculativeRetry());
             return new TableMetadata(keyspace, name, tableId(keyspace, name), columns, params, nextCellId, dropped,
-                    indexes, !isStored(keyspace));
+                    indexes, !isStored(keyspace, name));
         }
 
         private int intOption(String option, int dflt) {

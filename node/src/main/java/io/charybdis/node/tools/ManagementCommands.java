@@ -260,11 +260,13 @@ final class ManagementCommands {
 
         @Override
         void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
+            StatsFormat.check(format);
+            TabularData data = (TabularData) probe.get(CM, "CompactionHistory");
             if (!format.isEmpty()) {
-                throw new IllegalArgumentException("bin/nodetool prints compactionhistory as text only (no -F " + format + ")");
+                StatsFormat.print(format, figures(data), out);
+                return;
             }
             out.println("Compaction History: ");
-            TabularData data = (TabularData) probe.get(CM, "CompactionHistory");
             if (data.isEmpty()) {
                 out.print("There is no compaction history");
                 return;
@@ -286,6 +288,38 @@ final class ManagementCommands {
                         (String) cd.get("compaction_properties"));
             }
             table.printTo(out);
+        }
+
+        /**
+         * Apache's CompactionHistoryHolder: {"CompactionHistory": [row...]}, newest first (a stable sort of the
+         * table's key order), each row a hash map; an empty history is an empty map.
+         */
+        static Map<String, Object> figures(TabularData data) {
+            HashMap<String, Object> result = new HashMap<>();
+            if (data.isEmpty()) {
+                return result;
+            }
+            List<List<?>> rows = new ArrayList<>();
+            for (Object key : data.keySet()) {
+                rows.add((List<?>) key);
+            }
+            rows.sort((a, c) -> Long.signum((Long) c.get(3) - (Long) a.get(3)));
+            List<Map<String, Object>> compactions = new ArrayList<>();
+            for (List<?> r : rows) {
+                HashMap<String, Object> row = new HashMap<>();
+                row.put("id", r.get(0));
+                row.put("keyspace_name", r.get(1));
+                row.put("columnfamily_name", r.get(2));
+                row.put("compacted_at", LocalDateTime.ofInstant(Instant.ofEpochMilli((Long) r.get(3)),
+                        ZoneId.systemDefault()).toString());
+                row.put("bytes_in", r.get(4));
+                row.put("bytes_out", r.get(5));
+                row.put("rows_merged", r.get(6));
+                row.put("compaction_properties", r.get(7));
+                compactions.add(row);
+            }
+            result.put("CompactionHistory", compactions);
+            return result;
         }
     }
 
@@ -335,14 +369,16 @@ final class ManagementCommands {
         @Override
         @SuppressWarnings("unchecked")
         void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
-            if (!format.isEmpty()) {
-                throw new IllegalArgumentException("bin/nodetool prints tpstats as text only (no -F " + format + ")");
-            }
+            StatsFormat.check(format);
             // path -> pools, in a map and sets sized as Guava's HashMultimap.create() sizes them (Apache's order)
             Map<String, Set<String>> pools = new HashMap<>(16);
             for (ObjectName n : probe.mbs.queryNames(new ObjectName("org.apache.cassandra.metrics:type=ThreadPools,*"),
                     null)) {
                 NodeTool.multimapValues(pools, n.getKeyProperty("path"), () -> new HashSet<>(3)).add(n.getKeyProperty("scope"));
+            }
+            if (!format.isEmpty()) {
+                StatsFormat.print(format, figures(probe, pools), out);
+                return;
             }
             TextTable table = new TextTable(" ");
             table.add("Pool Name", "Active", "Pending", "Completed", "Blocked", "All time blocked");
@@ -372,6 +408,51 @@ final class ManagementCommands {
                 dropped.add(cells.toArray(String[]::new));
             }
             dropped.printTo(out);
+        }
+
+        /**
+         * Apache's TpStatsHolder: ThreadPools (pool -> its five task figures, "N/A" where the pool has no such
+         * metric), DroppedMessage (verb -> count) and WaitLatencies (verb -> the queue wait percentiles 50, 75, 95,
+         * 98, 99, min, max, for the verbs that have them), in hash maps filled in Apache's order.
+         */
+        @SuppressWarnings("unchecked")
+        private static Map<String, Object> figures(NodeTool.Probe probe, Map<String, Set<String>> pools)
+                throws Exception {
+            HashMap<String, Object> result = new HashMap<>();
+            HashMap<String, Map<String, Object>> threadPools = new HashMap<>();
+            HashMap<String, Object> dropped = new HashMap<>();
+            HashMap<String, Object> waits = new HashMap<>();
+            for (Map.Entry<String, Set<String>> e : pools.entrySet()) {
+                for (String pool : e.getValue()) {
+                    HashMap<String, Object> p = new HashMap<>();
+                    for (String metric : List.of("ActiveTasks", "PendingTasks", "CompletedTasks",
+                            "CurrentlyBlockedTasks", "TotalBlockedTasks")) {
+                        p.put(metric, poolValue(probe, e.getKey(), pool, metric));
+                    }
+                    threadPools.put(pool, p);
+                }
+            }
+            result.put("ThreadPools", threadPools);
+            for (Map.Entry<String, Integer> e : ((Map<String, Integer>) probe.get(MS, "DroppedMessages")).entrySet()) {
+                dropped.put(e.getKey(), e.getValue());
+                String wait = "org.apache.cassandra.metrics:name=" + e.getKey() + "-WaitLatency,type=Messaging";
+                if (probe.mbs.isRegistered(new ObjectName(wait))) {
+                    waits.put(e.getKey(), percentiles(probe, wait));
+                }
+            }
+            result.put("DroppedMessage", dropped);
+            result.put("WaitLatencies", waits);
+            return result;
+        }
+
+        private static Object poolValue(NodeTool.Probe probe, String path, String pool, String metric)
+                throws Exception {
+            String name = "org.apache.cassandra.metrics:type=ThreadPools,path=" + path + ",scope=" + pool + ",name="
+                    + metric;
+            if (!probe.mbs.isRegistered(new ObjectName(name))) {
+                return "N/A";
+            }
+            return probe.get(name, metric.endsWith("BlockedTasks") ? "Count" : "Value");
         }
 
         private static String pool(NodeTool.Probe probe, String path, String pool, String metric) throws Exception {

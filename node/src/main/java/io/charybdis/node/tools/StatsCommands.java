@@ -95,9 +95,9 @@ final class StatsCommands {
         @Override
         @SuppressWarnings("unchecked")
         void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
-            if (!format.isEmpty() || !sortKey.isEmpty() || top != 0 || locationCheck) {
-                throw new IllegalArgumentException("bin/nodetool prints tablestats as unsorted text only (no -F, -s, "
-                        + "-t or -l)");
+            StatsFormat.check(format);
+            if (!sortKey.isEmpty() || top != 0 || locationCheck) {
+                throw new IllegalArgumentException("bin/nodetool prints tablestats unsorted (no -s, -t or -l)");
             }
             Map<String, List<String>> filter = new HashMap<>();
             Map<String, List<String>> unseen = new HashMap<>();
@@ -164,6 +164,31 @@ final class StatsCommands {
                 if (!unseen.get(ks).isEmpty()) {
                     throw new IllegalArgumentException("Unknown tables: " + unseen.get(ks) + " in keyspace: " + ks);
                 }
+            }
+            if (!format.isEmpty()) {
+                // Apache's TableStatsHolder: the number of tables, then each keyspace's figures with its tables'
+                HashMap<String, Object> figures = new HashMap<>();
+                figures.put("total_number_of_tables", numberOfTables);
+                for (Map.Entry<String, List<String[]>> e : selected.entrySet()) {
+                    long[] c = ksCounts.get(e.getKey());
+                    double[] t = ksTimes.get(e.getKey());
+                    double readLatency = c[0] > 0 ? t[0] / c[0] / 1000 : Double.NaN;
+                    HashMap<String, Object> keyspace = new HashMap<>();
+                    keyspace.put("read_latency", readLatency);
+                    keyspace.put("read_count", c[0]);
+                    keyspace.put("read_latency_ms", readLatency);
+                    keyspace.put("write_count", c[1]);
+                    keyspace.put("write_latency_ms", c[1] > 0 ? t[1] / c[1] / 1000 : Double.NaN);
+                    keyspace.put("pending_flushes", (int) c[2]);
+                    HashMap<String, Object> tables = new HashMap<>();
+                    for (String[] bean : e.getValue()) {
+                        tables.put(bean[1], tableFigures(probe, bean));
+                    }
+                    keyspace.put("tables", tables);
+                    figures.put(e.getKey(), keyspace);
+                }
+                StatsFormat.print(format, figures, out);
+                return;
             }
             StringBuilder text = new StringBuilder();
             text.append("Total number of tables: ").append(numberOfTables).append('\n');
@@ -302,6 +327,123 @@ final class StatsCommands {
                 text.append(in).append(line).append('\n');
             }
             text.append('\n');
+        }
+
+        /**
+         * One table's figures as Apache's TableStatsHolder puts them in its map (-F json|yaml): a hash map filled in
+         * Apache's order, sizes as text (bytes, or -H's human form), latencies and ratios formatted as Apache
+         * formats them, the SAI figures at their values for a table without SAI indexes (Charybdis has none).
+         */
+        @SuppressWarnings("unchecked")
+        private Map<String, Object> tableFigures(NodeTool.Probe probe, String[] bean) throws Exception {
+            String ks = bean[0];
+            String t = bean[1];
+            String cfs = bean[2];
+            List<String> levels = new ArrayList<>();
+            int[] perLevel = (int[]) probe.get(cfs, "SSTableCountPerLevel");
+            if (perLevel != null) {
+                int fanout = (Integer) probe.get(cfs, "LevelFanoutSize");
+                for (int level = 0; level < perLevel.length; level++) {
+                    long limit = level == 0 ? 4L : (long) Math.pow(fanout, level);
+                    levels.add(perLevel[level] + (perLevel[level] > limit ? "/" + limit : ""));
+                }
+            }
+            List<String> levelBytes = new ArrayList<>();
+            long[] perLevelBytes = (long[]) probe.get(cfs, "PerLevelSizeBytes");
+            if (perLevelBytes != null) {
+                for (long b : perLevelBytes) {
+                    levelBytes.add(bytes(b));
+                }
+            }
+            String twcs = null;
+            Map<String, String> compaction = (Map<String, String>) probe.get(cfs, "CompactionParameters");
+            String strategy = compaction == null ? null : compaction.get("class");
+            if (strategy != null && strategy.endsWith("TimeWindowCompactionStrategy")) {
+                twcs = String.format("%s %s, max duration: %s", compaction.get("compaction_window_size"),
+                        compaction.get("compaction_window_unit"),
+                        durationWords(((Number) value(probe, ks, t, "MaxSSTableDuration")).longValue()));
+            }
+            long memtableOffHeap = ((Number) value(probe, ks, t, "MemtableOffHeapSize")).longValue();
+            long bloomOffHeap = ((Number) value(probe, ks, t, "BloomFilterOffHeapMemoryUsed")).longValue();
+            long summaryOffHeap = ((Number) value(probe, ks, t, "IndexSummaryOffHeapMemoryUsed")).longValue();
+            long compressionOffHeap = number(probe, ks, t, "CompressionMetadataOffHeapMemoryUsed");
+            Object max = value(probe, ks, t, "MaxSSTableSize");
+            Object partitions = value(probe, ks, t, "EstimatedPartitionCount");
+            String read = tableMetric(ks, t, "ReadLatency");
+            String write = tableMetric(ks, t, "WriteLatency");
+            long reads = ((Number) probe.get(read, "Count")).longValue();
+            long writes = ((Number) probe.get(write, "Count")).longValue();
+            double readMs = ((Number) probe.get(read, "Mean")).doubleValue() / 1000;
+            double writeMs = ((Number) probe.get(write, "Mean")).doubleValue() / 1000;
+            String live = tableMetric(ks, t, "LiveScannedHistogram");
+            String tombstones = tableMetric(ks, t, "TombstoneScannedHistogram");
+            Map<String, Long> bySize = (Map<String, Long>) probe.get(cfs, "TopSizePartitions");
+            Map<String, String> bySizeText = null;
+            if (bySize != null) {
+                bySizeText = new LinkedHashMap<>();
+                for (Map.Entry<String, Long> e : bySize.entrySet()) {
+                    bySizeText.put(e.getKey(), bytes(e.getValue()));
+                }
+            }
+            Map<String, Object> m = new HashMap<>();
+            m.put("sstable_count", value(probe, ks, t, "LiveSSTableCount"));
+            m.put("old_sstable_count", value(probe, ks, t, "OldVersionSSTableCount"));
+            m.put("sstables_in_each_level", levels);
+            m.put("sstable_bytes_in_each_level", levelBytes);
+            m.put("max_sstable_size", max == null ? 0L : ((Number) max).longValue());
+            m.put("twcs", twcs);
+            m.put("space_used_live", bytes(((Number) value(probe, ks, t, "LiveDiskSpaceUsed")).longValue()));
+            m.put("space_used_total", bytes(((Number) value(probe, ks, t, "TotalDiskSpaceUsed")).longValue()));
+            m.put("space_used_by_snapshots_total", bytes(((Number) value(probe, ks, t, "SnapshotsSize")).longValue()));
+            m.put("off_heap_memory_used_total", bytes(memtableOffHeap + bloomOffHeap + summaryOffHeap
+                    + compressionOffHeap));
+            m.put("sstable_compression_ratio", value(probe, ks, t, "CompressionRatio"));
+            m.put("number_of_partitions_estimate", Long.valueOf(-1L).equals(partitions) ? 0L : partitions);
+            m.put("memtable_cell_count", value(probe, ks, t, "MemtableColumnsCount"));
+            m.put("memtable_data_size", bytes(number(probe, ks, t, "MemtableLiveDataSize")));
+            m.put("memtable_off_heap_memory_used", bytes(memtableOffHeap));
+            m.put("memtable_switch_count", value(probe, ks, t, "MemtableSwitchCount"));
+            m.put("speculative_retries", value(probe, ks, t, "SpeculativeRetries"));
+            m.put("local_read_count", reads);
+            m.put("local_read_latency_ms", String.format("%01.3f", readMs > 0 ? readMs : Double.NaN));
+            m.put("local_write_count", writes);
+            m.put("local_write_latency_ms", String.format("%01.3f", writeMs > 0 ? writeMs : Double.NaN));
+            m.put("local_read_write_ratio", String.format("%01.5f", writes > 0 ? reads / (double) writes : 0d));
+            m.put("pending_flushes", value(probe, ks, t, "PendingFlushes"));
+            m.put("percent_repaired",
+                    Math.round(100 * ((Number) value(probe, ks, t, "PercentRepaired")).doubleValue()) / 100.0);
+            m.put("bytes_repaired", ((Number) value(probe, ks, t, "BytesRepaired")).longValue());
+            m.put("bytes_unrepaired", number(probe, ks, t, "BytesUnrepaired"));
+            m.put("bytes_pending_repair", ((Number) value(probe, ks, t, "BytesPendingRepair")).longValue());
+            m.put("bloom_filter_false_positives", value(probe, ks, t, "BloomFilterFalsePositives"));
+            m.put("bloom_filter_false_ratio", String.format("%01.5f", value(probe, ks, t,
+                    "RecentBloomFilterFalseRatio")));
+            m.put("bloom_filter_space_used", bytes(((Number) value(probe, ks, t, "BloomFilterDiskSpaceUsed"))
+                    .longValue()));
+            m.put("bloom_filter_off_heap_memory_used", bytes(bloomOffHeap));
+            m.put("index_summary_off_heap_memory_used", bytes(summaryOffHeap));
+            m.put("compression_metadata_off_heap_memory_used", bytes(compressionOffHeap));
+            m.put("compacted_partition_minimum_bytes", ((Number) value(probe, ks, t, "MinPartitionSize")).longValue());
+            m.put("compacted_partition_maximum_bytes", ((Number) value(probe, ks, t, "MaxPartitionSize")).longValue());
+            m.put("compacted_partition_mean_bytes", ((Number) value(probe, ks, t, "MeanPartitionSize")).longValue());
+            m.put("average_live_cells_per_slice_last_five_minutes", ((Number) probe.get(live, "Mean")).doubleValue());
+            m.put("maximum_live_cells_per_slice_last_five_minutes", ((Number) probe.get(live, "Max")).longValue());
+            m.put("average_tombstones_per_slice_last_five_minutes",
+                    ((Number) probe.get(tombstones, "Mean")).doubleValue());
+            m.put("maximum_tombstones_per_slice_last_five_minutes",
+                    ((Number) probe.get(tombstones, "Max")).longValue());
+            m.put("droppable_tombstone_ratio", String.format("%01.5f", probe.get(cfs, "DroppableTombstoneRatio")));
+            m.put("top_size_partitions", bySizeText);
+            m.put("top_tombstone_partitions", probe.get(cfs, "TopTombstonePartitions"));
+            m.put("sai_local_query_latency_ms", String.format("%01.3f", 0d));
+            m.put("sai_post_filtering_read_latency", String.format("%01.3f", 0d));
+            m.put("sai_disk_used_bytes", null);
+            m.put("sai_sstable_indexes_hit", 0d);
+            m.put("sai_index_segments_hit", 0d);
+            m.put("sai_rows_filtered", 0d);
+            m.put("sai_total_query_timeouts", 0L);
+            m.put("sai_total_queryable_index_ratio", null);
+            return m;
         }
 
         private static void top(List<String> lines, Map<String, ?> entries, String header) {

@@ -81,7 +81,7 @@ class SystemSchemaGoldenTest {
     }
 
     @Test
-    void shouldBuildEverySystemKeyspaceAsVirtualButSystemAuthAndSystemTraces() {
+    void shouldBuildEverySystemKeyspaceAsVirtualButSystemAuthSystemTracesAndCompactionHistory() {
         Map<String, KeyspaceMetadata> builtIn = SystemKeyspaces.builtIn();
         assertThat(builtIn.keySet()).containsExactlyInAnyOrder("system", "system_schema", "system_auth",
                 "system_distributed", "system_traces", "system_views", "system_virtual_schema");
@@ -109,6 +109,13 @@ class SystemSchemaGoldenTest {
             }
             assertThat(ks.virtual()).as(ks.name()).isTrue();
             for (TableMetadata t : ks.tables().values()) {
+                if (ks.name().equals("system") && t.name().equals("compaction_history")) {
+                    // each finished compaction is written there: a stored table of the built-in keyspace system
+                    assertThat(t.isVirtual()).as(t.toString()).isFalse();
+                    assertThat(SystemKeyspaces.find(ks.name(), t.name())).isNull();
+                    assertThat(t.params().defaultTimeToLive()).isEqualTo(604_800);
+                    continue;
+                }
                 assertThat(t.isVirtual()).as(t.toString()).isTrue();
                 assertThat(SystemKeyspaces.find(ks.name(), t.name()).metadata()).isSameAs(t);
             }

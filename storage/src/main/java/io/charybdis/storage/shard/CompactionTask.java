@@ -35,7 +35,7 @@ final class CompactionTask implements ShardScheduler.Task {
         }
     }
 
-    final UUID id = UUID.randomUUID();
+    final UUID id = io.charybdis.storage.compaction.CompactionIds.next();
     final Shard shard;
     final TableShard ts;
     final CompactionJob<SSTableReader> job;

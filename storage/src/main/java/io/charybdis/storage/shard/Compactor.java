@@ -103,7 +103,7 @@ final class Compactor {
             }
             return;
         }
-        if (!strategy.options().enabled() || ts.entry.autoCompactionDisabled()) {
+        if (ts.entry.autoCompactionDisabled()) { // the 'enabled' option, or nodetool's switch since
             return;
         }
         int now = (int) (System.currentTimeMillis() / 1000);
@@ -212,8 +212,10 @@ final class Compactor {
         TableDescriptor d = task.ts.entry.descriptor();
         Map<String, String> properties = new java.util.TreeMap<>();
         properties.put("compaction_type", task.job.type().displayName());
-        shard.ctx.compactionHistory().add(new io.charybdis.storage.CompactionHistory.Entry(task.id, d.keyspace(),
-                d.name(), System.currentTimeMillis(), in, out, merged, properties));
+        var entry = new io.charybdis.storage.CompactionHistory.Entry(task.id, d.keyspace(), d.name(),
+                System.currentTimeMillis(), in, out, merged, properties);
+        shard.post(() -> shard.ctx.compactionHistory().add(entry)); // a task of its own: the sink may write a table
+
     }
 
     /** Runs a major compaction of the table on this shard (after the running ones); completes when done. */

@@ -30,7 +30,12 @@ public final class TableEntry {
     private final java.util.concurrent.atomic.AtomicReferenceArray<TableShard> perShard;
     /** Off-heap memory of this table's open SSTables (Bloom filters, index summaries, chunk offsets). */
     private final ShardAllocator sstableAllocator = new ShardAllocator(-1);
-    /** nodetool disableautocompaction: the strategies pick no compaction for this table until enabled again. */
+    /**
+     * Whether the strategy picks no compaction, as Cassandra's CompactionStrategyManager keeps it: the compaction
+     * option {@code 'enabled'} sets it when the table is registered, and when the compaction options change unless
+     * nodetool enable/disableautocompaction set it otherwise in between (runtime only: a restart goes back to the
+     * option).
+     */
     private volatile boolean autoCompactionDisabled;
 
     public TableEntry(TableDescriptor descriptor, Path directory, long maxGeneration, int shards) {
@@ -44,6 +49,7 @@ public final class TableEntry {
             throw new IllegalArgumentException("a table needs a directory");
         }
         this.descriptor = descriptor;
+        this.autoCompactionDisabled = disabledByOption(descriptor);
         this.directories = List.copyOf(directories);
         this.generation = new AtomicLong(maxGeneration);
         this.initial = new List[shards];
@@ -200,7 +206,17 @@ public final class TableEntry {
     }
 
     public void descriptor(TableDescriptor d) {
+        TableDescriptor before = descriptor;
         descriptor = d;
+        // new compaction options: their 'enabled' decides unless nodetool's switch overrode the old ones' (Cassandra's
+        // CompactionStrategyManager keeps a switch made through JMX across an ALTER TABLE)
+        if (!before.compaction().equals(d.compaction()) && autoCompactionDisabled == disabledByOption(before)) {
+            autoCompactionDisabled = disabledByOption(d);
+        }
+    }
+
+    private static boolean disabledByOption(TableDescriptor d) {
+        return "false".equalsIgnoreCase(d.compaction().getOrDefault("enabled", "true").trim());
     }
 
     /** The table's directory in the first data directory (where compaction logs are kept). */
