@@ -570,6 +570,14 @@ public final class QueryProcessor {
         }
         List<BindVariable> variables = vars == null ? new ArrayList<>() : vars;
         boolean logged = batch.type() != BatchStatement.Type.UNLOGGED;
+        if (batch.type() == BatchStatement.Type.COUNTER && batch.attributes() != null
+                && batch.attributes().timestamp() != null) {
+            throw new InvalidRequestException("Cannot provide custom timestamp for counter BATCH");
+        }
+        if (batch.type() != BatchStatement.Type.COUNTER && children.stream().anyMatch(ModificationExecution::isCounterUpdate)
+                && !children.stream().allMatch(ModificationExecution::isCounterUpdate)) {
+            throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
+        }
         for (ModificationExecution m : children) {
             if (batch.type() == BatchStatement.Type.COUNTER && !m.isCounterUpdate()) {
                 throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
@@ -600,9 +608,25 @@ public final class QueryProcessor {
                 ? io.charybdis.protocol.response.WriteType.BATCH : io.charybdis.protocol.response.WriteType.UNLOGGED_BATCH;
         BatchExecution.validateConditions(children, ts != null);
         BatchExecution exec = new BatchExecution(coordinator, logged, variables, guardrails);
+        // as Cassandra: the routing key's markers when every statement is on one table (the last marker of each
+        // partition key column)
+        List<Integer> batchPkIndexes = List.of();
+        if (!children.isEmpty() && children.stream().allMatch(m -> m.tableMetadata() == children.get(0).tableMetadata())) {
+            List<String> names = new ArrayList<>();
+            for (BindVariable v : variables) {
+                names.add(v.name());
+            }
+            batchPkIndexes = io.charybdis.node.cql.statements.SelectExecution.pkBindIndexes(
+                    children.get(0).tableMetadata(), names);
+        }
+        List<Integer> pkIndexes = batchPkIndexes;
         return new CqlStatement() {
             public List<BindVariable> bindVariables() {
                 return variables;
+            }
+
+            public List<Integer> partitionKeyBindIndexes() {
+                return pkIndexes;
             }
 
             public java.time.Duration timeout(QueryContext ctx) {

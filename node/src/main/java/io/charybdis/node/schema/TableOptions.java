@@ -5,6 +5,8 @@ import io.charybdis.node.cql.exceptions.SyntaxException;
 import io.charybdis.node.cql.syntax.Properties;
 import io.charybdis.node.cql.syntax.Term;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -55,7 +57,13 @@ public final class TableOptions {
                 case "comment" -> comment = string(name, v);
                 case "compaction" -> compaction = compaction(map(name, v));
                 case "compression" -> compression = compression(map(name, v));
-                case "memtable" -> memtable = string(name, v);
+                case "memtable" -> {
+                    memtable = string(name, v);
+                    // Cassandra knows "default" and the configurations of its cassandra.yaml (none by default)
+                    if (!memtable.equals("default")) {
+                        throw new ConfigurationException("Memtable configuration \"" + memtable + "\" not found.");
+                    }
+                }
                 case "crc_check_chance" -> crc = dbl(name, v);
                 case "default_time_to_live" -> {
                     ttl = integer(name, v);
@@ -128,6 +136,37 @@ public final class TableOptions {
         if (Integer.parseInt(out.get("min_threshold")) < 2) {
             throw new ConfigurationException("Min compaction threshold cannot be less than 2 (got "
                     + out.get("min_threshold") + ")");
+        }
+        if (simple.equals("TimeWindowCompactionStrategy") && out.containsKey("compaction_window_unit")) {
+            String unit = out.get("compaction_window_unit");
+            if (!unit.equals("MINUTES") && !unit.equals("HOURS") && !unit.equals("DAYS")) {
+                throw new ConfigurationException(unit + " is not valid for compaction_window_unit");
+            }
+        }
+        if (!simple.equals("UnifiedCompactionStrategy")) {
+            // the sub-options the strategy knows, as Cassandra's validateOptions of each strategy removes them
+            java.util.Set<String> known = new java.util.HashSet<>(java.util.Set.of("class", "enabled", "min_threshold",
+                    "max_threshold", "tombstone_threshold", "tombstone_compaction_interval",
+                    "unchecked_tombstone_compaction", "log_all", "only_purge_repaired_tombstones",
+                    "provide_overlapping_tombstones", "min_sstable_size", "bucket_low", "bucket_high"));
+            if (simple.equals("LeveledCompactionStrategy")) {
+                known.addAll(java.util.Set.of("sstable_size_in_mb", "fanout_size", "single_sstable_uplevel"));
+            }
+            if (simple.equals("TimeWindowCompactionStrategy")) {
+                known.addAll(java.util.Set.of("compaction_window_unit", "compaction_window_size",
+                        "timestamp_resolution", "expired_sstable_check_frequency_seconds",
+                        "unsafe_aggressive_sstable_expiration"));
+            }
+            List<String> unknown = new ArrayList<>();
+            for (String k : given.keySet()) {
+                if (!known.contains(k)) {
+                    unknown.add(k);
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw new ConfigurationException("Properties specified " + unknown + " are not understood by "
+                        + simple);
+            }
         }
         if (simple.equals("LeveledCompactionStrategy") && out.containsKey("sstable_size_in_mb")) {
             checkInt(out, "sstable_size_in_mb");

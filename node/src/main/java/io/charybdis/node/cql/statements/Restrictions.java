@@ -75,6 +75,12 @@ public final class Restrictions {
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
                         boolean allowFiltering) {
+        this(table, where, binder, forSelect, allowFiltering, null);
+    }
+
+    /** @param modification the statement kind (UPDATE, DELETE) of a modification's WHERE clause, else null */
+    public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
+                        boolean allowFiltering, String modification) {
         this.table = table;
         int pkCount = table.partitionKey().size();
         int ckCount = table.clustering().size();
@@ -84,6 +90,9 @@ public final class Restrictions {
         List<List<BoundValue>> ckValues = new ArrayList<>(java.util.Collections.nCopies(ckCount, (List<BoundValue>) null));
         BoundValue[] ckInMarkersTmp = new BoundValue[ckCount];
         Object[][] ckSlices = new Object[ckCount][];
+        // whether a key column's restriction so far is an IN (Cassandra names the first restriction when merging)
+        boolean[] pkIn = new boolean[pkCount];
+        boolean[] ckIn = new boolean[ckCount];
         @SuppressWarnings("unchecked")
         List<BoundValue>[] others = new List[ckCount];
         this.multiInOthers = others;
@@ -94,8 +103,7 @@ public final class Restrictions {
                     ColumnMetadata c = column(sc.column());
                     if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && sc.op() == Operator.EQ) {
                         if (pkValues.get(c.position()) != null) {
-                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                    + "relation if it includes an Equal");
+                            throw alreadyRestricted(c, pkIn[c.position()]);
                         }
                         pkValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                     } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOrEq(sc.op())) {
@@ -104,15 +112,17 @@ public final class Restrictions {
                                 throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
                                         + "by both an equality and an inequality relation");
                             }
-                            if (ckValues.get(c.position()) != null || ckSlices[c.position()] != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes an Equal");
+                            if (ckSlices[c.position()] != null) {
+                                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
+                                        + "by both an equality and an inequality relation");
+                            }
+                            if (ckValues.get(c.position()) != null) {
+                                throw alreadyRestricted(c, ckIn[c.position()]);
                             }
                             ckValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                         } else {
                             if (ckValues.get(c.position()) != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes an Equal");
+                                throw alreadyRestricted(c, ckIn[c.position()]);
                             }
                             Object[] s = ckSlices[c.position()] == null ? new Object[4] : ckSlices[c.position()];
                             BoundValue v = binder.bind(sc.value(), c.name(), c.type());
@@ -128,6 +138,10 @@ public final class Restrictions {
                             ckSlices[c.position()] = s;
                         }
                     } else {
+                        if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && isSliceOp(sc.op()) && modification != null) {
+                            throw new InvalidRequestException("Only EQ and IN relation are supported on the partition "
+                                    + "key (unless you use the token() function) for " + modification + " statements");
+                        }
                         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && isSliceOp(sc.op()) && !allowFiltering) {
                             throw new InvalidRequestException("Cannot execute this query as it might involve data "
                                     + "filtering and thus may have unpredictable performance. If you want to execute "
@@ -155,17 +169,21 @@ public final class Restrictions {
                         }
                         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
                             if (pkValues.get(c.position()) != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes a IN");
+                                throw alreadyRestricted(c, pkIn[c.position()]);
                             }
+                            pkIn[c.position()] = true;
                             pkValues.set(c.position(), values);
                             pkInMarkers[c.position()] = marker;
                             partitionKeyIn = true;
                         } else {
-                            if (ckValues.get(c.position()) != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes a IN");
+                            if (ckSlices[c.position()] != null) {
+                                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
+                                        + "by both an equality and an inequality relation");
                             }
+                            if (ckValues.get(c.position()) != null) {
+                                throw alreadyRestricted(c, ckIn[c.position()]);
+                            }
+                            ckIn[c.position()] = true;
                             ckValues.set(c.position(), values);
                             ckInMarkersTmp[c.position()] = marker;
                             clusteringIn = true;
@@ -175,18 +193,39 @@ public final class Restrictions {
                     }
                 }
                 case Relation.Token t -> {
+                    if (modification != null) {
+                        throw new InvalidRequestException("The token function cannot be used in WHERE clauses for "
+                                + modification + " statements");
+                    }
                     List<String> names = new ArrayList<>();
                     for (ColumnMetadata c : table.partitionKey()) {
                         names.add(c.name());
                     }
+                    // Cassandra's checks, in its order: all of the key, only the key, in key order
                     if (!t.columns().equals(names)) {
-                        throw new InvalidRequestException("The token() function must be applied to all partition key "
-                                + "components or none of them");
+                        if (!t.columns().containsAll(names)) {
+                            throw new InvalidRequestException("The token() function must be applied to all partition "
+                                    + "key components or none of them");
+                        }
+                        if (!names.containsAll(t.columns())) {
+                            throw new InvalidRequestException("The token() function must contains only partition key "
+                                    + "components");
+                        }
+                        throw new InvalidRequestException("The token function arguments must be in the partition key "
+                                + "order: " + String.join(", ", names));
                     }
                     hasTokenRestriction = true;
                     BoundValue v = t.value() instanceof Term.FunctionCall fc && isTokenFunction(fc)
                             ? tokenOf(fc, binder)
                             : binder.bind(t.value(), "partition key token", io.charybdis.protocol.types.NativeType.BIGINT);
+                    boolean sets = t.op() == Operator.EQ || t.op() == Operator.GT || t.op() == Operator.GTE
+                            || t.op() == Operator.LT || t.op() == Operator.LTE;
+                    if (sets && (t.op() == Operator.EQ || t.op() == Operator.GT || t.op() == Operator.GTE
+                            ? tokenStart != null : tokenEnd != null)) {
+                        throw new InvalidRequestException("More than one restriction was found for the "
+                                + (t.op() == Operator.LT || t.op() == Operator.LTE ? "end" : "start") + " bound on "
+                                + String.join(", ", names));
+                    }
                     switch (t.op()) {
                         case GT, GTE -> {
                             tokenStart = v;
@@ -330,6 +369,15 @@ public final class Restrictions {
             partialPk |= v == null;
             anyPk |= v != null;
         }
+        if (anyPk && partialPk && modification != null) {
+            List<String> missing = new ArrayList<>();
+            for (ColumnMetadata c : table.partitionKey()) {
+                if (pkValues.get(c.position()) == null) {
+                    missing.add(c.name());
+                }
+            }
+            throw new InvalidRequestException("Some partition key parts are missing: " + String.join(", ", missing));
+        }
         if (anyPk && partialPk) {
             if (!forSelect || (!allowFiltering && !partialKeyIndexed(pkValues))) {
                 for (ColumnMetadata c : table.partitionKey()) {
@@ -377,6 +425,18 @@ public final class Restrictions {
                     + "may have unpredictable performance. If you want to execute this query despite the performance "
                     + "unpredictability, use ALLOW FILTERING");
         }
+    }
+
+    /** Whether clustering column {@code position} is restricted to one value by = (what ORDER BY may skip). */
+    public boolean isClusteringRestrictedByEq(int position) {
+        return position < ckEqValues.size() && ckEqValues.get(position).size() == 1 && ckInMarkers[position] == null
+                && !hasMultiColumnIn;
+    }
+
+    /** A key column restricted twice: Cassandra names the kind of the first restriction. */
+    private static InvalidRequestException alreadyRestricted(ColumnMetadata c, boolean firstIsIn) {
+        return new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes "
+                + (firstIsIn ? "a IN" : "an Equal"));
     }
 
     /** Equality on every primary key column with the given values (INSERT JSON). */
@@ -564,11 +624,45 @@ public final class Restrictions {
         }
     }
 
+    /** Per filtered column: 'E' (=), 'I' (IN), and the slice bounds seen, to merge restrictions as Cassandra does. */
+    private final java.util.Map<String, int[]> filterKinds = new java.util.HashMap<>();
+
+    private void mergeFilter(ColumnMetadata c, Operator op) {
+        if (op != Operator.EQ && op != Operator.IN && !isSliceOp(op)) {
+            return;
+        }
+        // [0]: 1 = EQ, 2 = IN; [1]: a start bound; [2]: an end bound
+        int[] k = filterKinds.computeIfAbsent(c.name(), n -> new int[3]);
+        if (k[0] != 0) {
+            throw alreadyRestricted(c, k[0] == 2);
+        }
+        if (op == Operator.EQ || op == Operator.IN) {
+            if (k[1] != 0 || k[2] != 0) {
+                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted by both an "
+                        + "equality and an inequality relation");
+            }
+            k[0] = op == Operator.EQ ? 1 : 2;
+            return;
+        }
+        int idx = op == Operator.GT || op == Operator.GTE ? 1 : 2;
+        if (k[idx] != 0) {
+            throw new InvalidRequestException("More than one restriction was found for the "
+                    + (idx == 1 ? "start" : "end") + " bound on " + c.name());
+        }
+        k[idx] = 1;
+    }
+
     private void addFilter(Relation r, TermBinder binder) {
         switch (r) {
             case Relation.SingleColumn sc -> {
                 ColumnMetadata c = column(sc.column());
                 DataType valueType = c.type();
+                if (c.type().isMultiCell() && (sc.op() == Operator.EQ || isSliceOp(sc.op()))) {
+                    throw new InvalidRequestException("Collection column '" + c.name() + "' ("
+                            + Types.cqlName(c.type()) + ") cannot be restricted by a '" + sc.op().cql()
+                            + "' relation");
+                }
+                mergeFilter(c, sc.op());
                 if (sc.op() == Operator.CONTAINS || sc.op() == Operator.NOT_CONTAINS) {
                     TypeKind k = Types.kind(c.type());
                     if (!k.isCollection()) {
@@ -595,6 +689,11 @@ public final class Restrictions {
             }
             case Relation.In in -> {
                 ColumnMetadata c = column(in.column());
+                if (c.type().isMultiCell() && in.op() == Operator.IN) {
+                    throw new InvalidRequestException("Collection column '" + c.name() + "' ("
+                            + Types.cqlName(c.type()) + ") cannot be restricted by a 'IN' relation");
+                }
+                mergeFilter(c, in.op());
                 List<BoundValue> values = new ArrayList<>();
                 BoundValue marker = null;
                 if (in.values() instanceof InValues.Terms t) {
@@ -759,10 +858,10 @@ public final class Restrictions {
         if (inMarker != null) {
             ByteBuffer list = inMarker.bind(ctx);
             if (list == null) {
-                throw new InvalidRequestException("Invalid null value for " + c.name() + " in IN restriction");
+                throw new InvalidRequestException("Invalid null value for column " + c.name());
             }
             if (list == Values.UNSET) {
-                throw new InvalidRequestException("Invalid unset value for " + c.name() + " in IN restriction");
+                throw new InvalidRequestException("Invalid unset value for column " + c.name());
             }
             out.addAll(Values.elements(list, false));
         } else {

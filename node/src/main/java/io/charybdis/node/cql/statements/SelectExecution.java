@@ -100,9 +100,11 @@ public final class SelectExecution implements CqlStatement {
         this.schema = schema;
         this.node = node;
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
-        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
         RowData template = new RowData(table);
         this.distinct = s.distinct();
+        if (distinct && s.perPartitionLimit() != null) {
+            throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+        }
         if (distinct) {
             for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
                 List<String> restricted = switch (r) {
@@ -121,6 +123,14 @@ public final class SelectExecution implements CqlStatement {
                     if (col != null && !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
                         throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction "
                                 + "by partition key and/or static columns.");
+                    }
+                }
+            }
+            if (s.isWildcard()) {
+                for (ColumnMetadata col : table.allColumns()) {
+                    if (!col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+                        throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key "
+                                + "columns and/or static columns (not " + col.name() + ")");
                     }
                 }
             }
@@ -150,8 +160,12 @@ public final class SelectExecution implements CqlStatement {
                 }
             }
         }
+        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
         Selection sel = s.isWildcard() ? Selection.wildcard(table, template)
                 : Selection.of(table, template, s.selectors(), functions, binder);
+        if (s.perPartitionLimit() != null && sel.isAggregate() && s.groupBy().isEmpty()) {
+            throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with aggregate queries.");
+        }
         this.selection = s.json() ? sel.asJson(table) : sel;
         this.limit = s.limit() == null ? null : binder.bind(s.limit(), "[limit]", io.charybdis.protocol.types.NativeType.INT);
         this.perPartitionLimit = s.perPartitionLimit() == null ? null
@@ -162,8 +176,15 @@ public final class SelectExecution implements CqlStatement {
                 throw new InvalidRequestException("ORDER BY is only supported when the partition key is restricted by "
                         + "an EQ or an IN.");
             }
-            for (int i = 0; i < s.orderBy().size(); i++) {
-                SelectStatement.Ordering o = s.orderBy().get(i);
+            // as Cassandra: one ordering per column (the last one given wins, at the place of the first)
+            java.util.LinkedHashMap<String, SelectStatement.Ordering> orderings = new java.util.LinkedHashMap<>();
+            for (SelectStatement.Ordering o : s.orderBy()) {
+                orderings.put(o.column(), o);
+            }
+            int next = 0;
+            Boolean direction = null;
+            for (String ordered : orderings.keySet()) {
+                SelectStatement.Ordering o = orderings.get(ordered);
                 ColumnMetadata c = table.column(o.column());
                 if (c == null) {
                     throw new InvalidRequestException("Undefined column name " + o.column() + " in table " + table);
@@ -176,17 +197,22 @@ public final class SelectExecution implements CqlStatement {
                     throw new InvalidRequestException("Order by is currently only supported on the clustered columns "
                             + "of the PRIMARY KEY, got " + c.name());
                 }
-                if (c.position() != i) {
-                    throw new InvalidRequestException("Order by currently only supports the ordering of columns "
-                            + "following their declared order in the PRIMARY KEY");
+                // the columns before it must be ordered too, or restricted by =
+                while (next < c.position()) {
+                    if (!restrictions.isClusteringRestrictedByEq(next++)) {
+                        throw new InvalidRequestException("Order by currently only supports the ordering of columns "
+                                + "following their declared order in the PRIMARY KEY");
+                    }
                 }
+                next = Math.max(next, c.position() + 1);
                 boolean thisRev = o.descending() != c.reversed();
-                if (i == 0) {
-                    rev = thisRev;
-                } else if (rev != thisRev) {
+                if (direction == null) {
+                    direction = thisRev;
+                } else if (direction != thisRev) {
                     throw new InvalidRequestException("Unsupported order by relation");
                 }
             }
+            rev = direction != null && direction;
         }
         this.reversed = rev;
         this.orderByAcrossPartitions = !s.orderBy().isEmpty();
@@ -356,7 +382,7 @@ public final class SelectExecution implements CqlStatement {
      * last bind marker bound to it (so {@code k IN (?, ?)} routes by its second value), whatever the marker's name;
      * none unless every partition key column has one.
      */
-    static List<Integer> pkBindIndexes(TableMetadata table, List<String> receivers) {
+    public static List<Integer> pkBindIndexes(TableMetadata table, List<String> receivers) {
         Integer[] positions = new Integer[table.partitionKey().size()];
         for (int i = 0; i < receivers.size(); i++) {
             String r = receivers.get(i);

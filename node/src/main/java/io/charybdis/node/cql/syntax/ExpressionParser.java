@@ -616,7 +616,7 @@ abstract class ExpressionParser extends ParserCore {
         }
         for (Properties.Property p : into) {
             if (p.name().equals(name)) {
-                throw invalid(nameToken, "Multiple definition for property " + name);
+                throw invalid(nameToken, "Multiple definitions for property '" + name + "'");
             }
         }
         into.add(new Properties.Property(name, value));
