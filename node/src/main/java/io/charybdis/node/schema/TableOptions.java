@@ -119,7 +119,7 @@ public final class TableOptions {
     static Map<String, String> compaction(Map<String, String> given) {
         String cls = given.get("class");
         if (cls == null) {
-            throw new ConfigurationException("Missing sub-option 'class' for the 'compaction' option.");
+            throw new ConfigurationException("Missing sub-option 'class' for the 'compaction' option");
         }
         String full = cls.contains(".") ? cls : COMPACTION_PACKAGE + cls;
         String simple = full.substring(full.lastIndexOf('.') + 1);
@@ -188,10 +188,7 @@ public final class TableOptions {
 
     static Map<String, String> compression(Map<String, String> given) {
         Map<String, String> out = new TreeMap<>(given);
-        String legacy = out.remove("sstable_compression");
-        if (legacy != null && !out.containsKey("class")) {
-            out.put("class", legacy);
-        }
+        // (the pre-3.0 'sstable_compression' is not a synonym of 'class' in Cassandra 5.0: without 'class' it fails)
         if ("false".equalsIgnoreCase(out.get("enabled"))) {
             if (out.size() > 1) {
                 throw new ConfigurationException("If the 'enabled' option is set to false no other options must be "

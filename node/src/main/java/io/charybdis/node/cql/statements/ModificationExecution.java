@@ -158,6 +158,8 @@ public final class ModificationExecution implements CqlStatement {
     CompletableFuture<Void> executeCounter(QueryContext ctx) {
         BindContext bind = ctx.bind();
         java.util.TreeMap<Integer, Long> deltas = new java.util.TreeMap<>(); // per column: the statement's ops summed
+        // static counters updated along with a row's: their deltas go to the partition's static row
+        java.util.TreeMap<Integer, Long> staticDeltas = new java.util.TreeMap<>();
         for (int i = 0; i < ops.size(); i++) {
             Op op = ops.get(i);
             if (op.kind() != OpKind.COUNTER_ADD) {
@@ -171,7 +173,8 @@ public final class ModificationExecution implements CqlStatement {
                 throw new InvalidRequestException("Invalid empty value for counter increment");
             }
             long delta = v == Values.UNSET ? 0 : v.getLong(v.position()) * op.field();
-            deltas.merge(op.column().cellId(), delta, Long::sum);
+            (op.column().isStatic() && !staticOnly ? staticDeltas : deltas).merge(op.column().cellId(), delta,
+                    Long::sum);
         }
         List<byte[]> clusterings = new ArrayList<>();
         if (staticOnly || table.clustering().isEmpty()) {
@@ -187,6 +190,13 @@ public final class ModificationExecution implements CqlStatement {
         MutationBuilder b = new MutationBuilder();
         for (Restrictions.PartitionKey pk : restrictions.partitionKeys(bind)) {
             b.start(id, pk.token(), pk.key());
+            if (!staticDeltas.isEmpty()) {
+                b.beginRow(ClusteringCodec.STATIC_ROW);
+                for (var d : staticDeltas.entrySet()) {
+                    b.cell(d.getKey(), ctx.timestamp(), 0, 0, Values.bigint(d.getValue()));
+                }
+                b.endRow();
+            }
             byte[] previous = null;
             for (byte[] ck : clusterings) {
                 if (previous != null && Arrays.equals(previous, ck)) {
@@ -297,7 +307,17 @@ public final class ModificationExecution implements CqlStatement {
             }
             case UpdateStatement up -> {
                 kind = Kind.UPDATE;
+                List<Assignment> seen = new ArrayList<>();
                 for (Assignment a : up.assignments()) {
+                    for (Assignment prev : seen) {
+                        // as Cassandra's parser: setting a whole column goes with no other operation on it
+                        if (prev.column().equals(a.column())
+                                && (prev instanceof Assignment.SetValue || a instanceof Assignment.SetValue)) {
+                            throw new io.charybdis.node.cql.exceptions.SyntaxException("Multiple incompatible "
+                                    + "setting of column " + a.column());
+                        }
+                    }
+                    seen.add(a);
                     ops.add(assignment(a, binder));
                 }
                 restrictions = new Restrictions(table, up.where(), binder, false, false, "UPDATE");
@@ -638,10 +658,29 @@ public final class ModificationExecution implements CqlStatement {
                 case Condition.Field f -> {
                     int idx = Types.kind(c.type()) == TypeKind.UDT ? Types.fieldNames(c.type()).indexOf(f.field()) : -1;
                     if (idx < 0) {
-                        throw new InvalidRequestException("Invalid field " + f.field() + " for column " + c.name());
+                        throw new InvalidRequestException("Unknown field " + f.field() + " for column " + c.name());
                     }
                     conditions.add(new BoundCondition(c, f.op(), binder.bind(f.value(), c.name(),
                             Types.fieldTypes(c.type()).get(idx)), null, null, idx));
+                }
+                case Condition.FieldIn f -> {
+                    int idx = Types.kind(c.type()) == TypeKind.UDT ? Types.fieldNames(c.type()).indexOf(f.field()) : -1;
+                    if (idx < 0) {
+                        throw new InvalidRequestException("Unknown field " + f.field() + " for column " + c.name());
+                    }
+                    DataType ft = Types.fieldTypes(c.type()).get(idx);
+                    if (f.values() instanceof io.charybdis.node.cql.syntax.InValues.Terms terms) {
+                        List<BoundValue> values = new ArrayList<>();
+                        for (Term t : terms.terms()) {
+                            values.add(binder.bind(t, c.name() + "." + f.field(), ft));
+                        }
+                        conditions.add(new BoundCondition(c, Operator.IN, null, values, null, idx));
+                    } else {
+                        BoundValue list = binder.marker(((io.charybdis.node.cql.syntax.InValues.Marker) f.values())
+                                .marker(), "in(" + c.name() + "." + f.field() + ")",
+                                new io.charybdis.protocol.types.ListType(ft, false));
+                        conditions.add(new BoundCondition(c, Operator.IN, list, null, null, idx));
+                    }
                 }
                 default -> throw new InvalidRequestException("Unsupported IF condition on " + c.name());
             }
@@ -730,7 +769,7 @@ public final class ModificationExecution implements CqlStatement {
         }
         ByteBuffer v = ttl.bind(ctx.bind());
         if (v == null) {
-            throw new InvalidRequestException("Invalid null value of TTL");
+            return 0; // a null TTL is no TTL, as in Cassandra 5.0
         }
         if (v == Values.UNSET || v.remaining() == 0) {
             return table.params().defaultTimeToLive(); // an empty TTL is no TTL, as in Cassandra

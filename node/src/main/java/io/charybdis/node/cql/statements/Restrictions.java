@@ -247,7 +247,10 @@ public final class Restrictions {
                 }
                 case Relation.MultiColumn mc -> analyzeMultiColumn(mc, binder, ckValues, ckSlices);
                 case Relation.MultiColumnIn mci -> {
-                    List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns());
+                    String inText = mci.values() instanceof InValues.Terms ts
+                            ? "(" + String.join(", ", ts.terms().stream().map(Term::toCql).toList()) + ")" : "?";
+                    List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns(),
+                            "(" + String.join(", ", mci.columns()) + ") IN " + inText);
                     for (ColumnMetadata c : cols) {
                         if (ckValues.get(c.position()) != null) {
                             throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
@@ -279,6 +282,7 @@ public final class Restrictions {
                     }
                     hasMultiColumnIn = true;
                     clusteringIn = true;
+                    multiRestricted.addAll(cols);
                     for (ColumnMetadata c : cols) {
                         ckValues.set(c.position(), List.of());
                     }
@@ -348,7 +352,7 @@ public final class Restrictions {
                     && indexFor(table, new Filter(c, Operator.EQ, null, null, null)) != null;
             if ((!allowFiltering || !forSelect) && !indexedEq) {
                 String preceding = table.clustering().get(prefix).name();
-                if (slicePlaced) {
+                if (slicePlaced || multiSliceColumns != null) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
                             + "(preceding column \"" + preceding + "\" is restricted by a non-EQ relation)");
                 }
@@ -494,9 +498,32 @@ public final class Restrictions {
         return null;
     }
 
+    /** The clustering columns restricted by multi-column relations so far. */
+    private final java.util.Set<ColumnMetadata> multiRestricted = new java.util.HashSet<>();
+
+    /**
+     * The columns two multi-column restrictions share, as Cassandra names them in its errors (last first, joined by
+     * " ,"); {@code single} when the earlier restriction was on that one column.
+     */
+    private String commonNames(List<ColumnMetadata> cols, ColumnMetadata single) {
+        List<String> common = new ArrayList<>();
+        for (ColumnMetadata c : cols) {
+            if (multiRestricted.contains(c)) {
+                common.add(0, c.name());
+            } else if (single != null && c == single) {
+                return single.name();
+            }
+        }
+        return common.isEmpty() && single != null ? single.name() : String.join(" ,", common);
+    }
+
     private void analyzeMultiColumn(Relation.MultiColumn mc, TermBinder binder, List<List<BoundValue>> ckValues,
                                     Object[][] ckSlices) {
-        List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns());
+        String text = "(" + String.join(", ", mc.columns()) + ") " + mc.op().cql() + " " + mc.value().toCql();
+        if (mc.op() == Operator.NEQ) {
+            throw new InvalidRequestException("Unsupported \"!=\" relation: " + text);
+        }
+        List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns(), text);
         // the columns already restricted, as Cassandra merges restrictions: the last one with an equality names the
         // error; an equality over a column with an inequality is refused
         ColumnMetadata lastEq = null;
@@ -506,8 +533,8 @@ public final class Restrictions {
             }
         }
         if (lastEq != null) {
-            throw new InvalidRequestException(lastEq.name() + " cannot be restricted by more than one relation if it "
-                    + "includes an Equal");
+            throw new InvalidRequestException(commonNames(cols, lastEq) + " cannot be restricted by more than one "
+                    + "relation if it includes an Equal");
         }
         if (mc.op() == Operator.EQ) {
             for (ColumnMetadata c : cols) {
@@ -519,6 +546,7 @@ public final class Restrictions {
         }
         List<BoundValue> values = tupleValues(mc.value(), cols, binder);
         if (mc.op() == Operator.EQ) {
+            multiRestricted.addAll(cols);
             for (int i = 0; i < cols.size(); i++) {
                 ckValues.set(cols.get(i).position(), List.of(values.get(i)));
             }
@@ -534,9 +562,11 @@ public final class Restrictions {
         boolean incl = mc.op() == Operator.GTE || mc.op() == Operator.LTE;
         if (start ? sliceStart != null : sliceEnd != null) {
             throw new InvalidRequestException("More than one restriction was found for the "
-                    + (start != cols.get(0).reversed() ? "start" : "end") + " bound on " + cols.get(0).name());
+                    + (start != cols.get(0).reversed() ? "start" : "end") + " bound on "
+                    + (multiSliceColumns != null ? commonNames(cols, null) : cols.get(0).name()));
         }
         multiSliceColumns = cols;
+        multiRestricted.addAll(cols);
         if (start) {
             sliceStart = values;
             sliceStartInclusive = incl;
@@ -554,7 +584,15 @@ public final class Restrictions {
                         + tl.elements().size() + ": " + t.toCql());
             }
             for (int i = 0; i < cols.size(); i++) {
-                values.add(binder.bind(tl.elements().get(i), cols.get(i).name(), cols.get(i).type()));
+                BoundValue b = binder.bind(tl.elements().get(i), cols.get(i).name(), cols.get(i).type());
+                String name = cols.get(i).name();
+                values.add(ctx -> {
+                    ByteBuffer v = b.bind(ctx);
+                    if (v == null) {
+                        throw new InvalidRequestException("Invalid null value for column " + name);
+                    }
+                    return v;
+                });
             }
             return values;
         }
@@ -585,7 +623,8 @@ public final class Restrictions {
         throw new InvalidRequestException("Invalid multi-column relation value " + t.toCql());
     }
 
-    private List<ColumnMetadata> clusteringPrefixColumns(List<String> names) {
+    /** @param text the relation as Cassandra writes it in its errors: {@code (b, c) = (0, 1)} */
+    private List<ColumnMetadata> clusteringPrefixColumns(List<String> names, String text) {
         List<ColumnMetadata> cols = new ArrayList<>();
         for (String n : names) {
             ColumnMetadata c = column(n);
@@ -593,12 +632,15 @@ public final class Restrictions {
                 throw new InvalidRequestException("Multi-column relations can only be applied to clustering columns "
                         + "but was applied to: " + n);
             }
+            if (cols.contains(c)) {
+                throw new InvalidRequestException("Column \"" + n + "\" appeared twice in a relation: " + text);
+            }
             cols.add(c);
         }
         for (int i = 0; i < cols.size(); i++) {
             if (cols.get(i).position() != cols.get(0).position() + i) {
                 throw new InvalidRequestException("Clustering columns must appear in the PRIMARY KEY order in "
-                        + "multi-column relations");
+                        + "multi-column relations: " + text);
             }
         }
         return cols;

@@ -204,11 +204,16 @@ public final class SchemaStatements {
         if (v == null) {
             return dflt;
         }
-        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-            throw new io.charybdis.node.cql.exceptions.SyntaxException("Invalid boolean value " + v
-                    + " for 'durable_writes'. It should be 'true' or 'false'");
+        String b = v.toLowerCase(java.util.Locale.ROOT);
+        if (b.equals("1") || b.equals("true") || b.equals("yes")) {
+            return true;
         }
-        return Boolean.parseBoolean(v);
+        if (b.equals("0") || b.equals("false") || b.equals("no")) {
+            return false;
+        }
+        throw new io.charybdis.node.cql.exceptions.SyntaxException("Invalid boolean value " + v
+                + " for 'durable_writes'. Positive values can be '1', 'true' or 'yes'. Negative values can be '0', "
+                + "'false' or 'no'.");
     }
 
     /** Counters only stand alone: not inside collections or tuples (Cassandra's errors). */
