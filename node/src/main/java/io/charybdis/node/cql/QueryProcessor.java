@@ -603,6 +603,20 @@ public final class QueryProcessor {
             }
         }
         RequestTimeout batchTimeout = timeout;
+        // BEGIN BATCH USING TIMESTAMP ?: the marker is the batch's own, a bigint among the children's markers
+        io.charybdis.node.cql.values.BoundValue tsMarker = null;
+        if (ts != null && !(ts instanceof io.charybdis.node.cql.syntax.Term.Literal)) {
+            TermBinder tb = new TermBinder(children.isEmpty() ? keyspace : children.get(0).keyspace(),
+                    children.isEmpty() ? null : children.get(0).table(), markers, functions);
+            tsMarker = tb.bind(ts, "[timestamp]", io.charybdis.protocol.types.NativeType.BIGINT);
+            List<BindVariable> own = tb.variables();
+            for (int i = 0; i < variables.size() && i < own.size(); i++) {
+                if (variables.get(i).name().startsWith("expr(") && !own.get(i).name().startsWith("expr(")) {
+                    variables.set(i, own.get(i));
+                }
+            }
+        }
+        io.charybdis.node.cql.values.BoundValue batchTs = tsMarker;
         io.charybdis.protocol.response.WriteType writeType = batch.type() == BatchStatement.Type.COUNTER
                 ? io.charybdis.protocol.response.WriteType.COUNTER : logged
                 ? io.charybdis.protocol.response.WriteType.BATCH : io.charybdis.protocol.response.WriteType.UNLOGGED_BATCH;
@@ -644,6 +658,18 @@ public final class QueryProcessor {
                     long micros = Long.parseLong(lit.text());
                     c = new QueryContext(ctx.alloc(), ctx.version(), QueryOptionsWithTimestamp.of(ctx.options(), micros),
                             ctx.client(), ctx.bind().values(), ctx.bind().nowMicros(), ctx.nowInSeconds());
+                } else if (batchTs != null) {
+                    java.nio.ByteBuffer v = batchTs.bind(ctx.bind());
+                    if (v == null) {
+                        return CompletableFuture.failedFuture(
+                                new InvalidRequestException("Invalid null value of timestamp"));
+                    }
+                    if (v != io.charybdis.node.cql.values.Values.UNSET) {
+                        long micros = v.getLong(v.position());
+                        c = new QueryContext(ctx.alloc(), ctx.version(),
+                                QueryOptionsWithTimestamp.of(ctx.options(), micros), ctx.client(), ctx.bind().values(),
+                                ctx.bind().nowMicros(), ctx.nowInSeconds());
+                    }
                 }
                 List<BatchExecution.Child> kids = new ArrayList<>();
                 for (ModificationExecution m : children) {

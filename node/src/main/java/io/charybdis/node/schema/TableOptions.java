@@ -249,7 +249,14 @@ public final class TableOptions {
                     }
                     out.put("keys", v);
                 }
-                case "rows_per_partition" -> out.put("rows_per_partition", e.getValue().toUpperCase(Locale.ROOT));
+                case "rows_per_partition" -> {
+                    String v = e.getValue().toUpperCase(Locale.ROOT);
+                    if (!v.equals("ALL") && !v.equals("NONE") && !v.matches("[0-9]+")) {
+                        throw new ConfigurationException("Invalid value '" + e.getValue() + "' for caching sub-option"
+                                + " 'rows_per_partition': only 'ALL', 'NONE', and integer values are allowed");
+                    }
+                    out.put("rows_per_partition", v);
+                }
                 default -> throw new ConfigurationException("Invalid caching sub-options " + given.keySet()
                         + ": only 'keys' and 'rows_per_partition' are allowed");
             }

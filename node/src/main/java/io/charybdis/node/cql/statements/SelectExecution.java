@@ -680,7 +680,7 @@ public final class SelectExecution implements CqlStatement {
             if (restrictions.hasPartitionKeys()) {
                 keys = restrictions.partitionKeys(bind);
                 if (orderByAcrossPartitions && keys.size() > 1) {
-                    if (pageSize != Integer.MAX_VALUE && (!aggregate || groupByColumns > 0)) {
+                    if (pageSize != Integer.MAX_VALUE && !aggregate || groupPageSize != Integer.MAX_VALUE) {
                         throw new InvalidRequestException("Cannot page queries with both ORDER BY and a IN restriction "
                                 + "on the partition key; you must either remove the ORDER BY or the IN and sort client "
                                 + "side, or disable paging for this query");
