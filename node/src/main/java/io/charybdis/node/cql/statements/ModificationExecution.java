@@ -781,6 +781,15 @@ public final class ModificationExecution implements CqlStatement {
         if (t > MAX_TTL) {
             throw new InvalidRequestException("ttl is too large. requested (" + t + ") maximum (" + MAX_TTL + ")");
         }
+        if ((long) ctx.nowInSeconds() + t > Integer.MAX_VALUE - 1) {
+            // Cassandra 5.0 in its default storage compatibility mode (CASSANDRA_4) ends expiration in 2038 and
+            // refuses what would expire later (expiration date overflow policy REJECT)
+            throw new InvalidRequestException("Request on table " + table.keyspace() + "." + table.name()
+                    + " with ttl of " + t + " seconds exceeds maximum supported expiration date of "
+                    + "2038-01-19T03:14:06+00:00. In order to avoid this use a lower TTL, change the expiration date "
+                    + "overflow policy or upgrade to a version where this limitation is fixed. See CASSANDRA-14092 and "
+                    + "CASSANDRA-14227 for more details.");
+        }
         return t;
     }
 

@@ -171,7 +171,7 @@ public final class Restrictions {
                             if (pkValues.get(c.position()) != null) {
                                 throw alreadyRestricted(c, pkIn[c.position()]);
                             }
-                            pkIn[c.position()] = true;
+                            pkIn[c.position()] = marker != null || values.size() != 1; // IN (x) is an = in Cassandra
                             pkValues.set(c.position(), values);
                             pkInMarkers[c.position()] = marker;
                             partitionKeyIn = true;
@@ -183,7 +183,7 @@ public final class Restrictions {
                             if (ckValues.get(c.position()) != null) {
                                 throw alreadyRestricted(c, ckIn[c.position()]);
                             }
-                            ckIn[c.position()] = true;
+                            ckIn[c.position()] = marker != null || values.size() != 1;
                             ckValues.set(c.position(), values);
                             ckInMarkersTmp[c.position()] = marker;
                             clusteringIn = true;

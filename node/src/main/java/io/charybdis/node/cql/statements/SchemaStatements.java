@@ -628,7 +628,12 @@ public final class SchemaStatements {
                     columns.set(columns.indexOf(col), col.withName(r.to()));
                 }
             }
-            case AlterTableOptions opts -> params = TableOptions.apply(params, opts.properties());
+            case AlterTableOptions opts -> {
+                params = TableOptions.apply(params, opts.properties());
+                if (t.isCounterTable() && params.defaultTimeToLive() > 0) {
+                    throw new InvalidRequestException("Cannot set default_time_to_live on a table with counters");
+                }
+            }
             case AlterColumnType act -> throw new InvalidRequestException("Altering column types is no longer "
                     + "supported");
             case AlterColumnMask m -> throw unsupported("Dynamic data masks");

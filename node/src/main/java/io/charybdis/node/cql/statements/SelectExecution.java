@@ -593,6 +593,8 @@ public final class SelectExecution implements CqlStatement {
         long currentToken;
         /** The last storage chunk: its array backs the row views until the next chunk has been processed. */
         ReadResult previousChunk;
+        /** Chunks kept past their turn for a static-only partition's row (see process); released at the end. */
+        final List<ReadResult> heldChunks = new ArrayList<>(0);
         int partitionEmitted;
         int partitionRegularRows;
         boolean partitionHasStatic;
@@ -1063,9 +1065,15 @@ public final class SelectExecution implements CqlStatement {
                 return processRows(result);
             } finally {
                 resolveResume(result);
-                // nothing refers to the previous chunk any more: the row views now point into this one
+                // nothing refers to the previous chunk any more: the row views now point into this one, unless the
+                // partition still open is static-only so far (its static row, emitted when the partition closes,
+                // may live in the previous chunk: this one may be empty)
                 if (previousChunk != null) {
-                    previousChunk.release();
+                    if (hasCurrentKey && partitionHasStatic && (partitionRegularRows == 0 || distinct)) {
+                        heldChunks.add(previousChunk);
+                    } else {
+                        previousChunk.release();
+                    }
                 }
                 previousChunk = result;
             }
@@ -1212,6 +1220,10 @@ public final class SelectExecution implements CqlStatement {
                 previousChunk.release();
                 previousChunk = null;
             }
+            for (ReadResult r : heldChunks) {
+                r.release();
+            }
+            heldChunks.clear();
             row.detach();
             spareRow.set(row);
         }
@@ -1235,7 +1247,8 @@ public final class SelectExecution implements CqlStatement {
                     }
                     partitionEmitted++;
                     remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
-                    if (pageFull()) {
+                    // the last partition of an IN list ends the result: no further (empty) page, as in Cassandra
+                    if (pageFull() && !(keys != null && partitionIndex >= keys.size() - 1)) {
                         savePagingState();
                     }
                 }

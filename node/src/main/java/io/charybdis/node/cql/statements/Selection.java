@@ -807,7 +807,28 @@ public final class Selection {
                     throw new InvalidRequestException("Invalid number of arguments in call to function system.token: "
                             + table.partitionKey().size() + " required but " + keyArgs.size() + " provided");
                 }
-                return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName, (r, ctx) -> Values.bigint(r.token));
+                boolean ownKey = true;
+                for (int i = 0; i < keyArgs.size(); i++) {
+                    ownKey &= fc.args().get(i) instanceof Selector.Column col
+                            && col.name().equals(table.partitionKey().get(i).name());
+                }
+                if (ownKey) {
+                    return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName,
+                            (r, ctx) -> Values.bigint(r.token));
+                }
+                // token() of other values: the token those values would have as this table's partition key
+                List<Output> parts = List.copyOf(keyArgs);
+                return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName, (r, ctx) -> {
+                    ByteBuffer[] vals = new ByteBuffer[parts.size()];
+                    for (int i = 0; i < vals.length; i++) {
+                        vals[i] = parts.get(i).value(r, ctx);
+                        if (vals[i] == null) {
+                            return null;
+                        }
+                    }
+                    return Values.bigint(io.charybdis.node.cql.keys.Murmur3.token(
+                            io.charybdis.node.cql.keys.PartitionKeyCodec.compose(vals)));
+                });
             }
             case "tojson" -> {
                 if (args.size() != 1) {
