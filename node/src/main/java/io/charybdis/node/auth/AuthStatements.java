@@ -80,6 +80,22 @@ public final class AuthStatements {
             return CompletableFuture.failedFuture(new UnauthorizedException("You have not logged in"));
         }
         if (!auth.requiresLogin()) {
+            // AllowAllAuthenticator: the role manager supports LOGIN and SUPERUSER only, checked first
+            AuthStatement.RoleOptions o = switch (s) {
+                case AuthStatement.CreateRole c -> c.options();
+                case AuthStatement.CreateUser c -> c.options();
+                case AuthStatement.AlterRole a -> a.options();
+                case AuthStatement.AlterUser a -> a.options();
+                default -> null;
+            };
+            if (o != null && (o.password() != null || o.hashedPassword() != null)) {
+                return CompletableFuture.failedFuture(new InvalidRequestException(ROLE_MANAGER + " doesn't support "
+                        + (o.password() != null ? "PASSWORD" : "HASHED_PASSWORD")));
+            }
+            if (o != null && o.options() != null) {
+                return CompletableFuture.failedFuture(new InvalidRequestException(ROLE_MANAGER
+                        + " doesn't support OPTIONS"));
+            }
             // AllowAllAuthenticator: Cassandra's anonymous user may not manage roles
             return CompletableFuture.failedFuture(new UnauthorizedException("You have to be logged in and not "
                     + "anonymous to perform this request"));

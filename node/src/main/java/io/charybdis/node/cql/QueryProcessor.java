@@ -570,6 +570,14 @@ public final class QueryProcessor {
         }
         List<BindVariable> variables = vars == null ? new ArrayList<>() : vars;
         boolean logged = batch.type() != BatchStatement.Type.UNLOGGED;
+        if (batch.type() == BatchStatement.Type.COUNTER && batch.attributes() != null
+                && batch.attributes().timestamp() != null) {
+            throw new InvalidRequestException("Cannot provide custom timestamp for counter BATCH");
+        }
+        if (batch.type() != BatchStatement.Type.COUNTER && children.stream().anyMatch(ModificationExecution::isCounterUpdate)
+                && !children.stream().allMatch(ModificationExecution::isCounterUpdate)) {
+            throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
+        }
         for (ModificationExecution m : children) {
             if (batch.type() == BatchStatement.Type.COUNTER && !m.isCounterUpdate()) {
                 throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
@@ -595,14 +603,44 @@ public final class QueryProcessor {
             }
         }
         RequestTimeout batchTimeout = timeout;
+        // BEGIN BATCH USING TIMESTAMP ?: the marker is the batch's own, a bigint among the children's markers
+        io.charybdis.node.cql.values.BoundValue tsMarker = null;
+        if (ts != null && !(ts instanceof io.charybdis.node.cql.syntax.Term.Literal)) {
+            TermBinder tb = new TermBinder(children.isEmpty() ? keyspace : children.get(0).keyspace(),
+                    children.isEmpty() ? null : children.get(0).table(), markers, functions);
+            tsMarker = tb.bind(ts, "[timestamp]", io.charybdis.protocol.types.NativeType.BIGINT);
+            List<BindVariable> own = tb.variables();
+            for (int i = 0; i < variables.size() && i < own.size(); i++) {
+                if (variables.get(i).name().startsWith("expr(") && !own.get(i).name().startsWith("expr(")) {
+                    variables.set(i, own.get(i));
+                }
+            }
+        }
+        io.charybdis.node.cql.values.BoundValue batchTs = tsMarker;
         io.charybdis.protocol.response.WriteType writeType = batch.type() == BatchStatement.Type.COUNTER
                 ? io.charybdis.protocol.response.WriteType.COUNTER : logged
                 ? io.charybdis.protocol.response.WriteType.BATCH : io.charybdis.protocol.response.WriteType.UNLOGGED_BATCH;
         BatchExecution.validateConditions(children, ts != null);
         BatchExecution exec = new BatchExecution(coordinator, logged, variables, guardrails);
+        // as Cassandra: the routing key's markers when every statement is on one table (the last marker of each
+        // partition key column)
+        List<Integer> batchPkIndexes = List.of();
+        if (!children.isEmpty() && children.stream().allMatch(m -> m.tableMetadata() == children.get(0).tableMetadata())) {
+            List<String> names = new ArrayList<>();
+            for (BindVariable v : variables) {
+                names.add(v.name());
+            }
+            batchPkIndexes = io.charybdis.node.cql.statements.SelectExecution.pkBindIndexes(
+                    children.get(0).tableMetadata(), names);
+        }
+        List<Integer> pkIndexes = batchPkIndexes;
         return new CqlStatement() {
             public List<BindVariable> bindVariables() {
                 return variables;
+            }
+
+            public List<Integer> partitionKeyBindIndexes() {
+                return pkIndexes;
             }
 
             public java.time.Duration timeout(QueryContext ctx) {
@@ -620,6 +658,18 @@ public final class QueryProcessor {
                     long micros = Long.parseLong(lit.text());
                     c = new QueryContext(ctx.alloc(), ctx.version(), QueryOptionsWithTimestamp.of(ctx.options(), micros),
                             ctx.client(), ctx.bind().values(), ctx.bind().nowMicros(), ctx.nowInSeconds());
+                } else if (batchTs != null) {
+                    java.nio.ByteBuffer v = batchTs.bind(ctx.bind());
+                    if (v == null) {
+                        return CompletableFuture.failedFuture(
+                                new InvalidRequestException("Invalid null value of timestamp"));
+                    }
+                    if (v != io.charybdis.node.cql.values.Values.UNSET) {
+                        long micros = v.getLong(v.position());
+                        c = new QueryContext(ctx.alloc(), ctx.version(),
+                                QueryOptionsWithTimestamp.of(ctx.options(), micros), ctx.client(), ctx.bind().values(),
+                                ctx.bind().nowMicros(), ctx.nowInSeconds());
+                    }
                 }
                 List<BatchExecution.Child> kids = new ArrayList<>();
                 for (ModificationExecution m : children) {

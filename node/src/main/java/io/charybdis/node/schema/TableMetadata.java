@@ -65,7 +65,8 @@ public final class TableMetadata {
         }
         pk.sort((a, b) -> Integer.compare(a.position(), b.position()));
         ck.sort((a, b) -> Integer.compare(a.position(), b.position()));
-        rest.sort((a, b) -> a.name().compareTo(b.name()));
+        // as Cassandra's RegularAndStaticColumns: static columns first, each group by name
+        rest.sort((a, b) -> a.isStatic() != b.isStatic() ? (a.isStatic() ? -1 : 1) : a.name().compareTo(b.name()));
         this.partitionKey = List.copyOf(pk);
         this.clustering = List.copyOf(ck);
         this.regularAndStatic = List.copyOf(rest);
@@ -103,12 +104,12 @@ public final class TableMetadata {
         return clustering;
     }
 
-    /** Static and regular columns, sorted by name. */
+    /** Static columns then regular columns, each sorted by name. */
     public List<ColumnMetadata> regularAndStatic() {
         return regularAndStatic;
     }
 
-    /** Every column in Cassandra's order: partition key, clustering, then the others by name. */
+    /** Every column in Cassandra's order: partition key, clustering, static columns, then regular ones by name. */
     public List<ColumnMetadata> allColumns() {
         List<ColumnMetadata> all = new ArrayList<>(partitionKey.size() + clustering.size() + regularAndStatic.size());
         all.addAll(partitionKey);

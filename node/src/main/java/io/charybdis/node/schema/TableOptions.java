@@ -5,6 +5,8 @@ import io.charybdis.node.cql.exceptions.SyntaxException;
 import io.charybdis.node.cql.syntax.Properties;
 import io.charybdis.node.cql.syntax.Term;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -55,7 +57,13 @@ public final class TableOptions {
                 case "comment" -> comment = string(name, v);
                 case "compaction" -> compaction = compaction(map(name, v));
                 case "compression" -> compression = compression(map(name, v));
-                case "memtable" -> memtable = string(name, v);
+                case "memtable" -> {
+                    memtable = string(name, v);
+                    // Cassandra knows "default" and the configurations of its cassandra.yaml (none by default)
+                    if (!memtable.equals("default")) {
+                        throw new ConfigurationException("Memtable configuration \"" + memtable + "\" not found.");
+                    }
+                }
                 case "crc_check_chance" -> crc = dbl(name, v);
                 case "default_time_to_live" -> {
                     ttl = integer(name, v);
@@ -111,7 +119,7 @@ public final class TableOptions {
     static Map<String, String> compaction(Map<String, String> given) {
         String cls = given.get("class");
         if (cls == null) {
-            throw new ConfigurationException("Missing sub-option 'class' for the 'compaction' option.");
+            throw new ConfigurationException("Missing sub-option 'class' for the 'compaction' option");
         }
         String full = cls.contains(".") ? cls : COMPACTION_PACKAGE + cls;
         String simple = full.substring(full.lastIndexOf('.') + 1);
@@ -128,6 +136,37 @@ public final class TableOptions {
         if (Integer.parseInt(out.get("min_threshold")) < 2) {
             throw new ConfigurationException("Min compaction threshold cannot be less than 2 (got "
                     + out.get("min_threshold") + ")");
+        }
+        if (simple.equals("TimeWindowCompactionStrategy") && out.containsKey("compaction_window_unit")) {
+            String unit = out.get("compaction_window_unit");
+            if (!unit.equals("MINUTES") && !unit.equals("HOURS") && !unit.equals("DAYS")) {
+                throw new ConfigurationException(unit + " is not valid for compaction_window_unit");
+            }
+        }
+        if (!simple.equals("UnifiedCompactionStrategy")) {
+            // the sub-options the strategy knows, as Cassandra's validateOptions of each strategy removes them
+            java.util.Set<String> known = new java.util.HashSet<>(java.util.Set.of("class", "enabled", "min_threshold",
+                    "max_threshold", "tombstone_threshold", "tombstone_compaction_interval",
+                    "unchecked_tombstone_compaction", "log_all", "only_purge_repaired_tombstones",
+                    "provide_overlapping_tombstones", "min_sstable_size", "bucket_low", "bucket_high"));
+            if (simple.equals("LeveledCompactionStrategy")) {
+                known.addAll(java.util.Set.of("sstable_size_in_mb", "fanout_size", "single_sstable_uplevel"));
+            }
+            if (simple.equals("TimeWindowCompactionStrategy")) {
+                known.addAll(java.util.Set.of("compaction_window_unit", "compaction_window_size",
+                        "timestamp_resolution", "expired_sstable_check_frequency_seconds",
+                        "unsafe_aggressive_sstable_expiration"));
+            }
+            List<String> unknown = new ArrayList<>();
+            for (String k : given.keySet()) {
+                if (!known.contains(k)) {
+                    unknown.add(k);
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw new ConfigurationException("Properties specified " + unknown + " are not understood by "
+                        + simple);
+            }
         }
         if (simple.equals("LeveledCompactionStrategy") && out.containsKey("sstable_size_in_mb")) {
             checkInt(out, "sstable_size_in_mb");
@@ -149,10 +188,7 @@ public final class TableOptions {
 
     static Map<String, String> compression(Map<String, String> given) {
         Map<String, String> out = new TreeMap<>(given);
-        String legacy = out.remove("sstable_compression");
-        if (legacy != null && !out.containsKey("class")) {
-            out.put("class", legacy);
-        }
+        // (the pre-3.0 'sstable_compression' is not a synonym of 'class' in Cassandra 5.0: without 'class' it fails)
         if ("false".equalsIgnoreCase(out.get("enabled"))) {
             if (out.size() > 1) {
                 throw new ConfigurationException("If the 'enabled' option is set to false no other options must be "
@@ -213,7 +249,14 @@ public final class TableOptions {
                     }
                     out.put("keys", v);
                 }
-                case "rows_per_partition" -> out.put("rows_per_partition", e.getValue().toUpperCase(Locale.ROOT));
+                case "rows_per_partition" -> {
+                    String v = e.getValue().toUpperCase(Locale.ROOT);
+                    if (!v.equals("ALL") && !v.equals("NONE") && !v.matches("[0-9]+")) {
+                        throw new ConfigurationException("Invalid value '" + e.getValue() + "' for caching sub-option"
+                                + " 'rows_per_partition': only 'ALL', 'NONE', and integer values are allowed");
+                    }
+                    out.put("rows_per_partition", v);
+                }
                 default -> throw new ConfigurationException("Invalid caching sub-options " + given.keySet()
                         + ": only 'keys' and 'rows_per_partition' are allowed");
             }

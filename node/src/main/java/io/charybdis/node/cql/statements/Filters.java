@@ -48,7 +48,13 @@ final class Filters {
             if (actual == null) {
                 return false;
             }
-            ByteBuffer key = bound(f.mapKey(), ctx, f);
+            ByteBuffer key = f.mapKey().bind(ctx);
+            if (key == null) {
+                throw new InvalidRequestException("Unsupported null map key for column " + f.column().name());
+            }
+            if (key == Values.UNSET) {
+                throw new InvalidRequestException("Unsupported unset map key for column " + f.column().name());
+            }
             List<ByteBuffer> parts = Values.elements(actual, true);
             actual = null;
             for (int i = 0; i < parts.size(); i += 2) {

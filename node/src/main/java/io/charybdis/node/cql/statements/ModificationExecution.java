@@ -158,6 +158,8 @@ public final class ModificationExecution implements CqlStatement {
     CompletableFuture<Void> executeCounter(QueryContext ctx) {
         BindContext bind = ctx.bind();
         java.util.TreeMap<Integer, Long> deltas = new java.util.TreeMap<>(); // per column: the statement's ops summed
+        // static counters updated along with a row's: their deltas go to the partition's static row
+        java.util.TreeMap<Integer, Long> staticDeltas = new java.util.TreeMap<>();
         for (int i = 0; i < ops.size(); i++) {
             Op op = ops.get(i);
             if (op.kind() != OpKind.COUNTER_ADD) {
@@ -165,13 +167,14 @@ public final class ModificationExecution implements CqlStatement {
             }
             ByteBuffer v = op.value().bind(bind);
             if (v == null) {
-                throw new InvalidRequestException("Invalid null value for counter increment");
+                throw new InvalidRequestException("Invalid null value for counter increment/decrement");
             }
             if (v != Values.UNSET && v.remaining() != 8) {
                 throw new InvalidRequestException("Invalid empty value for counter increment");
             }
             long delta = v == Values.UNSET ? 0 : v.getLong(v.position()) * op.field();
-            deltas.merge(op.column().cellId(), delta, Long::sum);
+            (op.column().isStatic() && !staticOnly ? staticDeltas : deltas).merge(op.column().cellId(), delta,
+                    Long::sum);
         }
         List<byte[]> clusterings = new ArrayList<>();
         if (staticOnly || table.clustering().isEmpty()) {
@@ -187,6 +190,13 @@ public final class ModificationExecution implements CqlStatement {
         MutationBuilder b = new MutationBuilder();
         for (Restrictions.PartitionKey pk : restrictions.partitionKeys(bind)) {
             b.start(id, pk.token(), pk.key());
+            if (!staticDeltas.isEmpty()) {
+                b.beginRow(ClusteringCodec.STATIC_ROW);
+                for (var d : staticDeltas.entrySet()) {
+                    b.cell(d.getKey(), ctx.timestamp(), 0, 0, Values.bigint(d.getValue()));
+                }
+                b.endRow();
+            }
             byte[] previous = null;
             for (byte[] ck : clusterings) {
                 if (previous != null && Arrays.equals(previous, ck)) {
@@ -297,10 +307,20 @@ public final class ModificationExecution implements CqlStatement {
             }
             case UpdateStatement up -> {
                 kind = Kind.UPDATE;
+                List<Assignment> seen = new ArrayList<>();
                 for (Assignment a : up.assignments()) {
+                    for (Assignment prev : seen) {
+                        // as Cassandra's parser: setting a whole column goes with no other operation on it
+                        if (prev.column().equals(a.column())
+                                && (prev instanceof Assignment.SetValue || a instanceof Assignment.SetValue)) {
+                            throw new io.charybdis.node.cql.exceptions.SyntaxException("Multiple incompatible "
+                                    + "setting of column " + a.column());
+                        }
+                    }
+                    seen.add(a);
                     ops.add(assignment(a, binder));
                 }
-                restrictions = new Restrictions(table, up.where(), binder, false, false);
+                restrictions = new Restrictions(table, up.where(), binder, false, false, "UPDATE");
                 ifNotExists = false;
                 ifExists = up.ifExists();
                 bindConditions(up.conditions(), binder);
@@ -313,7 +333,7 @@ public final class ModificationExecution implements CqlStatement {
                 if (attrs.ttl() != null) {
                     throw new InvalidRequestException("TTL attribute is not allowed for deletes");
                 }
-                restrictions = new Restrictions(table, del.where(), binder, false, false);
+                restrictions = new Restrictions(table, del.where(), binder, false, false, "DELETE");
                 ifNotExists = false;
                 ifExists = del.ifExists();
                 bindConditions(del.conditions(), binder);
@@ -340,14 +360,27 @@ public final class ModificationExecution implements CqlStatement {
             throw new InvalidRequestException("Some partition key parts are missing: " + missing);
         }
         if (!restrictions.filters().isEmpty()) {
+            java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+            for (Restrictions.Filter f : restrictions.filters()) {
+                names.add(f.column().name());
+            }
             throw new InvalidRequestException("Non PRIMARY KEY columns found in where clause: "
-                    + restrictions.filters().get(0).column().name());
+                    + String.join(", ", names) + " ");
         }
         boolean onlyStatic = !ops.isEmpty();
         for (Op op : ops) {
             onlyStatic &= op.column().isStatic();
         }
         this.staticOnly = onlyStatic && (kind != Kind.INSERT || insertsStaticRow);
+        if (kind != Kind.INSERT && !table.clustering().isEmpty() && !restrictions.hasClusteringRestrictions()) {
+            for (BoundCondition cond : conditions) {
+                if (!cond.column().isStatic()) {
+                    // a condition on a row's column needs the row: the full clustering
+                    throw new InvalidRequestException("Some clustering keys are missing: "
+                            + table.clustering().get(0).name());
+                }
+            }
+        }
         if (staticOnly && kind != Kind.INSERT && restrictions.hasClusteringRestrictions()) {
             throw new InvalidRequestException("Invalid restrictions on clustering columns since the " + kind
                     + " statement modifies only static columns");
@@ -507,6 +540,10 @@ public final class ModificationExecution implements CqlStatement {
                 return new Op(c, OpKind.DELETE, null, null, -1);
             }
             case DeleteStatement.Target.Element el -> {
+                if (!Types.kind(c.type()).isCollection()) {
+                    throw new InvalidRequestException("Invalid deletion operation for non collection column "
+                            + c.name());
+                }
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid deletion operation for frozen collection column "
                             + c.name());
@@ -539,6 +576,24 @@ public final class ModificationExecution implements CqlStatement {
         }
     }
 
+    /** The key of {@code c[key]} in a condition: a map's key or a list's index, named as Cassandra names them. */
+    private BoundValue elementKey(ColumnMetadata c, Term element, TermBinder binder) {
+        TypeKind k = Types.kind(c.type());
+        if (k == TypeKind.SET) {
+            throw new InvalidRequestException("Invalid element access syntax for set column " + c.name());
+        }
+        if (k != TypeKind.MAP && k != TypeKind.LIST) {
+            throw new InvalidRequestException("Invalid element access syntax for non-collection column "
+                    + c.name());
+        }
+        return k == TypeKind.MAP ? binder.bind(element, "key(" + c.name() + ")", Types.keyType(c.type()))
+                : binder.bind(element, "idx(" + c.name() + ")", io.charybdis.protocol.types.NativeType.INT);
+    }
+
+    private static DataType elementValueType(ColumnMetadata c) {
+        return Types.kind(c.type()) == TypeKind.MAP ? Types.valueType(c.type()) : Types.elementType(c.type());
+    }
+
     private void bindConditions(List<Condition> conds, TermBinder binder) {
         for (Condition cond : conds) {
             ColumnMetadata c = column(cond.column());
@@ -546,6 +601,21 @@ public final class ModificationExecution implements CqlStatement {
                 throw new InvalidRequestException("PRIMARY KEY column '" + c.name() + "' cannot have IF conditions");
             }
             switch (cond) {
+                case Condition.Simple s when s.op() == Operator.CONTAINS || s.op() == Operator.CONTAINS_KEY -> {
+                    TypeKind k = Types.kind(c.type());
+                    if (s.op() == Operator.CONTAINS && !k.isCollection()) {
+                        throw new InvalidRequestException("Cannot use CONTAINS on non-collection column " + c.name());
+                    }
+                    if (s.op() == Operator.CONTAINS_KEY && k != TypeKind.MAP) {
+                        throw new InvalidRequestException("Cannot use CONTAINS KEY on non-map column " + c.name());
+                    }
+                    DataType vt = s.op() == Operator.CONTAINS_KEY ? Types.keyType(c.type())
+                            : k == TypeKind.MAP ? Types.valueType(c.type()) : Types.elementType(c.type());
+                    String receiver = s.op() == Operator.CONTAINS_KEY ? "key(" + c.name() + ")"
+                            : "value(" + c.name() + ")";
+                    conditions.add(new BoundCondition(c, s.op(), binder.bind(s.value(), receiver, vt), null, null,
+                            -1));
+                }
                 case Condition.Simple s -> conditions.add(new BoundCondition(c, s.op(),
                         binder.bind(s.value(), c.name(), c.type()), null, null, -1));
                 case Condition.In in -> {
@@ -564,23 +634,53 @@ public final class ModificationExecution implements CqlStatement {
                     }
                 }
                 case Condition.Element e -> {
-                    TypeKind k = Types.kind(c.type());
-                    if (k != TypeKind.MAP && k != TypeKind.LIST) {
-                        throw new InvalidRequestException("Invalid element access syntax for non-collection column "
-                                + c.name());
+                    BoundValue key = elementKey(c, e.element(), binder);
+                    DataType vt = elementValueType(c);
+                    conditions.add(new BoundCondition(c, e.op(), binder.bind(e.value(), "value(" + c.name() + ")", vt),
+                            null, key, -1));
+                }
+                case Condition.ElementIn e -> {
+                    BoundValue key = elementKey(c, e.element(), binder);
+                    DataType vt = elementValueType(c);
+                    if (e.values() instanceof io.charybdis.node.cql.syntax.InValues.Terms terms) {
+                        List<BoundValue> values = new ArrayList<>();
+                        for (Term t : terms.terms()) {
+                            values.add(binder.bind(t, "value(" + c.name() + ")", vt));
+                        }
+                        conditions.add(new BoundCondition(c, Operator.IN, null, values, key, -1));
+                    } else {
+                        BoundValue list = binder.marker(((io.charybdis.node.cql.syntax.InValues.Marker) e.values())
+                                .marker(), "in(value(" + c.name() + "))",
+                                new io.charybdis.protocol.types.ListType(vt, false));
+                        conditions.add(new BoundCondition(c, Operator.IN, list, null, key, -1));
                     }
-                    DataType vt = k == TypeKind.MAP ? Types.valueType(c.type()) : Types.elementType(c.type());
-                    DataType kt = k == TypeKind.MAP ? Types.keyType(c.type()) : io.charybdis.protocol.types.NativeType.INT;
-                    conditions.add(new BoundCondition(c, e.op(), binder.bind(e.value(), c.name(), vt), null,
-                            binder.bind(e.element(), c.name(), kt), -1));
                 }
                 case Condition.Field f -> {
                     int idx = Types.kind(c.type()) == TypeKind.UDT ? Types.fieldNames(c.type()).indexOf(f.field()) : -1;
                     if (idx < 0) {
-                        throw new InvalidRequestException("Invalid field " + f.field() + " for column " + c.name());
+                        throw new InvalidRequestException("Unknown field " + f.field() + " for column " + c.name());
                     }
                     conditions.add(new BoundCondition(c, f.op(), binder.bind(f.value(), c.name(),
                             Types.fieldTypes(c.type()).get(idx)), null, null, idx));
+                }
+                case Condition.FieldIn f -> {
+                    int idx = Types.kind(c.type()) == TypeKind.UDT ? Types.fieldNames(c.type()).indexOf(f.field()) : -1;
+                    if (idx < 0) {
+                        throw new InvalidRequestException("Unknown field " + f.field() + " for column " + c.name());
+                    }
+                    DataType ft = Types.fieldTypes(c.type()).get(idx);
+                    if (f.values() instanceof io.charybdis.node.cql.syntax.InValues.Terms terms) {
+                        List<BoundValue> values = new ArrayList<>();
+                        for (Term t : terms.terms()) {
+                            values.add(binder.bind(t, c.name() + "." + f.field(), ft));
+                        }
+                        conditions.add(new BoundCondition(c, Operator.IN, null, values, null, idx));
+                    } else {
+                        BoundValue list = binder.marker(((io.charybdis.node.cql.syntax.InValues.Marker) f.values())
+                                .marker(), "in(" + c.name() + "." + f.field() + ")",
+                                new io.charybdis.protocol.types.ListType(ft, false));
+                        conditions.add(new BoundCondition(c, Operator.IN, list, null, null, idx));
+                    }
                 }
                 default -> throw new InvalidRequestException("Unsupported IF condition on " + c.name());
             }
@@ -669,7 +769,7 @@ public final class ModificationExecution implements CqlStatement {
         }
         ByteBuffer v = ttl.bind(ctx.bind());
         if (v == null) {
-            throw new InvalidRequestException("Invalid null value of TTL");
+            return 0; // a null TTL is no TTL, as in Cassandra 5.0
         }
         if (v == Values.UNSET || v.remaining() == 0) {
             return table.params().defaultTimeToLive(); // an empty TTL is no TTL, as in Cassandra
@@ -680,6 +780,15 @@ public final class ModificationExecution implements CqlStatement {
         }
         if (t > MAX_TTL) {
             throw new InvalidRequestException("ttl is too large. requested (" + t + ") maximum (" + MAX_TTL + ")");
+        }
+        if ((long) ctx.nowInSeconds() + t > Integer.MAX_VALUE - 1) {
+            // Cassandra 5.0 in its default storage compatibility mode (CASSANDRA_4) ends expiration in 2038 and
+            // refuses what would expire later (expiration date overflow policy REJECT)
+            throw new InvalidRequestException("Request on table " + table.keyspace() + "." + table.name()
+                    + " with ttl of " + t + " seconds exceeds maximum supported expiration date of "
+                    + "2038-01-19T03:14:06+00:00. In order to avoid this use a lower TTL, change the expiration date "
+                    + "overflow policy or upgrade to a version where this limitation is fixed. See CASSANDRA-14092 and "
+                    + "CASSANDRA-14227 for more details.");
         }
         return t;
     }
@@ -921,7 +1030,9 @@ public final class ModificationExecution implements CqlStatement {
             case DELETE_KEY -> {
                 ByteBuffer k = op.key().bind(bind);
                 if (k == null || k == Values.UNSET) {
-                    throw new InvalidRequestException("Invalid null value for " + c.name() + " element");
+                    throw new InvalidRequestException(Types.kind(c.type()) == TypeKind.MAP ? "Invalid null map key"
+                            : Types.kind(c.type()) == TypeKind.LIST ? "Invalid null value for list index"
+                            : "Invalid null value for " + c.name() + " element");
                 }
                 DataType kt = Types.kind(c.type()) == TypeKind.MAP ? Types.keyType(c.type())
                         : Types.elementType(c.type());
@@ -1174,6 +1285,13 @@ public final class ModificationExecution implements CqlStatement {
 
     private static boolean conditionHolds(BoundCondition cond, ByteBuffer actual, BindContext bind) {
         DataType type = cond.column().type();
+        if (cond.element() != null) {
+            ByteBuffer key = cond.element().bind(bind);
+            if (key == null || key == Values.UNSET) {
+                throw new InvalidRequestException("Invalid " + (key == null ? "null" : "unset") + " value for "
+                        + (Types.kind(type) == TypeKind.MAP ? "map" : "list") + " element access");
+            }
+        }
         if (cond.element() != null && actual != null) {
             ByteBuffer key = cond.element().bind(bind);
             TypeKind k = Types.kind(type);
@@ -1231,6 +1349,35 @@ public final class ModificationExecution implements CqlStatement {
         ByteBuffer expected = cond.value().bind(bind);
         if (expected == Values.UNSET) {
             throw new InvalidRequestException("Invalid 'unset' value in condition");
+        }
+        if (cond.op() == Operator.CONTAINS || cond.op() == Operator.CONTAINS_KEY) {
+            if (expected == null) {
+                throw new InvalidRequestException("Invalid comparison with null for operator \"" + cond.op().cql()
+                        + "\"");
+            }
+            if (actual == null) {
+                return false;
+            }
+            TypeKind k = Types.kind(type);
+            List<ByteBuffer> parts = Values.elements(actual, k == TypeKind.MAP);
+            DataType et = cond.op() == Operator.CONTAINS_KEY ? Types.keyType(type)
+                    : k == TypeKind.MAP ? Types.valueType(type) : Types.elementType(type);
+            for (int i = 0; i < parts.size(); i++) {
+                boolean isKey = k == TypeKind.MAP && i % 2 == 0;
+                if (k == TypeKind.MAP && isKey != (cond.op() == Operator.CONTAINS_KEY)) {
+                    continue;
+                }
+                if (parts.get(i) != null && et.compare(parts.get(i), expected) == 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (expected != null && cond.element() == null && cond.field() < 0 && cond.column().isMultiCell()
+                && Types.kind(type).isCollection() && Values.elements(expected.duplicate(),
+                        Types.kind(type) == TypeKind.MAP).isEmpty()) {
+            // a non-frozen collection has no empty value: an empty literal is null, as in Cassandra
+            expected = null;
         }
         if (cond.op() == Operator.EQ) {
             return expected == null ? actual == null : actual != null && type.compare(actual, expected) == 0;

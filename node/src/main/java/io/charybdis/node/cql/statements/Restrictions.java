@@ -75,6 +75,12 @@ public final class Restrictions {
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
                         boolean allowFiltering) {
+        this(table, where, binder, forSelect, allowFiltering, null);
+    }
+
+    /** @param modification the statement kind (UPDATE, DELETE) of a modification's WHERE clause, else null */
+    public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
+                        boolean allowFiltering, String modification) {
         this.table = table;
         int pkCount = table.partitionKey().size();
         int ckCount = table.clustering().size();
@@ -84,6 +90,9 @@ public final class Restrictions {
         List<List<BoundValue>> ckValues = new ArrayList<>(java.util.Collections.nCopies(ckCount, (List<BoundValue>) null));
         BoundValue[] ckInMarkersTmp = new BoundValue[ckCount];
         Object[][] ckSlices = new Object[ckCount][];
+        // whether a key column's restriction so far is an IN (Cassandra names the first restriction when merging)
+        boolean[] pkIn = new boolean[pkCount];
+        boolean[] ckIn = new boolean[ckCount];
         @SuppressWarnings("unchecked")
         List<BoundValue>[] others = new List[ckCount];
         this.multiInOthers = others;
@@ -94,8 +103,7 @@ public final class Restrictions {
                     ColumnMetadata c = column(sc.column());
                     if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && sc.op() == Operator.EQ) {
                         if (pkValues.get(c.position()) != null) {
-                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                    + "relation if it includes an Equal");
+                            throw alreadyRestricted(c, pkIn[c.position()]);
                         }
                         pkValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                     } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOrEq(sc.op())) {
@@ -104,15 +112,17 @@ public final class Restrictions {
                                 throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
                                         + "by both an equality and an inequality relation");
                             }
-                            if (ckValues.get(c.position()) != null || ckSlices[c.position()] != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes an Equal");
+                            if (ckSlices[c.position()] != null) {
+                                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
+                                        + "by both an equality and an inequality relation");
+                            }
+                            if (ckValues.get(c.position()) != null) {
+                                throw alreadyRestricted(c, ckIn[c.position()]);
                             }
                             ckValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                         } else {
                             if (ckValues.get(c.position()) != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes an Equal");
+                                throw alreadyRestricted(c, ckIn[c.position()]);
                             }
                             Object[] s = ckSlices[c.position()] == null ? new Object[4] : ckSlices[c.position()];
                             BoundValue v = binder.bind(sc.value(), c.name(), c.type());
@@ -128,6 +138,10 @@ public final class Restrictions {
                             ckSlices[c.position()] = s;
                         }
                     } else {
+                        if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && isSliceOp(sc.op()) && modification != null) {
+                            throw new InvalidRequestException("Only EQ and IN relation are supported on the partition "
+                                    + "key (unless you use the token() function) for " + modification + " statements");
+                        }
                         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY && isSliceOp(sc.op()) && !allowFiltering) {
                             throw new InvalidRequestException("Cannot execute this query as it might involve data "
                                     + "filtering and thus may have unpredictable performance. If you want to execute "
@@ -155,17 +169,21 @@ public final class Restrictions {
                         }
                         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
                             if (pkValues.get(c.position()) != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes a IN");
+                                throw alreadyRestricted(c, pkIn[c.position()]);
                             }
+                            pkIn[c.position()] = marker != null || values.size() != 1; // IN (x) is an = in Cassandra
                             pkValues.set(c.position(), values);
                             pkInMarkers[c.position()] = marker;
                             partitionKeyIn = true;
                         } else {
-                            if (ckValues.get(c.position()) != null) {
-                                throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                        + "relation if it includes a IN");
+                            if (ckSlices[c.position()] != null) {
+                                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
+                                        + "by both an equality and an inequality relation");
                             }
+                            if (ckValues.get(c.position()) != null) {
+                                throw alreadyRestricted(c, ckIn[c.position()]);
+                            }
+                            ckIn[c.position()] = marker != null || values.size() != 1;
                             ckValues.set(c.position(), values);
                             ckInMarkersTmp[c.position()] = marker;
                             clusteringIn = true;
@@ -175,18 +193,39 @@ public final class Restrictions {
                     }
                 }
                 case Relation.Token t -> {
+                    if (modification != null) {
+                        throw new InvalidRequestException("The token function cannot be used in WHERE clauses for "
+                                + modification + " statements");
+                    }
                     List<String> names = new ArrayList<>();
                     for (ColumnMetadata c : table.partitionKey()) {
                         names.add(c.name());
                     }
+                    // Cassandra's checks, in its order: all of the key, only the key, in key order
                     if (!t.columns().equals(names)) {
-                        throw new InvalidRequestException("The token() function must be applied to all partition key "
-                                + "components or none of them");
+                        if (!t.columns().containsAll(names)) {
+                            throw new InvalidRequestException("The token() function must be applied to all partition "
+                                    + "key components or none of them");
+                        }
+                        if (!names.containsAll(t.columns())) {
+                            throw new InvalidRequestException("The token() function must contains only partition key "
+                                    + "components");
+                        }
+                        throw new InvalidRequestException("The token function arguments must be in the partition key "
+                                + "order: " + String.join(", ", names));
                     }
                     hasTokenRestriction = true;
                     BoundValue v = t.value() instanceof Term.FunctionCall fc && isTokenFunction(fc)
                             ? tokenOf(fc, binder)
                             : binder.bind(t.value(), "partition key token", io.charybdis.protocol.types.NativeType.BIGINT);
+                    boolean sets = t.op() == Operator.EQ || t.op() == Operator.GT || t.op() == Operator.GTE
+                            || t.op() == Operator.LT || t.op() == Operator.LTE;
+                    if (sets && (t.op() == Operator.EQ || t.op() == Operator.GT || t.op() == Operator.GTE
+                            ? tokenStart != null : tokenEnd != null)) {
+                        throw new InvalidRequestException("More than one restriction was found for the "
+                                + (t.op() == Operator.LT || t.op() == Operator.LTE ? "end" : "start") + " bound on "
+                                + String.join(", ", names));
+                    }
                     switch (t.op()) {
                         case GT, GTE -> {
                             tokenStart = v;
@@ -208,7 +247,10 @@ public final class Restrictions {
                 }
                 case Relation.MultiColumn mc -> analyzeMultiColumn(mc, binder, ckValues, ckSlices);
                 case Relation.MultiColumnIn mci -> {
-                    List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns());
+                    String inText = mci.values() instanceof InValues.Terms ts
+                            ? "(" + String.join(", ", ts.terms().stream().map(Term::toCql).toList()) + ")" : "?";
+                    List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns(),
+                            "(" + String.join(", ", mci.columns()) + ") IN " + inText);
                     for (ColumnMetadata c : cols) {
                         if (ckValues.get(c.position()) != null) {
                             throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
@@ -240,6 +282,7 @@ public final class Restrictions {
                     }
                     hasMultiColumnIn = true;
                     clusteringIn = true;
+                    multiRestricted.addAll(cols);
                     for (ColumnMetadata c : cols) {
                         ckValues.set(c.position(), List.of());
                     }
@@ -309,7 +352,7 @@ public final class Restrictions {
                     && indexFor(table, new Filter(c, Operator.EQ, null, null, null)) != null;
             if ((!allowFiltering || !forSelect) && !indexedEq) {
                 String preceding = table.clustering().get(prefix).name();
-                if (slicePlaced) {
+                if (slicePlaced || multiSliceColumns != null) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
                             + "(preceding column \"" + preceding + "\" is restricted by a non-EQ relation)");
                 }
@@ -329,6 +372,15 @@ public final class Restrictions {
         for (List<BoundValue> v : pkValues) {
             partialPk |= v == null;
             anyPk |= v != null;
+        }
+        if (anyPk && partialPk && modification != null) {
+            List<String> missing = new ArrayList<>();
+            for (ColumnMetadata c : table.partitionKey()) {
+                if (pkValues.get(c.position()) == null) {
+                    missing.add(c.name());
+                }
+            }
+            throw new InvalidRequestException("Some partition key parts are missing: " + String.join(", ", missing));
         }
         if (anyPk && partialPk) {
             if (!forSelect || (!allowFiltering && !partialKeyIndexed(pkValues))) {
@@ -377,6 +429,18 @@ public final class Restrictions {
                     + "may have unpredictable performance. If you want to execute this query despite the performance "
                     + "unpredictability, use ALLOW FILTERING");
         }
+    }
+
+    /** Whether clustering column {@code position} is restricted to one value by = (what ORDER BY may skip). */
+    public boolean isClusteringRestrictedByEq(int position) {
+        return position < ckEqValues.size() && ckEqValues.get(position).size() == 1 && ckInMarkers[position] == null
+                && !hasMultiColumnIn;
+    }
+
+    /** A key column restricted twice: Cassandra names the kind of the first restriction. */
+    private static InvalidRequestException alreadyRestricted(ColumnMetadata c, boolean firstIsIn) {
+        return new InvalidRequestException(c.name() + " cannot be restricted by more than one relation if it includes "
+                + (firstIsIn ? "a IN" : "an Equal"));
     }
 
     /** Equality on every primary key column with the given values (INSERT JSON). */
@@ -434,9 +498,32 @@ public final class Restrictions {
         return null;
     }
 
+    /** The clustering columns restricted by multi-column relations so far. */
+    private final java.util.Set<ColumnMetadata> multiRestricted = new java.util.HashSet<>();
+
+    /**
+     * The columns two multi-column restrictions share, as Cassandra names them in its errors (last first, joined by
+     * " ,"); {@code single} when the earlier restriction was on that one column.
+     */
+    private String commonNames(List<ColumnMetadata> cols, ColumnMetadata single) {
+        List<String> common = new ArrayList<>();
+        for (ColumnMetadata c : cols) {
+            if (multiRestricted.contains(c)) {
+                common.add(0, c.name());
+            } else if (single != null && c == single) {
+                return single.name();
+            }
+        }
+        return common.isEmpty() && single != null ? single.name() : String.join(" ,", common);
+    }
+
     private void analyzeMultiColumn(Relation.MultiColumn mc, TermBinder binder, List<List<BoundValue>> ckValues,
                                     Object[][] ckSlices) {
-        List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns());
+        String text = "(" + String.join(", ", mc.columns()) + ") " + mc.op().cql() + " " + mc.value().toCql();
+        if (mc.op() == Operator.NEQ) {
+            throw new InvalidRequestException("Unsupported \"!=\" relation: " + text);
+        }
+        List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns(), text);
         // the columns already restricted, as Cassandra merges restrictions: the last one with an equality names the
         // error; an equality over a column with an inequality is refused
         ColumnMetadata lastEq = null;
@@ -446,8 +533,8 @@ public final class Restrictions {
             }
         }
         if (lastEq != null) {
-            throw new InvalidRequestException(lastEq.name() + " cannot be restricted by more than one relation if it "
-                    + "includes an Equal");
+            throw new InvalidRequestException(commonNames(cols, lastEq) + " cannot be restricted by more than one "
+                    + "relation if it includes an Equal");
         }
         if (mc.op() == Operator.EQ) {
             for (ColumnMetadata c : cols) {
@@ -459,6 +546,7 @@ public final class Restrictions {
         }
         List<BoundValue> values = tupleValues(mc.value(), cols, binder);
         if (mc.op() == Operator.EQ) {
+            multiRestricted.addAll(cols);
             for (int i = 0; i < cols.size(); i++) {
                 ckValues.set(cols.get(i).position(), List.of(values.get(i)));
             }
@@ -474,9 +562,11 @@ public final class Restrictions {
         boolean incl = mc.op() == Operator.GTE || mc.op() == Operator.LTE;
         if (start ? sliceStart != null : sliceEnd != null) {
             throw new InvalidRequestException("More than one restriction was found for the "
-                    + (start != cols.get(0).reversed() ? "start" : "end") + " bound on " + cols.get(0).name());
+                    + (start != cols.get(0).reversed() ? "start" : "end") + " bound on "
+                    + (multiSliceColumns != null ? commonNames(cols, null) : cols.get(0).name()));
         }
         multiSliceColumns = cols;
+        multiRestricted.addAll(cols);
         if (start) {
             sliceStart = values;
             sliceStartInclusive = incl;
@@ -494,7 +584,15 @@ public final class Restrictions {
                         + tl.elements().size() + ": " + t.toCql());
             }
             for (int i = 0; i < cols.size(); i++) {
-                values.add(binder.bind(tl.elements().get(i), cols.get(i).name(), cols.get(i).type()));
+                BoundValue b = binder.bind(tl.elements().get(i), cols.get(i).name(), cols.get(i).type());
+                String name = cols.get(i).name();
+                values.add(ctx -> {
+                    ByteBuffer v = b.bind(ctx);
+                    if (v == null) {
+                        throw new InvalidRequestException("Invalid null value for column " + name);
+                    }
+                    return v;
+                });
             }
             return values;
         }
@@ -525,7 +623,8 @@ public final class Restrictions {
         throw new InvalidRequestException("Invalid multi-column relation value " + t.toCql());
     }
 
-    private List<ColumnMetadata> clusteringPrefixColumns(List<String> names) {
+    /** @param text the relation as Cassandra writes it in its errors: {@code (b, c) = (0, 1)} */
+    private List<ColumnMetadata> clusteringPrefixColumns(List<String> names, String text) {
         List<ColumnMetadata> cols = new ArrayList<>();
         for (String n : names) {
             ColumnMetadata c = column(n);
@@ -533,12 +632,15 @@ public final class Restrictions {
                 throw new InvalidRequestException("Multi-column relations can only be applied to clustering columns "
                         + "but was applied to: " + n);
             }
+            if (cols.contains(c)) {
+                throw new InvalidRequestException("Column \"" + n + "\" appeared twice in a relation: " + text);
+            }
             cols.add(c);
         }
         for (int i = 0; i < cols.size(); i++) {
             if (cols.get(i).position() != cols.get(0).position() + i) {
                 throw new InvalidRequestException("Clustering columns must appear in the PRIMARY KEY order in "
-                        + "multi-column relations");
+                        + "multi-column relations: " + text);
             }
         }
         return cols;
@@ -564,11 +666,45 @@ public final class Restrictions {
         }
     }
 
+    /** Per filtered column: 'E' (=), 'I' (IN), and the slice bounds seen, to merge restrictions as Cassandra does. */
+    private final java.util.Map<String, int[]> filterKinds = new java.util.HashMap<>();
+
+    private void mergeFilter(ColumnMetadata c, Operator op) {
+        if (op != Operator.EQ && op != Operator.IN && !isSliceOp(op)) {
+            return;
+        }
+        // [0]: 1 = EQ, 2 = IN; [1]: a start bound; [2]: an end bound
+        int[] k = filterKinds.computeIfAbsent(c.name(), n -> new int[3]);
+        if (k[0] != 0) {
+            throw alreadyRestricted(c, k[0] == 2);
+        }
+        if (op == Operator.EQ || op == Operator.IN) {
+            if (k[1] != 0 || k[2] != 0) {
+                throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted by both an "
+                        + "equality and an inequality relation");
+            }
+            k[0] = op == Operator.EQ ? 1 : 2;
+            return;
+        }
+        int idx = op == Operator.GT || op == Operator.GTE ? 1 : 2;
+        if (k[idx] != 0) {
+            throw new InvalidRequestException("More than one restriction was found for the "
+                    + (idx == 1 ? "start" : "end") + " bound on " + c.name());
+        }
+        k[idx] = 1;
+    }
+
     private void addFilter(Relation r, TermBinder binder) {
         switch (r) {
             case Relation.SingleColumn sc -> {
                 ColumnMetadata c = column(sc.column());
                 DataType valueType = c.type();
+                if (c.type().isMultiCell() && (sc.op() == Operator.EQ || isSliceOp(sc.op()))) {
+                    throw new InvalidRequestException("Collection column '" + c.name() + "' ("
+                            + Types.cqlName(c.type()) + ") cannot be restricted by a '" + sc.op().cql()
+                            + "' relation");
+                }
+                mergeFilter(c, sc.op());
                 if (sc.op() == Operator.CONTAINS || sc.op() == Operator.NOT_CONTAINS) {
                     TypeKind k = Types.kind(c.type());
                     if (!k.isCollection()) {
@@ -595,6 +731,11 @@ public final class Restrictions {
             }
             case Relation.In in -> {
                 ColumnMetadata c = column(in.column());
+                if (c.type().isMultiCell() && in.op() == Operator.IN) {
+                    throw new InvalidRequestException("Collection column '" + c.name() + "' ("
+                            + Types.cqlName(c.type()) + ") cannot be restricted by a 'IN' relation");
+                }
+                mergeFilter(c, in.op());
                 List<BoundValue> values = new ArrayList<>();
                 BoundValue marker = null;
                 if (in.values() instanceof InValues.Terms t) {
@@ -759,10 +900,10 @@ public final class Restrictions {
         if (inMarker != null) {
             ByteBuffer list = inMarker.bind(ctx);
             if (list == null) {
-                throw new InvalidRequestException("Invalid null value for " + c.name() + " in IN restriction");
+                throw new InvalidRequestException("Invalid null value for column " + c.name());
             }
             if (list == Values.UNSET) {
-                throw new InvalidRequestException("Invalid unset value for " + c.name() + " in IN restriction");
+                throw new InvalidRequestException("Invalid unset value for column " + c.name());
             }
             out.addAll(Values.elements(list, false));
         } else {

@@ -117,13 +117,36 @@ public final class SchemaStatements {
         }
     }
 
+    /**
+     * Whether a dropped column's values (of CQL type {@code previous}) can be read as {@code type}, as Cassandra's
+     * {@code isValueCompatibleWith} decides for re-adding the column.
+     */
+    private static boolean reAddCompatible(DataType type, String previous) {
+        String now = type.cqlName();
+        if (now.equals(previous) || now.equals("blob")) {
+            return true;
+        }
+        return switch (now) {
+            case "text" -> previous.equals("ascii");
+            case "varint" -> previous.equals("int") || previous.equals("bigint") || previous.equals("smallint")
+                    || previous.equals("tinyint");
+            case "bigint" -> previous.equals("timestamp");
+            case "timestamp" -> previous.equals("bigint");
+            case "uuid" -> previous.equals("timeuuid");
+            default -> false;
+        };
+    }
+
     // ---- keyspaces -------------------------------------------------------------------------------------------
 
     private SchemaChange createKeyspace(Schema schema, CreateKeyspace s) {
         String name = s.keyspace();
         if (!SchemaConstants.isValidName(name)) {
-            throw new InvalidRequestException("Keyspace name must not be empty, more than 48 characters long, or "
-                    + "contain non-alphanumeric-underscore characters (got \"" + name + "\")");
+            throw new InvalidRequestException(name.length() > 48
+                    ? "Keyspace name must not be more than 48 characters long (got " + name.length()
+                            + " characters for \"" + name + "\")"
+                    : "Keyspace name must not be empty and must contain alphanumeric or underscore characters only "
+                            + "(got \"" + name + "\")");
         }
         if (SchemaConstants.isSystemKeyspace(name)) {
             throw new InvalidRequestException("System keyspace '" + name + "' is not user-modifiable");
@@ -181,11 +204,16 @@ public final class SchemaStatements {
         if (v == null) {
             return dflt;
         }
-        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-            throw new io.charybdis.node.cql.exceptions.SyntaxException("Invalid boolean value " + v
-                    + " for 'durable_writes'. It should be 'true' or 'false'");
+        String b = v.toLowerCase(java.util.Locale.ROOT);
+        if (b.equals("1") || b.equals("true") || b.equals("yes")) {
+            return true;
         }
-        return Boolean.parseBoolean(v);
+        if (b.equals("0") || b.equals("false") || b.equals("no")) {
+            return false;
+        }
+        throw new io.charybdis.node.cql.exceptions.SyntaxException("Invalid boolean value " + v
+                + " for 'durable_writes'. Positive values can be '1', 'true' or 'yes'. Negative values can be '0', "
+                + "'false' or 'no'.");
     }
 
     /** Counters only stand alone: not inside collections or tuples (Cassandra's errors). */
@@ -360,7 +388,10 @@ public final class SchemaStatements {
         }
         Map<String, Boolean> order = new LinkedHashMap<>();
         for (SchemaStatement.ClusteringOrder o : s.clusteringOrder()) {
-            order.put(o.column(), o.descending());
+            if (order.put(o.column(), o.descending()) != null) {
+                throw new InvalidRequestException("Duplicate column '" + o.column() + "' in CLUSTERING ORDER BY clause "
+                        + "for table '" + name + "'");
+            }
         }
         List<ColumnMetadata> columns = new ArrayList<>();
         Set<String> keyColumns = new HashSet<>();
@@ -387,9 +418,14 @@ public final class SchemaStatements {
                             + "directive: [" + o + "] are not clustering columns");
                 }
             }
-            if (!clusteringNames.subList(0, orderNames.size()).equals(orderNames)) {
-                throw new InvalidRequestException("Clustering key columns must exactly match columns in CLUSTERING "
-                        + "ORDER BY directive");
+            for (int i = 0; i < orderNames.size(); i++) {
+                String expected = clusteringNames.get(i);
+                if (!orderNames.get(i).equals(expected)) {
+                    throw new InvalidRequestException(order.containsKey(expected)
+                            ? "The order of columns in the CLUSTERING ORDER directive must match that of the clustering "
+                                    + "columns (" + expected + " must appear before " + orderNames.get(i) + ")"
+                            : "Missing CLUSTERING ORDER for column " + expected);
+                }
             }
         }
         int cellId = 0;
@@ -439,7 +475,8 @@ public final class SchemaStatements {
                     + table + "'");
         }
         if (!keyColumns.add(name)) {
-            throw new InvalidRequestException("Duplicate definition for " + name + " in PRIMARY KEY");
+            throw new InvalidRequestException("Duplicate column '" + name + "' in PRIMARY KEY clause for table '"
+                    + table + "'");
         }
         return d;
     }
@@ -494,8 +531,9 @@ public final class SchemaStatements {
                     throw new InvalidRequestException("Cannot add new column to a COMPACT STORAGE table");
                 }
                 boolean changed = false;
+                Set<String> adding = new HashSet<>();
                 for (SchemaStatement.ColumnDefinition d : add.columns()) {
-                    if (t.column(d.name()) != null) {
+                    if (t.column(d.name()) != null || !adding.add(d.name())) {
                         if (add.ifNotExists()) {
                             continue;
                         }
@@ -513,9 +551,14 @@ public final class SchemaStatements {
                                 : "Cannot have a counter column (\"" + d.name() + "\") in a non counter table"));
                     }
                     TableMetadata.DroppedColumn prev = dropped.get(d.name());
-                    if (prev != null && !prev.type().equals(type.cqlName()) && type.isMultiCell()) {
+                    if (prev != null && !reAddCompatible(type, prev.type())) {
                         throw new InvalidRequestException("Cannot re-add previously dropped column '" + d.name()
                                 + "' of type " + type.cqlName() + ", incompatible with previous type " + prev.type());
+                    }
+                    if (prev != null && prev.kind().equalsIgnoreCase("static") != d.isStatic()) {
+                        throw new InvalidRequestException("Cannot re-add previously dropped column '" + d.name()
+                                + "' of kind " + (d.isStatic() ? "STATIC" : "REGULAR") + ", incompatible with previous "
+                                + "kind " + prev.kind().toUpperCase(java.util.Locale.ROOT));
                     }
                     columns.add(new ColumnMetadata(d.name(), type, d.isStatic() ? ColumnMetadata.Kind.STATIC
                             : ColumnMetadata.Kind.REGULAR, -1, false, nextCell++));
@@ -569,9 +612,7 @@ public final class SchemaStatements {
                         }
                     }
                     if (col == null) {
-                        if (rename.ifExists()) {
-                            continue;
-                        }
+                        // as Cassandra: IF EXISTS is about the table; an unknown column is an error all the same
                         throw new InvalidRequestException("Undefined column name " + r.from() + " in table " + t);
                     }
                     if (!col.isPrimaryKey()) {
@@ -580,13 +621,19 @@ public final class SchemaStatements {
                     for (ColumnMetadata c : columns) {
                         if (c.name().equals(r.to())) {
                             throw new InvalidRequestException("Cannot rename column " + r.from() + " to " + r.to()
-                                    + " in table '" + t.name() + "'; another column with that name already exists");
+                                    + " in table '" + ksName + "." + t.name() + "'; another column with that name "
+                                    + "already exists");
                         }
                     }
                     columns.set(columns.indexOf(col), col.withName(r.to()));
                 }
             }
-            case AlterTableOptions opts -> params = TableOptions.apply(params, opts.properties());
+            case AlterTableOptions opts -> {
+                params = TableOptions.apply(params, opts.properties());
+                if (t.isCounterTable() && params.defaultTimeToLive() > 0) {
+                    throw new InvalidRequestException("Cannot set default_time_to_live on a table with counters");
+                }
+            }
             case AlterColumnType act -> throw new InvalidRequestException("Altering column types is no longer "
                     + "supported");
             case AlterColumnMask m -> throw unsupported("Dynamic data masks");
@@ -606,9 +653,6 @@ public final class SchemaStatements {
         if (ks == null || ks.table(s.table().name()) == null) {
             if (s.ifExists()) {
                 return null;
-            }
-            if (ks == null) {
-                throw new InvalidRequestException("Keyspace '" + ksName + "' doesn't exist");
             }
             throw new InvalidRequestException("Table '" + ksName + "." + s.table().name() + "' doesn't exist");
         }
@@ -637,6 +681,10 @@ public final class SchemaStatements {
         for (SchemaStatement.FunctionArgument f : s.fields()) {
             if (names.contains(f.name())) {
                 throw new InvalidRequestException("Duplicate field name '" + f.name() + "' in type '" + name + "'");
+            }
+            if (f.type() instanceof io.charybdis.node.cql.syntax.CqlTypeSyntax.UserType) {
+                // checked on the type as written, before the type is looked up
+                throw new InvalidRequestException("A user type cannot contain non-frozen UDTs");
             }
             DataType t = TypeResolver.resolve(f.type(), ks);
             if (Types.isCounter(t)) {
@@ -684,12 +732,13 @@ public final class SchemaStatements {
                         if (rename.ifExists()) {
                             continue;
                         }
-                        throw new InvalidRequestException("Unkown field " + r.from() + " in user type " + t.cqlName());
+                        throw new InvalidRequestException("Unkown field " + r.from() + " in user type " + ksName + "."
+                                + s.type().name());
                     }
                     names.set(i, r.to());
                 }
             }
-            case AlterFieldType a -> throw new InvalidRequestException("Alterting field types is no longer supported");
+            case AlterFieldType a -> throw new InvalidRequestException("Altering field types is no longer supported");
         }
         UserType updated = new UserType(ksName, t.name(), names, types, false);
         KeyspaceMetadata newKs = ks.withType(updated);

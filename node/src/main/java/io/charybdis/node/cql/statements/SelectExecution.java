@@ -100,9 +100,11 @@ public final class SelectExecution implements CqlStatement {
         this.schema = schema;
         this.node = node;
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
-        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
         RowData template = new RowData(table);
         this.distinct = s.distinct();
+        if (distinct && s.perPartitionLimit() != null) {
+            throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+        }
         if (distinct) {
             for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
                 List<String> restricted = switch (r) {
@@ -121,6 +123,14 @@ public final class SelectExecution implements CqlStatement {
                     if (col != null && !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
                         throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction "
                                 + "by partition key and/or static columns.");
+                    }
+                }
+            }
+            if (s.isWildcard()) {
+                for (ColumnMetadata col : table.allColumns()) {
+                    if (!col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+                        throw new InvalidRequestException("SELECT DISTINCT queries must only request partition key "
+                                + "columns and/or static columns (not " + col.name() + ")");
                     }
                 }
             }
@@ -150,8 +160,12 @@ public final class SelectExecution implements CqlStatement {
                 }
             }
         }
+        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
         Selection sel = s.isWildcard() ? Selection.wildcard(table, template)
                 : Selection.of(table, template, s.selectors(), functions, binder);
+        if (s.perPartitionLimit() != null && sel.isAggregate() && s.groupBy().isEmpty()) {
+            throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with aggregate queries.");
+        }
         this.selection = s.json() ? sel.asJson(table) : sel;
         this.limit = s.limit() == null ? null : binder.bind(s.limit(), "[limit]", io.charybdis.protocol.types.NativeType.INT);
         this.perPartitionLimit = s.perPartitionLimit() == null ? null
@@ -162,8 +176,15 @@ public final class SelectExecution implements CqlStatement {
                 throw new InvalidRequestException("ORDER BY is only supported when the partition key is restricted by "
                         + "an EQ or an IN.");
             }
-            for (int i = 0; i < s.orderBy().size(); i++) {
-                SelectStatement.Ordering o = s.orderBy().get(i);
+            // as Cassandra: one ordering per column (the last one given wins, at the place of the first)
+            java.util.LinkedHashMap<String, SelectStatement.Ordering> orderings = new java.util.LinkedHashMap<>();
+            for (SelectStatement.Ordering o : s.orderBy()) {
+                orderings.put(o.column(), o);
+            }
+            int next = 0;
+            Boolean direction = null;
+            for (String ordered : orderings.keySet()) {
+                SelectStatement.Ordering o = orderings.get(ordered);
                 ColumnMetadata c = table.column(o.column());
                 if (c == null) {
                     throw new InvalidRequestException("Undefined column name " + o.column() + " in table " + table);
@@ -176,17 +197,22 @@ public final class SelectExecution implements CqlStatement {
                     throw new InvalidRequestException("Order by is currently only supported on the clustered columns "
                             + "of the PRIMARY KEY, got " + c.name());
                 }
-                if (c.position() != i) {
-                    throw new InvalidRequestException("Order by currently only supports the ordering of columns "
-                            + "following their declared order in the PRIMARY KEY");
+                // the columns before it must be ordered too, or restricted by =
+                while (next < c.position()) {
+                    if (!restrictions.isClusteringRestrictedByEq(next++)) {
+                        throw new InvalidRequestException("Order by currently only supports the ordering of columns "
+                                + "following their declared order in the PRIMARY KEY");
+                    }
                 }
+                next = Math.max(next, c.position() + 1);
                 boolean thisRev = o.descending() != c.reversed();
-                if (i == 0) {
-                    rev = thisRev;
-                } else if (rev != thisRev) {
+                if (direction == null) {
+                    direction = thisRev;
+                } else if (direction != thisRev) {
                     throw new InvalidRequestException("Unsupported order by relation");
                 }
             }
+            rev = direction != null && direction;
         }
         this.reversed = rev;
         this.orderByAcrossPartitions = !s.orderBy().isEmpty();
@@ -356,7 +382,7 @@ public final class SelectExecution implements CqlStatement {
      * last bind marker bound to it (so {@code k IN (?, ?)} routes by its second value), whatever the marker's name;
      * none unless every partition key column has one.
      */
-    static List<Integer> pkBindIndexes(TableMetadata table, List<String> receivers) {
+    public static List<Integer> pkBindIndexes(TableMetadata table, List<String> receivers) {
         Integer[] positions = new Integer[table.partitionKey().size()];
         for (int i = 0; i < receivers.size(); i++) {
             String r = receivers.get(i);
@@ -567,6 +593,8 @@ public final class SelectExecution implements CqlStatement {
         long currentToken;
         /** The last storage chunk: its array backs the row views until the next chunk has been processed. */
         ReadResult previousChunk;
+        /** Chunks kept past their turn for a static-only partition's row (see process); released at the end. */
+        final List<ReadResult> heldChunks = new ArrayList<>(0);
         int partitionEmitted;
         int partitionRegularRows;
         boolean partitionHasStatic;
@@ -654,7 +682,7 @@ public final class SelectExecution implements CqlStatement {
             if (restrictions.hasPartitionKeys()) {
                 keys = restrictions.partitionKeys(bind);
                 if (orderByAcrossPartitions && keys.size() > 1) {
-                    if (pageSize != Integer.MAX_VALUE && !aggregate) {
+                    if (pageSize != Integer.MAX_VALUE && !aggregate || groupPageSize != Integer.MAX_VALUE) {
                         throw new InvalidRequestException("Cannot page queries with both ORDER BY and a IN restriction "
                                 + "on the partition key; you must either remove the ORDER BY or the IN and sort client "
                                 + "side, or disable paging for this query");
@@ -1037,9 +1065,15 @@ public final class SelectExecution implements CqlStatement {
                 return processRows(result);
             } finally {
                 resolveResume(result);
-                // nothing refers to the previous chunk any more: the row views now point into this one
+                // nothing refers to the previous chunk any more: the row views now point into this one, unless the
+                // partition still open is static-only so far (its static row, emitted when the partition closes,
+                // may live in the previous chunk: this one may be empty)
                 if (previousChunk != null) {
-                    previousChunk.release();
+                    if (hasCurrentKey && partitionHasStatic && (partitionRegularRows == 0 || distinct)) {
+                        heldChunks.add(previousChunk);
+                    } else {
+                        previousChunk.release();
+                    }
                 }
                 previousChunk = result;
             }
@@ -1186,6 +1220,10 @@ public final class SelectExecution implements CqlStatement {
                 previousChunk.release();
                 previousChunk = null;
             }
+            for (ReadResult r : heldChunks) {
+                r.release();
+            }
+            heldChunks.clear();
             row.detach();
             spareRow.set(row);
         }
@@ -1209,7 +1247,8 @@ public final class SelectExecution implements CqlStatement {
                     }
                     partitionEmitted++;
                     remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
-                    if (pageFull()) {
+                    // the last partition of an IN list ends the result: no further (empty) page, as in Cassandra
+                    if (pageFull() && !(keys != null && partitionIndex >= keys.size() - 1)) {
                         savePagingState();
                     }
                 }

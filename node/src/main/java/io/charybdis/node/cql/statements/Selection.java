@@ -321,7 +321,7 @@ public final class Selection {
             case Selector.Cast cast -> {
                 Output inner = build(cast.selector(), table, row, functions, binder);
                 NativeType target = NativeType.fromCqlName(cast.type().type().cqlName());
-                return Casts.cast(inner, target);
+                return overAggregates(List.of(inner), in -> Casts.cast(in.get(0), target));
             }
             case Selector.FieldAccess fa -> {
                 Output inner = build(fa.receiver(), table, row, functions, binder);
@@ -420,12 +420,14 @@ public final class Selection {
                             termText(((Selector.Value) bo.right()).term()));
                     right = literalOperand((Selector.Value) bo.right(), left.type(), binder);
                 }
-                Output l = left;
-                Output r = right;
-                DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type(), l.name(), r.name());
-                String name = l.name() + " " + bo.op().symbol() + " " + r.name();
-                return simple(result, name, (row2, ctx) -> Arithmetic.apply(bo.op(), l.type(), l.value(row2, ctx),
-                        r.type(), r.value(row2, ctx), result));
+                return overAggregates(List.of(left, right), lr -> {
+                    Output l = lr.get(0);
+                    Output r = lr.get(1);
+                    DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type(), l.name(), r.name());
+                    String name = l.name() + " " + bo.op().symbol() + " " + r.name();
+                    return simple(result, name, (row2, ctx) -> Arithmetic.apply(bo.op(), l.type(), l.value(row2, ctx),
+                            r.type(), r.value(row2, ctx), result));
+                });
             }
             case Selector.TypeHint th -> {
                 DataType hinted = io.charybdis.node.schema.TypeResolver.resolve(th.type(),
@@ -459,7 +461,8 @@ public final class Selection {
                 }
                 String name = "-" + (neg.selector() instanceof Selector.BinaryOp ? "(" + inner.name() + ")"
                         : inner.name());
-                return simple(t, name, (r, ctx) -> Arithmetic.negate(t, inner.value(r, ctx)));
+                return overAggregates(List.of(inner), in -> simple(t, name,
+                        (r, ctx) -> Arithmetic.negate(t, in.get(0).value(r, ctx))));
             }
             case Selector.Value v -> throw cannotInfer(v.term());
             default -> {
@@ -614,6 +617,85 @@ public final class Selection {
         ByteBuffer apply(RowData r, BindContext ctx);
     }
 
+    /**
+     * An output computed from {@code args} by {@code make}; when some argument is an aggregate (
+     * {@code max(v) + 1}), it is computed once per group from the aggregates' results (and the first row's values of
+     * the other arguments), as Cassandra does.
+     */
+    static Output overAggregates(List<Output> args, java.util.function.Function<List<Output>, Output> make) {
+        boolean agg = false;
+        for (Output a : args) {
+            agg |= a != null && a.isAggregate();
+        }
+        if (!agg) {
+            return make.apply(args);
+        }
+        ByteBuffer[] slots = new ByteBuffer[args.size()];
+        List<Output> views = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            Output a = args.get(i);
+            if (a == null) {
+                views.add(null);
+                continue;
+            }
+            int idx = i;
+            views.add(simple(a.type(), a.name(), (r, ctx) -> slots[idx] == null ? null : slots[idx].duplicate()));
+        }
+        Output computed = make.apply(views);
+        return new Output() {
+            private boolean first = true;
+            private final ByteBuffer[] firstValues = new ByteBuffer[args.size()];
+
+            public DataType type() {
+                return computed.type();
+            }
+
+            public String name() {
+                return computed.name();
+            }
+
+            public ByteBuffer value(RowData row, BindContext ctx) {
+                for (int i = 0; i < args.size(); i++) {
+                    Output a = args.get(i);
+                    if (a == null) {
+                        continue;
+                    }
+                    if (a.isAggregate()) {
+                        a.value(row, ctx);
+                    } else if (first) {
+                        firstValues[i] = RowData.copy(a.value(row, ctx));
+                    }
+                }
+                first = false;
+                return null;
+            }
+
+            public boolean isAggregate() {
+                return true;
+            }
+
+            public void reset() {
+                first = true;
+                java.util.Arrays.fill(firstValues, null);
+                for (Output a : args) {
+                    if (a != null) {
+                        a.reset();
+                    }
+                }
+            }
+
+            public ByteBuffer result(BindContext ctx) {
+                for (int i = 0; i < args.size(); i++) {
+                    Output a = args.get(i);
+                    if (a != null) {
+                        slots[i] = a.isAggregate() ? a.result(ctx) : firstValues[i];
+                    }
+                }
+                return computed.value(null, ctx);
+            }
+        };
+    }
+
     static Output simple(DataType type, String name, ValueFn fn) {
         return new Output() {
             public DataType type() {
@@ -685,7 +767,12 @@ public final class Selection {
         switch (fname) {
             case "count" -> {
                 if (args.size() != 1) {
-                    throw new InvalidRequestException("Invalid number of arguments in call to function system.count");
+                    throw new InvalidRequestException("Invalid number of arguments in call to function system.count: "
+                            + "1 required but " + args.size() + " provided");
+                }
+                if (args.get(0).isAggregate()) {
+                    throw new InvalidRequestException("aggregate functions cannot be used as arguments of aggregate "
+                            + "functions");
                 }
                 if (fc.args().get(0) instanceof Selector.Value) {
                     return new CountOutput("count", null, -1); // count(1) counts rows, like count(*)
@@ -693,6 +780,13 @@ public final class Selection {
                 return new CountOutput(outName, args.get(0), 0);
             }
             case "min", "max", "sum", "avg" -> {
+                if (args.size() != 1 && !fname.equals("min") && !fname.equals("max")) {
+                    throw Aggregate.noSignature(fname);
+                }
+                if (args.size() == 1 && args.get(0).isAggregate()) {
+                    throw new InvalidRequestException("aggregate functions cannot be used as arguments of aggregate "
+                            + "functions");
+                }
                 if (args.size() != 1) {
                     throw new InvalidRequestException("Invalid number of arguments in call to function system." + fname
                             + ": 1 required but " + args.size() + " provided");
@@ -713,7 +807,28 @@ public final class Selection {
                     throw new InvalidRequestException("Invalid number of arguments in call to function system.token: "
                             + table.partitionKey().size() + " required but " + keyArgs.size() + " provided");
                 }
-                return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName, (r, ctx) -> Values.bigint(r.token));
+                boolean ownKey = true;
+                for (int i = 0; i < keyArgs.size(); i++) {
+                    ownKey &= fc.args().get(i) instanceof Selector.Column col
+                            && col.name().equals(table.partitionKey().get(i).name());
+                }
+                if (ownKey) {
+                    return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName,
+                            (r, ctx) -> Values.bigint(r.token));
+                }
+                // token() of other values: the token those values would have as this table's partition key
+                List<Output> parts = List.copyOf(keyArgs);
+                return simple(io.charybdis.protocol.types.NativeType.BIGINT, outName, (r, ctx) -> {
+                    ByteBuffer[] vals = new ByteBuffer[parts.size()];
+                    for (int i = 0; i < vals.length; i++) {
+                        vals[i] = parts.get(i).value(r, ctx);
+                        if (vals[i] == null) {
+                            return null;
+                        }
+                    }
+                    return Values.bigint(io.charybdis.node.cql.keys.Murmur3.token(
+                            io.charybdis.node.cql.keys.PartitionKeyCodec.compose(vals)));
+                });
             }
             case "tojson" -> {
                 if (args.size() != 1) {
@@ -750,14 +865,13 @@ public final class Selection {
             chosen = resolveLoosely(fname, overloads, args);
         }
         NativeFunction fn = chosen;
-        List<Output> finalArgs = List.copyOf(args);
-        return simple(fn.returnType(), outName, (r, ctx) -> {
+        return overAggregates(List.copyOf(args), finalArgs -> simple(fn.returnType(), outName, (r, ctx) -> {
             List<ByteBuffer> vals = new ArrayList<>(finalArgs.size());
             for (Output a : finalArgs) {
                 vals.add(a.value(r, ctx));
             }
             return fn.execute(vals, ctx);
-        });
+        }));
     }
 
     /**
@@ -867,6 +981,8 @@ public final class Selection {
         private BigDecimal sum = BigDecimal.ZERO;
         private long lsum;
         private double dsum;
+        /** avg of floats/doubles once the double sum overflowed (Cassandra goes on exactly, in a BigDecimal). */
+        private BigDecimal bigDsum;
         private long count;
         /** avg of decimals: Cassandra's running mean, avg += (x - avg) / n rounded half-even at each value. */
         private BigDecimal decimalAvg = BigDecimal.ZERO;
@@ -883,15 +999,20 @@ public final class Selection {
                             + "following signatures: system." + fn + " : (bigint) -> bigint, system." + fn
                             + " : (varint) -> varint): use type casts to disambiguate");
                 }
-                StringBuilder known = new StringBuilder();
-                for (String t : List.of("varint", "int", "double", "smallint", "float", "counter", "decimal",
-                        "tinyint", "bigint")) {
-                    known.append(known.length() == 0 ? "" : ", ").append("system.").append(fn).append(" : (")
-                            .append(t).append(") -> ").append(t);
-                }
-                throw new InvalidRequestException("Invalid call to function " + fn + ", none of its type signatures "
-                        + "match (known type signatures: " + known + ")");
+                throw noSignature(fn);
             }
+        }
+
+        /** No overload of sum/avg takes the arguments (Cassandra lists its overloads in an unstable order). */
+        static InvalidRequestException noSignature(String fn) {
+            StringBuilder known = new StringBuilder();
+            for (String t : List.of("varint", "int", "double", "smallint", "float", "counter", "decimal",
+                    "tinyint", "bigint")) {
+                known.append(known.length() == 0 ? "" : ", ").append("system.").append(fn).append(" : (")
+                        .append(t).append(") -> ").append(t);
+            }
+            return new InvalidRequestException("Invalid call to function " + fn + ", none of its type signatures "
+                    + "match (known type signatures: " + known + ")");
         }
 
         private static boolean isNumeric(DataType t) {
@@ -918,6 +1039,7 @@ public final class Selection {
             sum = BigDecimal.ZERO;
             lsum = 0;
             dsum = 0;
+            bigDsum = null;
             count = 0;
             decimalAvg = BigDecimal.ZERO;
         }
@@ -969,8 +1091,8 @@ public final class Selection {
                         case SMALLINT -> addExact(v.getShort(p));
                         case INT -> addExact(v.getInt(p));
                         case BIGINT, COUNTER -> addExact(v.getLong(p));
-                        case FLOAT -> dsum += v.getFloat(p);
-                        case DOUBLE -> dsum += v.getDouble(p);
+                        case FLOAT -> addDouble(v.getFloat(p));
+                        case DOUBLE -> addDouble(v.getDouble(p));
                         default -> {
                             Object o = arg.type().compose(v.duplicate());
                             if (o instanceof BigDecimal bd && fn.equals("avg")) {
@@ -984,6 +1106,22 @@ public final class Selection {
                 }
             }
             return null;
+        }
+
+        private void addDouble(double d) {
+            if (bigDsum != null && !Double.isInfinite(d) && !Double.isNaN(d)) {
+                bigDsum = bigDsum.add(BigDecimal.valueOf(d));
+                return;
+            }
+            if (bigDsum != null) {
+                bigDsum = null; // an infinite or NaN value: the double arithmetic's answer
+            }
+            double next = dsum + d;
+            if (fn.equals("avg") && Double.isInfinite(next) && !Double.isInfinite(d) && !Double.isInfinite(dsum)
+                    && !Double.isNaN(dsum)) {
+                bigDsum = BigDecimal.valueOf(dsum).add(BigDecimal.valueOf(d));
+            }
+            dsum = next;
         }
 
         private void addComposed(Object o) {
@@ -1008,7 +1146,8 @@ public final class Selection {
             boolean avg = fn.equals("avg");
             switch (k) {
                 case FLOAT, DOUBLE -> {
-                    double d = avg ? (count == 0 ? 0 : dsum / count) : dsum;
+                    double d = avg ? (count == 0 ? 0 : bigDsum != null ? bigDsum.divide(BigDecimal.valueOf(count),
+                            java.math.MathContext.DECIMAL128).doubleValue() : dsum / count) : dsum;
                     return k == TypeKind.FLOAT ? arg.type().decompose((float) d) : arg.type().decompose(d);
                 }
                 case DECIMAL -> {

@@ -102,7 +102,7 @@ abstract class ExpressionParser extends ParserCore {
         if (at(TokenType.INTEGER) || at(TokenType.MINUS) && la(1) == TokenType.INTEGER) {
             return constant();
         }
-        throw mismatched(TokenType.INTEGER);
+        throw noViableAlternative();
     }
 
     final Term.BindMarker marker() {
@@ -616,7 +616,7 @@ abstract class ExpressionParser extends ParserCore {
         }
         for (Properties.Property p : into) {
             if (p.name().equals(name)) {
-                throw invalid(nameToken, "Multiple definition for property " + name);
+                throw invalid(nameToken, "Multiple definitions for property '" + name + "'");
             }
         }
         into.add(new Properties.Property(name, value));

@@ -202,6 +202,12 @@ public final class Functions {
             throw new InvalidRequestException("Unknown function " + call.function().toCql());
         }
         List<NativeFunction> candidates = overloads(name);
+        if (candidates.isEmpty() && name.equals("token")
+                && !receiverType.equals(io.charybdis.protocol.types.NativeType.BIGINT)) {
+            // token() is a bigint (with the Murmur3 partitioner), whatever its arguments
+            throw new InvalidRequestException("Type error: cannot assign result of function system.token (type "
+                    + "bigint) to " + receiverName + " (type " + receiverType.cqlName() + ")");
+        }
         if (candidates.isEmpty()) {
             throw new InvalidRequestException("Unknown function " + call.function().toCql()
                     + " (user-defined functions are not supported yet)");

@@ -214,7 +214,8 @@ public final class Literals {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw new InvalidRequestException("Unable to make long from '" + text + "'");
+            throw new InvalidRequestException("Unable to make "
+                    + (type == io.charybdis.protocol.types.NativeType.INT ? "int" : "long") + " from '" + text + "'");
         }
     }
 
