@@ -48,11 +48,18 @@ public final class TypeResolver {
         if (syntax instanceof CqlTypeSyntax.SetType s) {
             requireFrozenIfNested(frozen, topLevel, "collections");
             DataType e = resolve(s.element(), ks, frozen, false);
+            if (referencesDuration(e)) {
+                throw new InvalidRequestException("Durations are not allowed inside sets: " + s.toCql());
+            }
             return new SetType(e, frozen);
         }
         if (syntax instanceof CqlTypeSyntax.MapType m) {
             requireFrozenIfNested(frozen, topLevel, "collections");
-            return new MapType(resolve(m.key(), ks, frozen, false), resolve(m.value(), ks, frozen, false), frozen);
+            DataType key = resolve(m.key(), ks, frozen, false);
+            if (referencesDuration(key)) {
+                throw new InvalidRequestException("Durations are not allowed as map keys: " + m.toCql());
+            }
+            return new MapType(key, resolve(m.value(), ks, frozen, false), frozen);
         }
         if (syntax instanceof CqlTypeSyntax.TupleType t) {
             List<DataType> comps = new ArrayList<>();
@@ -89,6 +96,20 @@ public final class TypeResolver {
             return n != null ? n : new CustomType(c.className());
         }
         throw new InvalidRequestException("Unsupported type " + syntax.toCql());
+    }
+
+    /** Whether a type is duration or holds durations anywhere inside (Cassandra's referencesDuration). */
+    public static boolean referencesDuration(DataType t) {
+        return switch (t) {
+            case NativeType n -> n == NativeType.DURATION;
+            case ListType l -> referencesDuration(l.element());
+            case SetType s -> referencesDuration(s.element());
+            case MapType m -> referencesDuration(m.key()) || referencesDuration(m.value());
+            case TupleType tu -> tu.components().stream().anyMatch(TypeResolver::referencesDuration);
+            case UserType u -> u.fieldTypes().stream().anyMatch(TypeResolver::referencesDuration);
+            case VectorType v -> referencesDuration(v.element());
+            default -> false;
+        };
     }
 
     private static void requireFrozenIfNested(boolean frozen, boolean topLevel, String what) {

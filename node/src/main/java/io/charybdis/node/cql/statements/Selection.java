@@ -422,6 +422,7 @@ public final class Selection {
                 }
                 Output l = left;
                 Output r = right;
+                ambiguousOperands(bo, l, r);
                 DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type(), l.name(), r.name());
                 String name = l.name() + " " + bo.op().symbol() + " " + r.name();
                 return simple(result, name, (row2, ctx) -> Arithmetic.apply(bo.op(), l.type(), l.value(row2, ctx),
@@ -574,6 +575,26 @@ public final class Selection {
             out.add(t);
         }
         return out;
+    }
+
+    /**
+     * Operands that fit several of Cassandra's operator overloads: two timestamps (a timestamp also fits the bigint
+     * ones), or a string constant with a duration (the string could be a timestamp or a date).
+     */
+    private static void ambiguousOperands(Selector.BinaryOp bo, Output l, Output r) {
+        TypeKind lk = Types.kind(l.type());
+        TypeKind rk = Types.kind(r.type());
+        boolean ambiguous = lk == TypeKind.TIMESTAMP && rk == TypeKind.TIMESTAMP
+                || isStringConstant(bo.left()) && rk == TypeKind.DURATION;
+        if (ambiguous) {
+            throw new InvalidRequestException("Ambiguous '" + bo.op().symbol() + "' operation with args " + l.name()
+                    + " and " + r.name() + ": use type hint to disambiguate, example '(int) ?'");
+        }
+    }
+
+    private static boolean isStringConstant(Selector s) {
+        return s instanceof Selector.Value v && v.term() instanceof Term.Literal lit
+                && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.STRING;
     }
 
     /** {@code v + null}: Cassandra cannot pick the operation's overload. */

@@ -239,7 +239,12 @@ public final class Json {
                     if (!(json instanceof String str)) {
                         throw mismatch(json, type, receiver);
                     }
-                    return Values.bigint(DateTimes.parseTimestampMillis(str));
+                    try {
+                        return Values.bigint(DateTimes.parseTimestampMillis(str));
+                    } catch (InvalidRequestException e) {
+                        throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": "
+                                + e.getMessage());
+                    }
                 }
                 case LIST, SET, VECTOR, TUPLE -> {
                     if (!(json instanceof List<?> list)) {

@@ -114,8 +114,10 @@ public final class Literals {
                 }
                 case TIMESTAMP -> {
                     requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
-                    return Values.bigint(lk == LiteralKind.INTEGER ? parseLong(text, type)
-                            : DateTimes.parseTimestampMillis(text));
+                    if (text.isEmpty()) {
+                        return ByteBuffer.allocate(0);
+                    }
+                    return Values.bigint(DateTimes.parseTimestampMillis(text));
                 }
                 case DATE -> {
                     requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
@@ -139,7 +141,7 @@ public final class Literals {
                     return Values.bigint(DateTimes.parseTimeNanos(text));
                 }
                 case DURATION -> {
-                    requireKind(lit, type, receiverName, LiteralKind.DURATION);
+                    requireKind(lit, type, receiverName, LiteralKind.DURATION, LiteralKind.INTEGER);
                     return Durations.parse(text);
                 }
                 case INET -> {
