@@ -458,7 +458,8 @@ public final class Selection {
                 if (!Arithmetic.negatable(t)) {
                     throw Arithmetic.negateUnsupported();
                 }
-                String name = "-" + (neg.selector() instanceof Selector.BinaryOp ? "(" + inner.name() + ")"
+                String name = "-" + (neg.parenthesized() || neg.selector() instanceof Selector.BinaryOp
+                        ? "(" + inner.name() + ")"
                         : inner.name());
                 return simple(t, name, (r, ctx) -> Arithmetic.negate(t, inner.value(r, ctx)));
             }
