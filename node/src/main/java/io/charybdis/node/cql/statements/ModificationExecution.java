@@ -112,9 +112,18 @@ public final class ModificationExecution implements CqlStatement {
             if (text == null || text == Values.UNSET) {
                 throw new InvalidRequestException("Got null for INSERT JSON values");
             }
-            Object json = io.charybdis.node.cql.values.Json.parse(Values.toText(text));
+            Object json;
+            try {
+                json = io.charybdis.node.cql.values.Json.parse(Values.toText(text));
+            } catch (io.charybdis.node.cql.values.Json.ParseException e) {
+                throw new InvalidRequestException("Could not decode JSON string as a map: " + e.detail());
+            }
+            if (json == null) {
+                throw new InvalidRequestException("Got null for INSERT JSON values");
+            }
             if (!(json instanceof java.util.Map<?, ?> m)) {
-                throw new InvalidRequestException("Could not decode JSON string as a map: " + Values.toText(text));
+                throw new InvalidRequestException("Could not decode JSON string as a map: not a JSON object: "
+                        + Values.toText(text));
             }
             java.util.Map<String, Object> byColumn = new java.util.HashMap<>();
             for (java.util.Map.Entry<?, ?> e : m.entrySet()) {

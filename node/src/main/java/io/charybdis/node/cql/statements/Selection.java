@@ -655,6 +655,19 @@ public final class Selection {
     private static Output function(Selector.FunctionCall fc, TableMetadata table, RowData row, Functions functions,
                                    TermBinder binder) {
         String fname = fc.function().name();
+        if (fname.equals("fromjson")) {
+            throw new InvalidRequestException("fromjson() cannot be used in the selection clause of a SELECT statement");
+        }
+        if (fname.equals("tojson")) {
+            if (fc.args().size() != 1) {
+                throw new InvalidRequestException("Invalid number of arguments for function system.tojson(any)");
+            }
+            if (fc.args().get(0) instanceof Selector.Value v && v.term() instanceof Term.Literal lit
+                    && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL) {
+                throw new InvalidRequestException("Cannot infer type of argument NULL in call to function "
+                        + "system.tojson(any): use type casts to disambiguate");
+            }
+        }
         List<Output> args = new ArrayList<>();
         boolean literalArgs = false;
         for (Selector a : fc.args()) {
