@@ -37,7 +37,9 @@ public final class TypeResolver {
         }
         if (syntax instanceof CqlTypeSyntax.Frozen f) {
             if (f.inner() instanceof CqlTypeSyntax.Native) {
-                throw new InvalidRequestException("frozen<> is only allowed on collections, tuples, and user-defined types");
+                // a syntax error in Cassandra (its parser checks it)
+                throw new io.charybdis.node.cql.exceptions.SyntaxException("frozen<> is only allowed on collections, "
+                        + "tuples, and user-defined types (got " + f.inner().toCql() + ")");
             }
             return resolve(f.inner(), ks, true, topLevel);
         }
@@ -86,8 +88,7 @@ public final class TypeResolver {
                         + u.name().name());
             }
             if (!frozen && !topLevel) {
-                throw new InvalidRequestException("Non-frozen UDTs are not allowed inside collections: "
-                        + u.name().name());
+                throw new NestedNonFrozen("Non-frozen UDTs are not allowed inside collections");
             }
             return new UserType(t.keyspace(), t.name(), t.fieldNames(), t.fieldTypes(), frozen);
         }

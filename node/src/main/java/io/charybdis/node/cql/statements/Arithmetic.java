@@ -59,7 +59,8 @@ public final class Arithmetic {
                 return NativeType.DECIMAL;
             }
             TypeKind wider = NUMERIC_ORDER.indexOf(l) >= NUMERIC_ORDER.indexOf(r) ? l : r;
-            return wider == l ? left : right;
+            // a counter computes as a bigint
+            return wider == TypeKind.COUNTER ? NativeType.BIGINT : wider == l ? left : right;
         }
         if ((l == TypeKind.TIMESTAMP || l == TypeKind.DATE) && r == TypeKind.DURATION
                 && (op == ArithmeticOperator.ADD || op == ArithmeticOperator.SUBTRACT)) {

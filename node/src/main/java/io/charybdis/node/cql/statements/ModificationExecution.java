@@ -433,7 +433,7 @@ public final class ModificationExecution implements CqlStatement {
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " + "
                             + add.value().toCql() + ") for " + (k.isCollection() ? "frozen collection column "
-                            : "non counter column ") + c.name());
+                            : k == TypeKind.TUPLE ? "tuple column " : "non counter column ") + c.name());
                 }
                 if (k == TypeKind.UDT) {
                     throw new InvalidRequestException("Invalid operation for user type column " + c.name());
@@ -456,7 +456,7 @@ public final class ModificationExecution implements CqlStatement {
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " - "
                             + sub.value().toCql() + ") for " + (k.isCollection() ? "frozen collection column "
-                            : "non counter column ") + c.name());
+                            : k == TypeKind.TUPLE ? "tuple column " : "non counter column ") + c.name());
                 }
                 DataType t = k == TypeKind.MAP ? Types.setOf(Types.keyType(c.type()), false) : c.type();
                 return new Op(c, OpKind.REMOVE, binder.bind(sub.value(), c.name(), t), null, -1);
@@ -535,7 +535,11 @@ public final class ModificationExecution implements CqlStatement {
                 throw new InvalidRequestException("Invalid deletion operation for non collection column " + c.name());
             }
             case DeleteStatement.Target.Field f -> {
-                if (k != TypeKind.UDT || !c.isMultiCell()) {
+                if (k == TypeKind.UDT && !c.isMultiCell()) {
+                    throw new InvalidRequestException("Frozen UDT column " + c.name() + " does not support field "
+                            + "deletions");
+                }
+                if (k != TypeKind.UDT) {
                     throw new InvalidRequestException("Invalid deletion operation for non-UDT column " + c.name());
                 }
                 int idx = Types.fieldNames(c.type()).indexOf(f.field());
@@ -667,20 +671,44 @@ public final class ModificationExecution implements CqlStatement {
         }
         long ts = v.getLong(v.position());
         if (ts == Long.MIN_VALUE) {
-            throw new InvalidRequestException("Invalid timestamp value " + ts);
+            throw new InvalidRequestException("Out of bound timestamp, must be in [" + (Long.MIN_VALUE + 1) + ", "
+                    + Long.MAX_VALUE + "]");
         }
         return ts;
     }
 
     int ttl(QueryContext ctx) {
+        int requested = requestedTtl(ctx);
+        rejectExpirationOverflow(requested, ttl == null);
+        return requested;
+    }
+
+    /** The last second a cell can expire at (2038-01-19T03:14:06Z): expiry is kept in a signed 32-bit int. */
+    private static final long MAX_DELETION_TIME = Integer.MAX_VALUE - 1;
+
+    /**
+     * Cassandra's default expiration date overflow policy (REJECT): a TTL that would expire after
+     * {@link #MAX_DELETION_TIME} is refused.
+     */
+    private void rejectExpirationOverflow(int ttlSeconds, boolean isDefault) {
+        if (ttlSeconds > 0 && System.currentTimeMillis() / 1000 + ttlSeconds > MAX_DELETION_TIME) {
+            String max = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxxx").format(
+                    java.time.Instant.ofEpochSecond(MAX_DELETION_TIME).atOffset(java.time.ZoneOffset.UTC));
+            throw new InvalidRequestException("Request on table " + table.keyspace() + "." + table.name() + " with "
+                    + (isDefault ? "default " : "") + "ttl of " + ttlSeconds + " seconds exceeds maximum supported "
+                    + "expiration date of " + max + ". In order to avoid this use a lower TTL, change the expiration "
+                    + "date overflow policy or upgrade to a version where this limitation is fixed. See "
+                    + "CASSANDRA-14092 and CASSANDRA-14227 for more details.");
+        }
+    }
+
+    private int requestedTtl(QueryContext ctx) {
         if (ttl == null) {
             return table.params().defaultTimeToLive();
         }
         ByteBuffer v = ttl.bind(ctx.bind());
-        if (v == null) {
-            throw new InvalidRequestException("Invalid null value of TTL");
-        }
-        if (v == Values.UNSET || v.remaining() == 0) {
+        if (v == null || v == Values.UNSET || v.remaining() == 0) {
+            // as Cassandra: a null, unset or empty TTL is no TTL of the statement's own
             return table.params().defaultTimeToLive(); // an empty TTL is no TTL, as in Cassandra
         }
         int t = v.getInt(v.position());

@@ -569,6 +569,10 @@ public final class Restrictions {
             case Relation.SingleColumn sc -> {
                 ColumnMetadata c = column(sc.column());
                 DataType valueType = c.type();
+                if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
+                            + ") cannot be restricted by any relation");
+                }
                 if (sc.op() == Operator.CONTAINS || sc.op() == Operator.NOT_CONTAINS) {
                     TypeKind k = Types.kind(c.type());
                     if (!k.isCollection()) {

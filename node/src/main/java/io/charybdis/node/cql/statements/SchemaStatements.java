@@ -398,12 +398,13 @@ public final class SchemaStatements {
         for (SchemaStatement.ColumnDefinition d : defs.values()) {
             if (keyColumns.contains(d.name())) {
                 if (d.isStatic()) {
-                    throw new InvalidRequestException("Static column " + d.name() + " cannot be part of the PRIMARY KEY");
+                    throw new InvalidRequestException("Static column '" + d.name() + "' cannot be part of the PRIMARY KEY");
                 }
                 continue;
             }
             DataType t = TypeResolver.resolve(d.type(), ks);
             checkNoNestedCounter(t);
+            checkNonFrozenUdt(t);
             if (d.isStatic() && clusteringNames.isEmpty()) {
                 throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the table has "
                         + "at least one clustering column");
@@ -442,6 +443,14 @@ public final class SchemaStatements {
             throw new InvalidRequestException("Duplicate definition for " + name + " in PRIMARY KEY");
         }
         return d;
+    }
+
+    /** A column of a non-frozen user type whose fields hold non-frozen collections: Cassandra refuses it. */
+    private static void checkNonFrozenUdt(DataType t) {
+        if (Types.kind(t) == TypeKind.UDT && t.isMultiCell()
+                && Types.fieldTypes(t).stream().anyMatch(DataType::isMultiCell)) {
+            throw new InvalidRequestException("Non-frozen UDTs with nested non-frozen collections are not supported");
+        }
     }
 
     private static DataType keyType(SchemaStatement.ColumnDefinition d, KeyspaceMetadata ks) {
@@ -503,6 +512,7 @@ public final class SchemaStatements {
                     }
                     DataType type = TypeResolver.resolve(d.type(), ks);
                     checkNoNestedCounter(type);
+                    checkNonFrozenUdt(type);
                     if (d.isStatic() && t.clustering().isEmpty()) {
                         throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the "
                                 + "table has at least one clustering column");
@@ -638,6 +648,10 @@ public final class SchemaStatements {
             if (names.contains(f.name())) {
                 throw new InvalidRequestException("Duplicate field name '" + f.name() + "' in type '" + name + "'");
             }
+            if (f.type() instanceof io.charybdis.node.cql.syntax.CqlTypeSyntax.UserType) {
+                // checked before the type is looked up, as Cassandra does
+                throw new InvalidRequestException("A user type cannot contain non-frozen UDTs");
+            }
             DataType t = TypeResolver.resolve(f.type(), ks);
             if (Types.isCounter(t)) {
                 throw new InvalidRequestException("A user type cannot contain counters");
@@ -684,12 +698,13 @@ public final class SchemaStatements {
                         if (rename.ifExists()) {
                             continue;
                         }
-                        throw new InvalidRequestException("Unkown field " + r.from() + " in user type " + t.cqlName());
+                        throw new InvalidRequestException("Unkown field " + r.from() + " in user type " + ksName + "."
+                                + t.cqlName());
                     }
                     names.set(i, r.to());
                 }
             }
-            case AlterFieldType a -> throw new InvalidRequestException("Alterting field types is no longer supported");
+            case AlterFieldType a -> throw new InvalidRequestException("Altering field types is no longer supported");
         }
         UserType updated = new UserType(ksName, t.name(), names, types, false);
         KeyspaceMetadata newKs = ks.withType(updated);

@@ -331,7 +331,8 @@ public final class Selection {
                 }
                 int f = Types.fieldNames(inner.type()).indexOf(fa.field());
                 if (f < 0) {
-                    throw new InvalidRequestException(inner.type().cqlName() + " has no field " + fa.field());
+                    throw new InvalidRequestException(inner.name() + " of type " + inner.type().cqlName() + " has no field "
+                            + fa.field());
                 }
                 DataType ft = Types.fieldTypes(inner.type()).get(f);
                 int arity = Types.fieldTypes(inner.type()).size();

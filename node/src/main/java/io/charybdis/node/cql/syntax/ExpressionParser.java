@@ -102,7 +102,7 @@ abstract class ExpressionParser extends ParserCore {
         if (at(TokenType.INTEGER) || at(TokenType.MINUS) && la(1) == TokenType.INTEGER) {
             return constant();
         }
-        throw mismatched(TokenType.INTEGER);
+        throw noViableAlternative(); // Cassandra's intValue rule has several alternatives
     }
 
     final Term.BindMarker marker() {
