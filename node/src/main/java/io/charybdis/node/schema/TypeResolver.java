@@ -37,7 +37,9 @@ public final class TypeResolver {
         }
         if (syntax instanceof CqlTypeSyntax.Frozen f) {
             if (f.inner() instanceof CqlTypeSyntax.Native) {
-                throw new InvalidRequestException("frozen<> is only allowed on collections, tuples, and user-defined types");
+                // a syntax error in Cassandra (its parser checks it)
+                throw new io.charybdis.node.cql.exceptions.SyntaxException("frozen<> is only allowed on collections, "
+                        + "tuples, and user-defined types (got " + f.inner().toCql() + ")");
             }
             return resolve(f.inner(), ks, true, topLevel);
         }
@@ -48,11 +50,18 @@ public final class TypeResolver {
         if (syntax instanceof CqlTypeSyntax.SetType s) {
             requireFrozenIfNested(frozen, topLevel, "collections");
             DataType e = resolve(s.element(), ks, frozen, false);
+            if (referencesDuration(e)) {
+                throw new InvalidRequestException("Durations are not allowed inside sets: " + s.toCql());
+            }
             return new SetType(e, frozen);
         }
         if (syntax instanceof CqlTypeSyntax.MapType m) {
             requireFrozenIfNested(frozen, topLevel, "collections");
-            return new MapType(resolve(m.key(), ks, frozen, false), resolve(m.value(), ks, frozen, false), frozen);
+            DataType key = resolve(m.key(), ks, frozen, false);
+            if (referencesDuration(key)) {
+                throw new InvalidRequestException("Durations are not allowed as map keys: " + m.toCql());
+            }
+            return new MapType(key, resolve(m.value(), ks, frozen, false), frozen);
         }
         if (syntax instanceof CqlTypeSyntax.TupleType t) {
             List<DataType> comps = new ArrayList<>();
@@ -79,8 +88,7 @@ public final class TypeResolver {
                         + u.name().name());
             }
             if (!frozen && !topLevel) {
-                throw new InvalidRequestException("Non-frozen UDTs are not allowed inside collections: "
-                        + u.name().name());
+                throw new NestedNonFrozen("Non-frozen UDTs are not allowed inside collections");
             }
             return new UserType(t.keyspace(), t.name(), t.fieldNames(), t.fieldTypes(), frozen);
         }
@@ -89,6 +97,20 @@ public final class TypeResolver {
             return n != null ? n : new CustomType(c.className());
         }
         throw new InvalidRequestException("Unsupported type " + syntax.toCql());
+    }
+
+    /** Whether a type is duration or holds durations anywhere inside (Cassandra's referencesDuration). */
+    public static boolean referencesDuration(DataType t) {
+        return switch (t) {
+            case NativeType n -> n == NativeType.DURATION;
+            case ListType l -> referencesDuration(l.element());
+            case SetType s -> referencesDuration(s.element());
+            case MapType m -> referencesDuration(m.key()) || referencesDuration(m.value());
+            case TupleType tu -> tu.components().stream().anyMatch(TypeResolver::referencesDuration);
+            case UserType u -> u.fieldTypes().stream().anyMatch(TypeResolver::referencesDuration);
+            case VectorType v -> referencesDuration(v.element());
+            default -> false;
+        };
     }
 
     private static void requireFrozenIfNested(boolean frozen, boolean topLevel, String what) {

@@ -59,7 +59,8 @@ public final class Arithmetic {
                 return NativeType.DECIMAL;
             }
             TypeKind wider = NUMERIC_ORDER.indexOf(l) >= NUMERIC_ORDER.indexOf(r) ? l : r;
-            return wider == l ? left : right;
+            // a counter computes as a bigint
+            return wider == TypeKind.COUNTER ? NativeType.BIGINT : wider == l ? left : right;
         }
         if ((l == TypeKind.TIMESTAMP || l == TypeKind.DATE) && r == TypeKind.DURATION
                 && (op == ArithmeticOperator.ADD || op == ArithmeticOperator.SUBTRACT)) {
@@ -125,6 +126,11 @@ public final class Arithmetic {
                         .plusNanos(sign * d.nanoseconds());
                 return Values.bigint(z.toInstant().toEpochMilli());
             }
+            if (d.nanoseconds() != 0) {
+                throw new FunctionFailureException("the operation '" + left.cqlName() + " " + op.symbol() + " "
+                        + right.cqlName() + "' failed: The duration must have a day precision. Was: " + d, "system",
+                        op == ArithmeticOperator.ADD ? "_add" : "_substract", List.of(left.cqlName(), right.cqlName()));
+            }
             LocalDate date = (LocalDate) left.compose(a);
             LocalDate moved = date.plusMonths((long) sign * d.months()).plusDays((long) sign * d.days());
             return result.decompose(moved);
@@ -173,9 +179,9 @@ public final class Arithmetic {
 
     private static BigDecimal decimal(DataType t, ByteBuffer v) {
         Number n = num(t, v);
+        // as Cassandra: every other number goes through its double value (an int 2 is 2.0)
         return n instanceof BigDecimal bd ? bd : n instanceof BigInteger bi ? new BigDecimal(bi)
-                : (n instanceof Float || n instanceof Double) ? BigDecimal.valueOf(n.doubleValue())
-                : BigDecimal.valueOf(n.longValue());
+                : BigDecimal.valueOf(n.doubleValue());
     }
 
     private static BigInteger bigint(DataType t, ByteBuffer v) {
@@ -193,17 +199,25 @@ public final class Arithmetic {
         };
     }
 
+    /** The precision of decimal sums, differences and products (Cassandra's MAX_PRECISION). */
+    private static final MathContext DECIMAL_PRECISION = new MathContext(10000);
+
     private static BigDecimal decimalOp(ArithmeticOperator op, BigDecimal x, BigDecimal y) {
         return switch (op) {
-            case ADD -> x.add(y);
-            case SUBTRACT -> x.subtract(y);
-            case MULTIPLY -> x.multiply(y);
+            case ADD -> x.add(y, DECIMAL_PRECISION);
+            case SUBTRACT -> x.subtract(y, DECIMAL_PRECISION);
+            case MULTIPLY -> x.multiply(y, DECIMAL_PRECISION);
             case DIVIDE -> {
                 if (y.signum() == 0) {
                     // the message Cassandra 5.0.6 reports (its JDK's BigDecimal divides through BigInteger)
                     throw new ArithmeticException("BigInteger divide by zero");
                 }
-                yield x.divide(y, MathContext.DECIMAL128);
+                // Cassandra's quotient scale: 32 significant digits past the integer digits, at least 32 and the
+                // operands' scales, at most 1000; rounded half up, trailing zeros dropped
+                int integerDigits = (x.precision() - x.scale()) - (y.precision() - y.scale());
+                int scale = Math.max(Math.max(32 - integerDigits, x.scale()), y.scale());
+                scale = Math.min(Math.max(scale, 32), 1000);
+                yield x.divide(y, scale, java.math.RoundingMode.HALF_UP).stripTrailingZeros();
             }
             case MODULO -> x.remainder(y);
         };
@@ -215,7 +229,7 @@ public final class Arithmetic {
             case SUBTRACT -> x.subtract(y);
             case MULTIPLY -> x.multiply(y);
             case DIVIDE -> x.divide(y);
-            case MODULO -> x.mod(y);
+            case MODULO -> x.remainder(y);
         };
     }
 }

@@ -188,11 +188,13 @@ final class Casts {
                     case BIGINT, COUNTER -> target.decompose(n.longValue());
                     case FLOAT -> target.decompose(n.floatValue());
                     case DOUBLE -> target.decompose(n.doubleValue());
-                    case VARINT -> target.decompose(n instanceof BigDecimal bd ? bd.toBigInteger()
-                            : n instanceof BigInteger bi ? bi : BigInteger.valueOf(n.longValue()));
+                    // as Cassandra: a varint from any other number goes through its long value (wrapping)
+                    case VARINT -> target.decompose(n instanceof BigInteger bi ? bi : BigInteger.valueOf(n.longValue()));
+                    // a float's decimal is its shortest text, not its double's
                     case DECIMAL -> target.decompose(n instanceof BigDecimal bd ? bd
                             : n instanceof BigInteger bi ? new BigDecimal(bi)
-                            : (n instanceof Float || n instanceof Double) ? BigDecimal.valueOf(n.doubleValue())
+                            : n instanceof Float f ? new BigDecimal(Float.toString(f))
+                            : n instanceof Double ? BigDecimal.valueOf(n.doubleValue())
                             : BigDecimal.valueOf(n.longValue()));
                     default -> throw new InvalidRequestException(cannot(from, target));
                 };

@@ -112,9 +112,18 @@ public final class ModificationExecution implements CqlStatement {
             if (text == null || text == Values.UNSET) {
                 throw new InvalidRequestException("Got null for INSERT JSON values");
             }
-            Object json = io.charybdis.node.cql.values.Json.parse(Values.toText(text));
+            Object json;
+            try {
+                json = io.charybdis.node.cql.values.Json.parse(Values.toText(text));
+            } catch (io.charybdis.node.cql.values.Json.ParseException e) {
+                throw new InvalidRequestException("Could not decode JSON string as a map: " + e.detail());
+            }
+            if (json == null) {
+                throw new InvalidRequestException("Got null for INSERT JSON values");
+            }
             if (!(json instanceof java.util.Map<?, ?> m)) {
-                throw new InvalidRequestException("Could not decode JSON string as a map: " + Values.toText(text));
+                throw new InvalidRequestException("Could not decode JSON string as a map: not a JSON object: "
+                        + Values.toText(text));
             }
             java.util.Map<String, Object> byColumn = new java.util.HashMap<>();
             for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
@@ -457,7 +466,7 @@ public final class ModificationExecution implements CqlStatement {
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " + "
                             + add.value().toCql() + ") for " + (k.isCollection() ? "frozen collection column "
-                            : "non counter column ") + c.name());
+                            : k == TypeKind.TUPLE ? "tuple column " : "non counter column ") + c.name());
                 }
                 if (k == TypeKind.UDT) {
                     throw new InvalidRequestException("Invalid operation for user type column " + c.name());
@@ -480,7 +489,7 @@ public final class ModificationExecution implements CqlStatement {
                 if (!c.isMultiCell()) {
                     throw new InvalidRequestException("Invalid operation (" + c.name() + " = " + c.name() + " - "
                             + sub.value().toCql() + ") for " + (k.isCollection() ? "frozen collection column "
-                            : "non counter column ") + c.name());
+                            : k == TypeKind.TUPLE ? "tuple column " : "non counter column ") + c.name());
                 }
                 DataType t = k == TypeKind.MAP ? Types.setOf(Types.keyType(c.type()), false) : c.type();
                 return new Op(c, OpKind.REMOVE, binder.bind(sub.value(), c.name(), t), null, -1);
@@ -563,7 +572,11 @@ public final class ModificationExecution implements CqlStatement {
                 throw new InvalidRequestException("Invalid deletion operation for non collection column " + c.name());
             }
             case DeleteStatement.Target.Field f -> {
-                if (k != TypeKind.UDT || !c.isMultiCell()) {
+                if (k == TypeKind.UDT && !c.isMultiCell()) {
+                    throw new InvalidRequestException("Frozen UDT column " + c.name() + " does not support field "
+                            + "deletions");
+                }
+                if (k != TypeKind.UDT) {
                     throw new InvalidRequestException("Invalid deletion operation for non-UDT column " + c.name());
                 }
                 int idx = Types.fieldNames(c.type()).indexOf(f.field());
@@ -758,12 +771,38 @@ public final class ModificationExecution implements CqlStatement {
         }
         long ts = v.getLong(v.position());
         if (ts == Long.MIN_VALUE) {
-            throw new InvalidRequestException("Invalid timestamp value " + ts);
+            throw new InvalidRequestException("Out of bound timestamp, must be in [" + (Long.MIN_VALUE + 1) + ", "
+                    + Long.MAX_VALUE + "]");
         }
         return ts;
     }
 
     int ttl(QueryContext ctx) {
+        int requested = requestedTtl(ctx);
+        rejectExpirationOverflow(requested, ttl == null);
+        return requested;
+    }
+
+    /** The last second a cell can expire at (2038-01-19T03:14:06Z): expiry is kept in a signed 32-bit int. */
+    private static final long MAX_DELETION_TIME = Integer.MAX_VALUE - 1;
+
+    /**
+     * Cassandra's default expiration date overflow policy (REJECT): a TTL that would expire after
+     * {@link #MAX_DELETION_TIME} is refused.
+     */
+    private void rejectExpirationOverflow(int ttlSeconds, boolean isDefault) {
+        if (ttlSeconds > 0 && System.currentTimeMillis() / 1000 + ttlSeconds > MAX_DELETION_TIME) {
+            String max = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxxx").format(
+                    java.time.Instant.ofEpochSecond(MAX_DELETION_TIME).atOffset(java.time.ZoneOffset.UTC));
+            throw new InvalidRequestException("Request on table " + table.keyspace() + "." + table.name() + " with "
+                    + (isDefault ? "default " : "") + "ttl of " + ttlSeconds + " seconds exceeds maximum supported "
+                    + "expiration date of " + max + ". In order to avoid this use a lower TTL, change the expiration "
+                    + "date overflow policy or upgrade to a version where this limitation is fixed. See "
+                    + "CASSANDRA-14092 and CASSANDRA-14227 for more details.");
+        }
+    }
+
+    private int requestedTtl(QueryContext ctx) {
         if (ttl == null) {
             return table.params().defaultTimeToLive();
         }

@@ -699,6 +699,10 @@ public final class Restrictions {
             case Relation.SingleColumn sc -> {
                 ColumnMetadata c = column(sc.column());
                 DataType valueType = c.type();
+                if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
+                            + ") cannot be restricted by any relation");
+                }
                 if (c.type().isMultiCell() && (sc.op() == Operator.EQ || isSliceOp(sc.op()))) {
                     throw new InvalidRequestException("Collection column '" + c.name() + "' ("
                             + Types.cqlName(c.type()) + ") cannot be restricted by a '" + sc.op().cql()
@@ -720,6 +724,9 @@ public final class Restrictions {
                     throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns");
                 } else if (c.type().isMultiCell() && sc.op() != Operator.EQ && sc.op() != Operator.NEQ) {
                     throw new InvalidRequestException("Slice restrictions are not supported on collections");
+                } else if (Types.kind(c.type()) == TypeKind.DURATION && (sc.op() == Operator.LT
+                        || sc.op() == Operator.LTE || sc.op() == Operator.GT || sc.op() == Operator.GTE)) {
+                    throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
                 }
                 if (sc.op() == Operator.NEQ) {
                     throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "

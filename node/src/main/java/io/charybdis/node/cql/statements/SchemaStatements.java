@@ -434,12 +434,13 @@ public final class SchemaStatements {
         for (SchemaStatement.ColumnDefinition d : defs.values()) {
             if (keyColumns.contains(d.name())) {
                 if (d.isStatic()) {
-                    throw new InvalidRequestException("Static column " + d.name() + " cannot be part of the PRIMARY KEY");
+                    throw new InvalidRequestException("Static column '" + d.name() + "' cannot be part of the PRIMARY KEY");
                 }
                 continue;
             }
             DataType t = TypeResolver.resolve(d.type(), ks);
             checkNoNestedCounter(t);
+            checkNonFrozenUdt(t);
             if (d.isStatic() && clusteringNames.isEmpty()) {
                 throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the table has "
                         + "at least one clustering column");
@@ -479,6 +480,14 @@ public final class SchemaStatements {
                     + table + "'");
         }
         return d;
+    }
+
+    /** A column of a non-frozen user type whose fields hold non-frozen collections: Cassandra refuses it. */
+    private static void checkNonFrozenUdt(DataType t) {
+        if (Types.kind(t) == TypeKind.UDT && t.isMultiCell()
+                && Types.fieldTypes(t).stream().anyMatch(DataType::isMultiCell)) {
+            throw new InvalidRequestException("Non-frozen UDTs with nested non-frozen collections are not supported");
+        }
     }
 
     private static DataType keyType(SchemaStatement.ColumnDefinition d, KeyspaceMetadata ks) {
@@ -541,6 +550,7 @@ public final class SchemaStatements {
                     }
                     DataType type = TypeResolver.resolve(d.type(), ks);
                     checkNoNestedCounter(type);
+                    checkNonFrozenUdt(type);
                     if (d.isStatic() && t.clustering().isEmpty()) {
                         throw new InvalidRequestException("Static columns are only useful (and thus allowed) if the "
                                 + "table has at least one clustering column");

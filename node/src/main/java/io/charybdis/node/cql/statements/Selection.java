@@ -331,7 +331,8 @@ public final class Selection {
                 }
                 int f = Types.fieldNames(inner.type()).indexOf(fa.field());
                 if (f < 0) {
-                    throw new InvalidRequestException(inner.type().cqlName() + " has no field " + fa.field());
+                    throw new InvalidRequestException(inner.name() + " of type " + inner.type().cqlName() + " has no field "
+                            + fa.field());
                 }
                 DataType ft = Types.fieldTypes(inner.type()).get(f);
                 int arity = Types.fieldTypes(inner.type()).size();
@@ -420,6 +421,7 @@ public final class Selection {
                             termText(((Selector.Value) bo.right()).term()));
                     right = literalOperand((Selector.Value) bo.right(), left.type(), binder);
                 }
+                ambiguousOperands(bo, left, right);
                 return overAggregates(List.of(left, right), lr -> {
                     Output l = lr.get(0);
                     Output r = lr.get(1);
@@ -459,12 +461,19 @@ public final class Selection {
                 if (!Arithmetic.negatable(t)) {
                     throw Arithmetic.negateUnsupported();
                 }
-                String name = "-" + (neg.selector() instanceof Selector.BinaryOp ? "(" + inner.name() + ")"
+                String name = "-" + (neg.parenthesized() || neg.selector() instanceof Selector.BinaryOp
+                        ? "(" + inner.name() + ")"
                         : inner.name());
                 return overAggregates(List.of(inner), in -> simple(t, name,
                         (r, ctx) -> Arithmetic.negate(t, in.get(0).value(r, ctx))));
             }
             case Selector.Value v -> throw cannotInfer(v.term());
+            case Selector.ListSelector l when asTerm(l) == null -> {
+                return collectionOf(l.elements(), false, table, row, functions, binder, null);
+            }
+            case Selector.SetSelector set when asTerm(set) == null -> {
+                return collectionOf(set.elements(), true, table, row, functions, binder, null);
+            }
             default -> {
                 // a collection or tuple of constants: Cassandra cannot type it without a hint
                 Term term = asTerm(s);
@@ -517,6 +526,162 @@ public final class Selection {
         };
         var bound = binder.bind(lit, lit.toCql(), t);
         return simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx));
+    }
+
+    /**
+     * A list or set literal in a selection with at least one element that is not a constant ({@code [i, 2]}): as
+     * Cassandra, each constant takes its own preferred type and all elements must have the same type; a frozen
+     * collection. {@code functionName}: the collection function it is the argument of, null in the selection itself.
+     */
+    private static Output collectionOf(List<Selector> elements, boolean set, TableMetadata table, RowData row,
+                                       Functions functions, TermBinder binder, String functionName) {
+        // in a plain selection the constants take the type of the first other element and the collection is not
+        // frozen; as a function's argument each constant keeps its own type
+        boolean plain = functionName == null;
+        DataType adopted = null;
+        if (plain) {
+            for (Selector e : elements) {
+                if (!(e instanceof Selector.Value)) {
+                    adopted = build(e, table, row, functions, binder).type();
+                    break;
+                }
+            }
+        }
+        List<Output> outs = new ArrayList<>();
+        for (Selector e : elements) {
+            if (e instanceof Selector.Value v && v.term() instanceof Term.Literal lit) {
+                DataType t = plain ? adopted : literalType(lit);
+                if (t == null) {
+                    throw cannotInfer(lit);
+                }
+                var bound = binder.bind(lit, termName(lit), t);
+                outs.add(simple(t, termName(lit), (r, ctx) -> bound.bind(ctx)));
+            } else {
+                outs.add(build(e, table, row, functions, binder));
+            }
+        }
+        StringBuilder name = new StringBuilder(set ? "{" : "[");
+        for (int i = 0; i < outs.size(); i++) {
+            name.append(i > 0 ? ", " : "").append(outs.get(i).name());
+        }
+        name.append(set ? '}' : ']');
+        DataType et = plain ? adopted : outs.get(0).type();
+        for (Output o : outs) {
+            if (!plain && !o.type().equals(et)) {
+                throw cannotInferArgument(functionName, name.toString());
+            }
+        }
+        DataType type = set ? new io.charybdis.protocol.types.SetType(et, !plain)
+                : new io.charybdis.protocol.types.ListType(et, !plain);
+        return simple(type, name.toString(), (r, ctx) -> {
+            List<ByteBuffer> values = new ArrayList<>();
+            for (Output o : outs) {
+                ByteBuffer v = o.value(r, ctx);
+                if (v == null || v == Values.UNSET) {
+                    throw new InvalidRequestException("null is not supported inside collections");
+                }
+                values.add(v);
+            }
+            if (set) {
+                java.util.TreeSet<ByteBuffer> sorted = new java.util.TreeSet<>(et::compare);
+                sorted.addAll(values);
+                values = new ArrayList<>(sorted);
+            }
+            return Values.collection(values);
+        });
+    }
+
+    private static final java.util.Set<String> COLLECTION_FUNCTIONS = java.util.Set.of("map_keys", "map_values",
+            "collection_count", "collection_min", "collection_max", "collection_sum", "collection_avg");
+
+    /**
+     * A collection literal of constants given to a collection function ({@code collection_count([1, 2, 3])}): as
+     * Cassandra, a list or set literal is typed by its elements' constants (an integer an int, a bigint or a varint
+     * by its size, a decimal constant a double, a string ascii; nulls fit any), as a frozen collection. Maps, empty
+     * literals and elements of different types cannot be typed: Cassandra asks for a cast. Null where the argument is
+     * not a literal of constants.
+     */
+    private static Output literalCollection(String fname, Selector a, TermBinder binder) {
+        Term term = switch (a) {
+            case Selector.ListSelector l -> asTerm(l);
+            case Selector.SetSelector set -> asTerm(set);
+            case Selector.MapOrUdtSelector m -> asTerm(m);
+            case Selector.Value v when v.term() instanceof Term.EmptyBraces -> v.term();
+            default -> null;
+        };
+        if (term == null || !constantsOnly(term)) {
+            return null;
+        }
+        DataType type = literalType(term);
+        if (type == null) {
+            throw cannotInferArgument(fname, term.toCql());
+        }
+        String name = term.toCql();
+        var bound = binder.bind(term, name, type);
+        return simple(type, name, (r, ctx) -> bound.bind(ctx));
+    }
+
+    private static InvalidRequestException cannotInferArgument(String fname, String argument) {
+        String signature = switch (fname) {
+            case "collection_count" -> "collection";
+            case "map_keys", "map_values" -> "map";
+            default -> "numeric_set_or_list";
+        };
+        return new InvalidRequestException("Cannot infer type of argument " + argument + " in call to function "
+                + "system." + fname + "(" + signature + "): use type casts to disambiguate");
+    }
+
+
+    private static boolean constantsOnly(Term t) {
+        return switch (t) {
+            case Term.Literal lit -> true;
+            case Term.ListLiteral l -> l.elements().stream().allMatch(Selection::constantsOnly);
+            case Term.SetLiteral set -> set.elements().stream().allMatch(Selection::constantsOnly);
+            case Term.MapLiteral m -> m.entries().stream().allMatch(e -> constantsOnly(e.getKey())
+                    && constantsOnly(e.getValue()));
+            case Term.EmptyBraces e -> true;
+            default -> false;
+        };
+    }
+
+    /** The type Cassandra infers for a literal of constants; null where it infers none. */
+    private static DataType literalType(Term t) {
+        return switch (t) {
+            case Term.Literal lit -> switch (lit.kind()) {
+                case INTEGER -> integerType(lit.text());
+                case FLOAT -> NativeType.DOUBLE;
+                case STRING -> NativeType.ASCII;
+                case BOOLEAN -> NativeType.BOOLEAN;
+                case UUID -> NativeType.UUID;
+                case HEX -> NativeType.BLOB;
+                case DURATION -> NativeType.DURATION;
+                case NULL -> null;
+            };
+            case Term.ListLiteral l -> {
+                DataType e = commonElementType(l.elements());
+                yield e == null ? null : new io.charybdis.protocol.types.ListType(e, true);
+            }
+            case Term.SetLiteral set -> {
+                DataType e = commonElementType(set.elements());
+                yield e == null ? null : new io.charybdis.protocol.types.SetType(e, true);
+            }
+            default -> null;
+        };
+    }
+
+    private static DataType commonElementType(List<Term> terms) {
+        DataType common = null;
+        for (Term t : terms) {
+            if (t instanceof Term.Literal lit && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL) {
+                continue;
+            }
+            DataType d = literalType(t);
+            if (d == null || common != null && !common.equals(d)) {
+                return null;
+            }
+            common = d;
+        }
+        return common;
     }
 
     /** Cassandra's refusal of a constant (or bind marker) it cannot type in a selection. */
@@ -577,6 +742,26 @@ public final class Selection {
             out.add(t);
         }
         return out;
+    }
+
+    /**
+     * Operands that fit several of Cassandra's operator overloads: two timestamps (a timestamp also fits the bigint
+     * ones), or a string constant with a duration (the string could be a timestamp or a date).
+     */
+    private static void ambiguousOperands(Selector.BinaryOp bo, Output l, Output r) {
+        TypeKind lk = Types.kind(l.type());
+        TypeKind rk = Types.kind(r.type());
+        boolean ambiguous = lk == TypeKind.TIMESTAMP && rk == TypeKind.TIMESTAMP
+                || isStringConstant(bo.left()) && rk == TypeKind.DURATION;
+        if (ambiguous) {
+            throw new InvalidRequestException("Ambiguous '" + bo.op().symbol() + "' operation with args " + l.name()
+                    + " and " + r.name() + ": use type hint to disambiguate, example '(int) ?'");
+        }
+    }
+
+    private static boolean isStringConstant(Selector s) {
+        return s instanceof Selector.Value v && v.term() instanceof Term.Literal lit
+                && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.STRING;
     }
 
     /** {@code v + null}: Cassandra cannot pick the operation's overload. */
@@ -715,10 +900,36 @@ public final class Selection {
     private static Output function(Selector.FunctionCall fc, TableMetadata table, RowData row, Functions functions,
                                    TermBinder binder) {
         String fname = fc.function().name();
+        if (fname.equals("fromjson")) {
+            throw new InvalidRequestException("fromjson() cannot be used in the selection clause of a SELECT statement");
+        }
+        if (fname.equals("tojson")) {
+            if (fc.args().size() != 1) {
+                throw new InvalidRequestException("Invalid number of arguments for function system.tojson(any)");
+            }
+            if (fc.args().get(0) instanceof Selector.Value v && v.term() instanceof Term.Literal lit
+                    && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL) {
+                throw new InvalidRequestException("Cannot infer type of argument NULL in call to function "
+                        + "system.tojson(any): use type casts to disambiguate");
+            }
+        }
         List<Output> args = new ArrayList<>();
         boolean literalArgs = false;
         for (Selector a : fc.args()) {
-            if (a instanceof Selector.Value v && v.term() instanceof Term.Literal) {
+            Output literalCollection = null;
+            if (COLLECTION_FUNCTIONS.contains(fname)) {
+                literalCollection = literalCollection(fname, a, binder);
+                if (literalCollection == null && (a instanceof Selector.ListSelector || a instanceof Selector.SetSelector)
+                        && asTerm(a) == null) {
+                    boolean set = a instanceof Selector.SetSelector;
+                    List<Selector> elements = set ? ((Selector.SetSelector) a).elements()
+                            : ((Selector.ListSelector) a).elements();
+                    literalCollection = collectionOf(elements, set, table, row, functions, binder, fname);
+                }
+            }
+            if (literalCollection != null) {
+                args.add(literalCollection);
+            } else if (a instanceof Selector.Value v && v.term() instanceof Term.Literal) {
                 literalArgs = true;
                 args.add(null);
             } else {

@@ -156,8 +156,11 @@ final class CqlLexer {
                     tokLine, tokCol);
             case '+' -> punct(at(pos + 1) == '=' ? TokenType.PLUS_EQ : TokenType.PLUS, at(pos + 1) == '=' ? 2 : 1,
                     tokLine, tokCol);
-            case '-' -> punct(at(pos + 1) == '=' ? TokenType.MINUS_EQ : TokenType.MINUS,
-                    at(pos + 1) == '=' ? 2 : 1, tokLine, tokCol);
+            case '-' -> {
+                requireSignedSpecialFloat(tokLine, tokCol);
+                punct(at(pos + 1) == '=' ? TokenType.MINUS_EQ : TokenType.MINUS,
+                        at(pos + 1) == '=' ? 2 : 1, tokLine, tokCol);
+            }
             case '!' -> {
                 if (at(pos + 1) != '=') {
                     throw error("no viable alternative at character '!'", tokLine, tokCol);
@@ -166,6 +169,26 @@ final class CqlLexer {
             }
             default -> throw error("no viable alternative at character '" + new String(Character.toChars(
                     src.codePointAt(pos))) + "'", tokLine, tokCol);
+        }
+    }
+
+    /**
+     * Cassandra's lexer reads {@code -NaN} and {@code -Infinity} (any case) as one token: a '-' directly followed by
+     * an 'n' or an 'i' must go on to spell one of them ({@code -n}, {@code -inf} are errors at the first character
+     * that does not). The parser folds the sign into the constant.
+     */
+    private void requireSignedSpecialFloat(int tokLine, int tokCol) {
+        char next = Character.toLowerCase(at(pos + 1));
+        String word = next == 'n' ? "nan" : next == 'i' ? "infinity" : null;
+        if (word == null) {
+            return;
+        }
+        for (int k = 1; k < word.length(); k++) {
+            int i = pos + 1 + k;
+            if (i >= len || Character.toLowerCase(src.charAt(i)) != word.charAt(k)) {
+                String found = i >= len ? "<EOF>" : String.valueOf(src.charAt(i));
+                throw error("mismatched character '" + found + "' expecting set null", tokLine, tokCol + 1 + k);
+            }
         }
     }
 

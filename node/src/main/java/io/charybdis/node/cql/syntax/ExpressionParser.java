@@ -431,7 +431,9 @@ abstract class ExpressionParser extends ParserCore {
         if (at(TokenType.MINUS) && !isConstantStart(0)) {
             next();
             enter();
-            Selector negated = new Selector.Negation(selectionGroup());
+            boolean paren = at(TokenType.LPAREN);
+            Selector operand = selectionGroup();
+            Selector negated = new Selector.Negation(operand, paren && !(operand instanceof Selector.TypeHint));
             leave();
             return negated;
         }

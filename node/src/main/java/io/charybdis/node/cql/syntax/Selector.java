@@ -61,7 +61,11 @@ public sealed interface Selector {
     record SliceAccess(Selector receiver, Term from, Term to) implements Selector {
     }
 
-    record Negation(Selector selector) implements Selector {
+    /** {@code -s}; {@code parenthesized}: written {@code -(s)}, which Cassandra keeps in the column's name. */
+    record Negation(Selector selector, boolean parenthesized) implements Selector {
+        public Negation(Selector selector) {
+            this(selector, false);
+        }
     }
 
     record BinaryOp(ArithmeticOperator op, Selector left, Selector right) implements Selector {

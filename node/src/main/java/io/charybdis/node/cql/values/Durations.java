@@ -47,13 +47,25 @@ public final class Durations {
         } else {
             m = UNIT.matcher(s);
             int pos = 0;
+            int lastUnit = -1;
             while (m.find()) {
                 if (m.start() != pos) {
                     throw invalid(text);
                 }
                 pos = m.end();
                 long v = Long.parseLong(m.group(1));
-                switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+                String unit = m.group(2).toLowerCase(java.util.Locale.ROOT);
+                int order = unitOrder(unit);
+                if (order == lastUnit) {
+                    throw new InvalidRequestException("Invalid duration. The " + UNIT_NAMES[order]
+                            + " are specified multiple times");
+                }
+                if (order < lastUnit) {
+                    throw new InvalidRequestException("Invalid duration. The " + UNIT_NAMES[lastUnit]
+                            + " should be after " + UNIT_NAMES[order]);
+                }
+                lastUnit = order;
+                switch (unit) {
                     case "y" -> months += 12 * v;
                     case "mo" -> months += v;
                     case "w" -> days += 7 * v;
@@ -81,6 +93,25 @@ public final class Durations {
             throw invalid(text);
         }
         return encode((int) months, (int) days, nanos);
+    }
+
+    /** The units of the standard form, in the one order they may be written in. */
+    private static final String[] UNIT_NAMES = {"years", "months", "weeks", "days", "hours", "minutes", "seconds",
+            "milliseconds", "microseconds", "nanoseconds"};
+
+    private static int unitOrder(String unit) {
+        return switch (unit) {
+            case "y" -> 0;
+            case "mo" -> 1;
+            case "w" -> 2;
+            case "d" -> 3;
+            case "h" -> 4;
+            case "m" -> 5;
+            case "s" -> 6;
+            case "ms" -> 7;
+            case "us", "µs" -> 8;
+            default -> 9;
+        };
     }
 
     private static long num(String g) {

@@ -190,11 +190,21 @@ public final class Functions {
                 if (t == null || t == Values.UNSET) {
                     return t;
                 }
+                Object json;
                 try {
-                    return Json.toValue(Json.parse(Values.toText(t)), receiverType, receiverName);
-                } catch (Json.InvalidAscii e) {
-                    throw new io.charybdis.node.cql.exceptions.FunctionFailureException(Json.InvalidAscii.FROM_JSON_MESSAGE,
-                            "system", "fromjson", List.of("text"));
+                    json = Json.parse(Values.toText(t));
+                } catch (Json.ParseException e) {
+                    throw new io.charybdis.node.cql.exceptions.FunctionFailureException("execution of "
+                            + "'system.fromjson[text]' failed: " + e.getMessage(), "system", "fromjson",
+                            List.of("text"));
+                }
+                try {
+                    return Json.toValue(json, receiverType, receiverName);
+                } catch (InvalidRequestException e) {
+                    // as Cassandra: the function fails with the value's MarshalException
+                    throw new io.charybdis.node.cql.exceptions.FunctionFailureException(
+                            "org.apache.cassandra.serializers.MarshalException: "
+                                    + Json.conversionMessage(e, receiverName), "system", "fromjson", List.of("text"));
                 }
             };
         }

@@ -55,7 +55,7 @@ public final class Json {
             case FLOAT, DOUBLE -> {
                 double d = ((Number) type.compose(value)).doubleValue();
                 if (Double.isNaN(d) || Double.isInfinite(d)) {
-                    sb.append('"').append(type.compose(value)).append('"');
+                    sb.append("null"); // as Cassandra: JSON has no NaN or infinities
                 } else {
                     sb.append(type.compose(value));
                 }
@@ -149,19 +149,57 @@ public final class Json {
 
     // ---- reading -------------------------------------------------------------------------------------------------
 
-    /** Parses JSON text into Java values: Map (ordered), List, String, BigDecimal, Boolean, or null. */
+    /**
+     * Parses JSON text into Java values: Map (ordered), List, String, BigDecimal, Boolean, or null. As Cassandra's
+     * reader, it reads the first value and ignores what follows it.
+     */
     public static Object parse(String text) {
-        Reader r = new Reader(text);
-        Object v = r.value();
-        r.skipWs();
-        if (r.pos != text.length()) {
-            throw new InvalidRequestException("Could not decode JSON string '" + text + "': trailing characters");
-        }
-        return v;
+        return new Reader(text).value();
     }
+
+    /** JSON text that does not parse; {@link #detail()} says why, without the text itself. */
+    public static final class ParseException extends InvalidRequestException {
+        private static final long serialVersionUID = 1L;
+        private final String detail;
+
+        ParseException(String text, String detail) {
+            super("Could not decode JSON string '" + text + "': " + detail);
+            this.detail = detail;
+        }
+
+        public String detail() {
+            return detail;
+        }
+    }
+
+    private static final String DECODING = "Error decoding JSON value for ";
 
     /** Converts a parsed JSON value to the serialized form of {@code type}. */
     public static ByteBuffer toValue(Object json, DataType type, String receiver) {
+        try {
+            return convert(json, type, receiver);
+        } catch (InvalidAscii e) {
+            throw e;
+        } catch (InvalidRequestException e) {
+            String m = e.getMessage();
+            if (m.startsWith(DECODING) || Types.kind(type) == TypeKind.DURATION) {
+                throw e;
+            }
+            throw new InvalidRequestException(DECODING + receiver + ": " + m);
+        }
+    }
+
+    /**
+     * The message of a conversion error without the receiver's prefix, as {@code fromJson()} reports it (a
+     * MarshalException of the function).
+     */
+    public static String conversionMessage(InvalidRequestException e, String receiver) {
+        String m = e.getMessage();
+        String prefix = DECODING + receiver + ": ";
+        return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+    }
+
+    private static ByteBuffer convert(Object json, DataType type, String receiver) {
         if (json == null) {
             return null;
         }
@@ -181,12 +219,72 @@ public final class Json {
                     if (json instanceof Boolean b) {
                         return type.decompose(b);
                     }
-                    if (json instanceof String s && (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false"))) {
-                        return type.decompose(Boolean.parseBoolean(s));
+                    if (json instanceof String s) {
+                        if (s.isEmpty()) {
+                            return ByteBuffer.allocate(0);
+                        }
+                        if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
+                            return type.decompose(Boolean.parseBoolean(s));
+                        }
+                        throw new InvalidRequestException("Unable to make boolean from '" + s + "'");
                     }
                     throw mismatch(json, type, receiver);
                 }
-                case TINYINT, SMALLINT, INT, BIGINT, COUNTER, VARINT, DECIMAL, FLOAT, DOUBLE -> {
+                case TINYINT, SMALLINT -> {
+                    // Cassandra reads both from the text of the number or string
+                    if (!(json instanceof BigDecimal) && !(json instanceof String)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    String text = json instanceof BigDecimal n ? jsonNumberText(n) : (String) json;
+                    String what = kind == TypeKind.TINYINT ? "byte" : "short";
+                    try {
+                        return kind == TypeKind.TINYINT ? type.decompose(Byte.parseByte(text))
+                                : type.decompose(Short.parseShort(text));
+                    } catch (NumberFormatException e) {
+                        throw new InvalidRequestException("Unable to make " + what + " from '" + text + "'");
+                    }
+                }
+                case BIGINT, COUNTER -> {
+                    if (json instanceof BigDecimal n) {
+                        if (n.scale() != 0 || !"Long".equals(jsonNumberClass(n)) && !fitsInt(n)) {
+                            throw mismatch(json, type, receiver);
+                        }
+                        return type.decompose(n.longValueExact());
+                    }
+                    if (!(json instanceof String str)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    try {
+                        return type.decompose(Long.parseLong(str));
+                    } catch (NumberFormatException e) {
+                        throw new InvalidRequestException("Unable to make long from '" + str + "'");
+                    }
+                }
+                case VARINT -> {
+                    String text = json instanceof BigDecimal n ? jsonNumberText(n) : String.valueOf(json);
+                    try {
+                        return type.decompose(new java.math.BigInteger(text));
+                    } catch (NumberFormatException e) {
+                        throw new InvalidRequestException("Value '" + text + "' is not a valid representation of a "
+                                + "varint value");
+                    }
+                }
+                case FLOAT, DOUBLE -> {
+                    if (json instanceof String str) {
+                        try {
+                            return kind == TypeKind.FLOAT ? type.decompose(Float.parseFloat(str))
+                                    : type.decompose(Double.parseDouble(str));
+                        } catch (NumberFormatException e) {
+                            throw new InvalidRequestException("Unable to make " + type.cqlName() + " from '" + str
+                                    + "'");
+                        }
+                    }
+                    if (!(json instanceof BigDecimal n)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    return kind == TypeKind.FLOAT ? type.decompose(n.floatValue()) : type.decompose(n.doubleValue());
+                }
+                case INT, DECIMAL -> {
                     BigDecimal n = json instanceof BigDecimal bd ? bd
                             : json instanceof String s ? new BigDecimal(s.trim()) : null;
                     if (n == null) {
@@ -208,16 +306,7 @@ public final class Json {
                         }
                         return type.decompose(new BigDecimal(Double.toString(d)));
                     }
-                    return switch (kind) {
-                        case TINYINT -> type.decompose(n.byteValueExact());
-                        case SMALLINT -> type.decompose(n.shortValueExact());
-                        case INT -> type.decompose(n.intValueExact());
-                        case BIGINT, COUNTER -> type.decompose(n.longValueExact());
-                        case VARINT -> type.decompose(n.toBigIntegerExact());
-                        case DECIMAL -> type.decompose(n);
-                        case FLOAT -> type.decompose(n.floatValue());
-                        default -> type.decompose(n.doubleValue());
-                    };
+                    return kind == TypeKind.INT ? type.decompose(n.intValueExact()) : type.decompose(n);
                 }
                 case BLOB -> {
                     if (!(json instanceof String s) || !s.startsWith("0x")) {
@@ -239,11 +328,26 @@ public final class Json {
                     if (!(json instanceof String str)) {
                         throw mismatch(json, type, receiver);
                     }
-                    return Values.bigint(DateTimes.parseTimestampMillis(str));
+                    try {
+                        return Values.bigint(DateTimes.parseTimestampMillis(str));
+                    } catch (InvalidRequestException e) {
+                        throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": "
+                                + e.getMessage());
+                    }
                 }
                 case LIST, SET, VECTOR, TUPLE -> {
+                    if (json instanceof String str) {
+                        return toValue(embedded(str), type, receiver);
+                    }
                     if (!(json instanceof List<?> list)) {
                         throw mismatch(json, type, receiver);
+                    }
+                    if (kind == TypeKind.VECTOR) {
+                        int dimension = ((io.charybdis.protocol.types.VectorType) type).dimension();
+                        if (list.size() != dimension) {
+                            throw new InvalidRequestException("List had incorrect size: expected " + dimension
+                                    + " but given " + list.size() + "; " + jsonText(list));
+                        }
                     }
                     if (kind == TypeKind.TUPLE) {
                         int arity = Types.fieldTypes(type).size();
@@ -273,6 +377,9 @@ public final class Json {
                     return kind == TypeKind.TUPLE ? Values.tuple(parts) : Types.joinComponents(type, parts);
                 }
                 case MAP -> {
+                    if (json instanceof String str) {
+                        return toValue(embedded(str), type, receiver);
+                    }
                     if (!(json instanceof Map<?, ?> map)) {
                         throw mismatch(json, type, receiver);
                     }
@@ -297,6 +404,9 @@ public final class Json {
                     return Types.joinComponents(type, flat);
                 }
                 case UDT -> {
+                    if (json instanceof String str) {
+                        return toValue(embedded(str), type, receiver);
+                    }
                     if (!(json instanceof Map<?, ?> map)) {
                         throw mismatch(json, type, receiver);
                     }
@@ -316,6 +426,16 @@ public final class Json {
                         }
                     }
                     return Values.tuple(fields);
+                }
+                case UUID, TIMEUUID -> {
+                    if (!(json instanceof String s)) {
+                        throw mismatch(json, type, receiver);
+                    }
+                    if (!s.matches("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")) {
+                        throw new InvalidRequestException("Unable to make UUID from '" + s + "'");
+                    }
+                    return Literals.parse(new io.charybdis.node.cql.syntax.Term.Literal(
+                            io.charybdis.node.cql.syntax.LiteralKind.UUID, s), type, receiver);
                 }
                 default -> {
                     if (!(json instanceof String s)) {
@@ -340,6 +460,15 @@ public final class Json {
         }
     }
 
+    /** A collection, tuple or UDT given as a JSON string: Cassandra parses the string as JSON. */
+    private static Object embedded(String text) {
+        try {
+            return parse(text);
+        } catch (ParseException e) {
+            throw new InvalidRequestException("Error decoding JSON string: " + e.detail());
+        }
+    }
+
     /** Whether a JSON number is one Cassandra's JSON reader makes an Integer of. */
     private static boolean fitsInt(BigDecimal n) {
         return n.scale() == 0 && n.compareTo(BigDecimal.valueOf(Integer.MIN_VALUE)) >= 0
@@ -360,13 +489,12 @@ public final class Json {
 
     /**
      * A non-ASCII string for an ascii receiver: an invalid request in INSERT JSON, a failure of the function in
-     * {@code fromJson()} ({@link #FROM_JSON_MESSAGE}), as Cassandra reports them.
+     * {@code fromJson()} (a MarshalException), as Cassandra reports them.
      */
     public static final class InvalidAscii extends InvalidRequestException {
         private static final long serialVersionUID = 1L;
         static final String MESSAGE = "Invalid ASCII character in string literal: "
                 + "java.nio.charset.UnmappableCharacterException: Input length = 1";
-        public static final String FROM_JSON_MESSAGE = "org.apache.cassandra.serializers.MarshalException: " + MESSAGE;
 
         InvalidAscii(String receiver) {
             super("Error decoding JSON value for " + receiver + ": " + MESSAGE);
@@ -463,8 +591,7 @@ public final class Json {
         }
 
         InvalidRequestException error(String what) {
-            return new InvalidRequestException("Could not decode JSON string '" + s + "': " + what + " at "
-                    + "character " + pos);
+            return new ParseException(s, what + " at character " + pos);
         }
 
         Object value() {

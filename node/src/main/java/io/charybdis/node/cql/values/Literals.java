@@ -14,6 +14,7 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -114,8 +115,10 @@ public final class Literals {
                 }
                 case TIMESTAMP -> {
                     requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
-                    return Values.bigint(lk == LiteralKind.INTEGER ? parseLong(text, type)
-                            : DateTimes.parseTimestampMillis(text));
+                    if (text.isEmpty()) {
+                        return ByteBuffer.allocate(0);
+                    }
+                    return Values.bigint(DateTimes.parseTimestampMillis(text));
                 }
                 case DATE -> {
                     requireKind(lit, type, receiverName, LiteralKind.INTEGER, LiteralKind.STRING);
@@ -139,7 +142,7 @@ public final class Literals {
                     return Values.bigint(DateTimes.parseTimeNanos(text));
                 }
                 case DURATION -> {
-                    requireKind(lit, type, receiverName, LiteralKind.DURATION);
+                    requireKind(lit, type, receiverName, LiteralKind.DURATION, LiteralKind.INTEGER);
                     return Durations.parse(text);
                 }
                 case INET -> {
@@ -147,6 +150,15 @@ public final class Literals {
                     return ByteBuffer.wrap(parseInet(text).getAddress());
                 }
                 case EMPTY -> throw new InvalidRequestException("Cannot set a value of type empty");
+                case TUPLE -> {
+                    // as Cassandra: a constant for a tuple is its first component, the others null
+                    DataType first = Types.fieldTypes(type).get(0);
+                    if (lk == LiteralKind.NULL || !assignable(lit, first)) {
+                        throw new InvalidRequestException("Invalid " + describe(lk) + " constant (" + lit.text()
+                                + ") for \"" + receiverName + "\" of type " + Types.cqlName(type));
+                    }
+                    return Values.tuple(List.of(parse(lit, first, receiverName)));
+                }
                 default -> throw new InvalidRequestException("Invalid " + describe(lk) + " constant (" + lit.text()
                         + ") for \"" + receiverName + "\" of type " + Types.cqlName(type));
             }
