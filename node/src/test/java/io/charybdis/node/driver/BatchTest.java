@@ -176,7 +176,8 @@ class BatchTest {
         ResultSet rs = session.execute("BEGIN BATCH\nINSERT INTO b.t (k, c, v) VALUES (6, 1, 2) IF NOT EXISTS;\n"
                 + "INSERT INTO b.t (k, c, v) VALUES (6, 2, 2) IF NOT EXISTS;\nAPPLY BATCH");
         assertThat(rs.wasApplied()).isFalse();
-        assertThat(columns(rs)).containsExactly("[applied]", "k", "c", "l", "s", "v");
+        // (static columns before regular ones, as Cassandra 5.0.6 answers)
+        assertThat(columns(rs)).containsExactly("[applied]", "k", "c", "s", "l", "v");
         Row r = rs.one();
         assertThat(r.getInt("c")).isEqualTo(1);
         assertThat(r.isNull("s")).isTrue();
