@@ -18,7 +18,7 @@ class CqlSyntaxErrorTest {
             "SELECT * FROM t WHERE | 1 | 21 | no viable alternative at input '<EOF>'",
             "SELECT * FROM t WHERE a = | 1 | 25 | no viable alternative at input '<EOF>'",
             "SELECT * FROM t WHERE a | 1 | 23 | no viable alternative at input '<EOF>'",
-            "SELECT * FROM t LIMIT x | 1 | 22 | mismatched input 'x' expecting INTEGER",
+            "SELECT * FROM t LIMIT x | 1 | 22 | no viable alternative at input 'x'",
             "SELECT * FROM t WHERE a = 1 extra | 1 | 28 | mismatched input 'extra' expecting EOF",
             "SELECT * FROM t ORDER a | 1 | 22 | mismatched input 'a' expecting K_BY",
             "SELECT * FROM t ALLOW | 1 | 21 | mismatched input '<EOF>' expecting K_FILTERING",
