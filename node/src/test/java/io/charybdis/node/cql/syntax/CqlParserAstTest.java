@@ -95,8 +95,11 @@ class CqlParserAstTest {
                 Literal.integer("1")));
         assertThat(where0("7 % 3 / 2")).isInstanceOfSatisfying(Term.BinaryOp.class,
                 b -> assertThat(b.op()).isEqualTo(ArithmeticOperator.DIVIDE));
-        assertThat(where0("-now()")).isEqualTo(new Term.Negation(new Term.FunctionCall(QualifiedName.of("now"),
+        assertThat(where0("- now()")).isEqualTo(new Term.Negation(new Term.FunctionCall(QualifiedName.of("now"),
                 List.of())));
+        // as Cassandra's lexer: '-' directly followed by 'n' must spell -NaN (recorded in ent_numbers)
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> where0("-now()"))
+                .hasMessageContaining("mismatched character 'o' expecting set null");
         assertThat(where0("now() - 1d")).isEqualTo(new Term.BinaryOp(ArithmeticOperator.SUBTRACT,
                 new Term.FunctionCall(QualifiedName.of("now"), List.of()), lit(LiteralKind.DURATION, "1d")));
     }
