@@ -503,6 +503,33 @@ def test_bin_nodetool_prints_what_apache_nodetool_prints(nodetool_env, node_fact
     for command in ("tablestats", "tpstats", "compactionhistory"):
         code, out = same(command, "-F", "xml")
         assert code == 1, out  # "arguments for -F are json,yaml only." on stderr
+
+    # tablestats -s/-t/-l: Apache's sort keys, order (descending, ties by full name), top K and location check
+    with connect(node) as session:
+        session.execute("CREATE TABLE cmp.small (k int PRIMARY KEY, v text)")
+        session.execute("CREATE TABLE cmp.tw (k int PRIMARY KEY, v text) WITH compaction = "
+                        "{'class': 'TimeWindowCompactionStrategy'}")
+        for i in range(10):
+            session.execute("INSERT INTO cmp.small (k, v) VALUES (%s, 'x')", (i,))
+            session.execute("INSERT INTO cmp.tw (k, v) VALUES (%s, 'y')", (i,))
+    assert same("flush", "cmp")[0] == 0
+    for key in ("space_used_live", "writes", "reads", "local_read_latency_ms", "memtable_cell_count",
+                "sstable_count", "table_name", "full_name", "twcs_max_duration", "max_sstable_size",
+                "bloom_filter_space_used", "sai_total_queryable_index_ratio", "number_of_partitions_estimate"):
+        assert same("tablestats", "-s", key, "cmp")[0] == 0
+        assert same("tablestats", "--sort", key, "-t", "2", "-H", "cmp")[0] == 0
+    sorted_writes = same("tablestats", "-s", "writes", "-t", "2", "cmp")[1]
+    assert sorted_writes.startswith("Total number of tables: 3 (showing top 2 by writes)\n"), sorted_writes
+    assert "\tTable: cmp.t\n" in sorted_writes and "cmp.small" in sorted_writes and "cmp.tw" not in sorted_writes
+    assert same("tablestats", "-s", "writes", "-F", "json", "cmp")[0] == 0
+    assert same("tablestats", "-s", "full_name", "-t", "1", "-F", "yaml", "cmp")[0] == 0
+    assert same("tablestats", "-l", "cmp")[0] == 0
+    assert "SSTables in correct location: true" in same("tablestats", "--sstable-location-check", "cmp.t")[1]
+    assert same("tablestats", "-l", "-F", "json", "cmp.t")[0] == 0
+    assert same("tablestats", "-s", "nosuch")[0] == 1  # the keys Apache's nodetool accepts
+    assert same("tablestats", "-t", "2")[0] == 1  # a top K needs a sort key
+    assert same("tablestats", "-s", "reads", "-t", "-1")[0] == 1
+    assert same("tablestats", "-s", "dropped_mutations", "cmp")[0] == 1  # accepted, then "Unsupported sort key"
     hist = same("tablehistograms", "cmp", "t")[1]
     assert "cmp/t histograms\n" in hist and re.search(r"^Max\s+[\d.]+\s+[\d.]+", hist, re.M), hist
     # the flushed partitions' sizes and cells (one each), the same in both tools

@@ -96,8 +96,15 @@ final class StatsCommands {
         @SuppressWarnings("unchecked")
         void execute(NodeTool.Probe probe, PrintStream out) throws Exception {
             StatsFormat.check(format);
-            if (!sortKey.isEmpty() || top != 0 || locationCheck) {
-                throw new IllegalArgumentException("bin/nodetool prints tablestats unsorted (no -s, -t or -l)");
+            if (!sortKey.isEmpty() && !TableOrder.KEYS.contains(sortKey)) {
+                throw new IllegalArgumentException("argument for sort must be one of: "
+                        + String.join(", ", TableOrder.KEYS));
+            }
+            if (top > 0 && sortKey.isEmpty()) {
+                throw new IllegalArgumentException("cannot filter top K tables without specifying a sort key.");
+            }
+            if (top < 0) {
+                throw new IllegalArgumentException("argument for top must be a positive integer.");
             }
             Map<String, List<String>> filter = new HashMap<>();
             Map<String, List<String>> unseen = new HashMap<>();
@@ -165,6 +172,10 @@ final class StatsCommands {
                     throw new IllegalArgumentException("Unknown tables: " + unseen.get(ks) + " in keyspace: " + ks);
                 }
             }
+            if (!sortKey.isEmpty()) {
+                sorted(probe, selected, numberOfTables, out);
+                return;
+            }
             if (!format.isEmpty()) {
                 // Apache's TableStatsHolder: the number of tables, then each keyspace's figures with its tables'
                 HashMap<String, Object> figures = new HashMap<>();
@@ -182,7 +193,7 @@ final class StatsCommands {
                     keyspace.put("pending_flushes", (int) c[2]);
                     HashMap<String, Object> tables = new HashMap<>();
                     for (String[] bean : e.getValue()) {
-                        tables.put(bean[1], tableFigures(probe, bean));
+                        tables.put(bean[1], tableFigures(probe, bean, new HashMap<>()));
                     }
                     keyspace.put("tables", tables);
                     figures.put(e.getKey(), keyspace);
@@ -204,7 +215,7 @@ final class StatsCommands {
                 text.append("\tWrite Latency: ").append(c[1] > 0 ? t[1] / c[1] / 1000 : Double.NaN).append(" ms\n");
                 text.append("\tPending Flushes: ").append((int) c[2]).append('\n');
                 for (String[] bean : e.getValue()) {
-                    table(probe, bean, text);
+                    table(probe, bean, text, "\t\t", bean[1]);
                 }
                 text.append("----------------\n");
             }
@@ -216,13 +227,13 @@ final class StatsCommands {
         }
 
         @SuppressWarnings("unchecked")
-        private void table(NodeTool.Probe probe, String[] bean, StringBuilder text) throws Exception {
+        private void table(NodeTool.Probe probe, String[] bean, StringBuilder text, String in, String displayName)
+                throws Exception {
             String ks = bean[0];
             String t = bean[1];
             String cfs = bean[2];
-            String in = "\t\t";
             List<String> lines = new ArrayList<>();
-            lines.add("Table" + (t.contains(".") ? " (index): " : ": ") + t);
+            lines.add("Table" + (t.contains(".") ? " (index): " : ": ") + displayName);
             lines.add("SSTable count: " + value(probe, ks, t, "LiveSSTableCount"));
             lines.add("Old SSTable count: " + value(probe, ks, t, "OldVersionSSTableCount"));
             Object max = value(probe, ks, t, "MaxSSTableSize");
@@ -309,6 +320,9 @@ final class StatsCommands {
             lines.add("Average tombstones per slice (last five minutes): " + probe.get(tombstones, "Mean"));
             lines.add("Maximum tombstones per slice (last five minutes): " + probe.get(tombstones, "Max"));
             lines.add(String.format("Droppable tombstone ratio: %01.5f", probe.get(cfs, "DroppableTombstoneRatio")));
+            if (locationCheck) {
+                lines.add("SSTables in correct location: " + inCorrectLocation(probe, cfs));
+            }
             Map<String, Long> bySize = (Map<String, Long>) probe.get(cfs, "TopSizePartitions");
             if (bySize != null && !bySize.isEmpty()) {
                 Map<String, String> formatted = new LinkedHashMap<>();
@@ -335,7 +349,8 @@ final class StatsCommands {
          * formats them, the SAI figures at their values for a table without SAI indexes (Charybdis has none).
          */
         @SuppressWarnings("unchecked")
-        private Map<String, Object> tableFigures(NodeTool.Probe probe, String[] bean) throws Exception {
+        private Map<String, Object> tableFigures(NodeTool.Probe probe, String[] bean, Map<String, Object> raw)
+                throws Exception {
             String ks = bean[0];
             String t = bean[1];
             String cfs = bean[2];
@@ -359,9 +374,10 @@ final class StatsCommands {
             Map<String, String> compaction = (Map<String, String>) probe.get(cfs, "CompactionParameters");
             String strategy = compaction == null ? null : compaction.get("class");
             if (strategy != null && strategy.endsWith("TimeWindowCompactionStrategy")) {
+                long millis = ((Number) value(probe, ks, t, "MaxSSTableDuration")).longValue();
+                raw.put(TableOrder.TWCS_MILLIS, millis);
                 twcs = String.format("%s %s, max duration: %s", compaction.get("compaction_window_size"),
-                        compaction.get("compaction_window_unit"),
-                        durationWords(((Number) value(probe, ks, t, "MaxSSTableDuration")).longValue()));
+                        compaction.get("compaction_window_unit"), durationWords(millis));
             }
             long memtableOffHeap = ((Number) value(probe, ks, t, "MemtableOffHeapSize")).longValue();
             long bloomOffHeap = ((Number) value(probe, ks, t, "BloomFilterOffHeapMemoryUsed")).longValue();
@@ -385,6 +401,11 @@ final class StatsCommands {
                     bySizeText.put(e.getKey(), bytes(e.getValue()));
                 }
             }
+            Object bloomRatio = value(probe, ks, t, "RecentBloomFilterFalseRatio");
+            raw.put("bloom_filter_false_ratio", bloomRatio);
+            raw.put("local_read_latency_ms", readMs > 0 ? readMs : Double.NaN);
+            raw.put("local_write_latency_ms", writeMs > 0 ? writeMs : Double.NaN);
+            raw.put("local_read_write_ratio", writes > 0 ? reads / (double) writes : 0d);
             Map<String, Object> m = new HashMap<>();
             m.put("sstable_count", value(probe, ks, t, "LiveSSTableCount"));
             m.put("old_sstable_count", value(probe, ks, t, "OldVersionSSTableCount"));
@@ -416,8 +437,7 @@ final class StatsCommands {
             m.put("bytes_unrepaired", number(probe, ks, t, "BytesUnrepaired"));
             m.put("bytes_pending_repair", ((Number) value(probe, ks, t, "BytesPendingRepair")).longValue());
             m.put("bloom_filter_false_positives", value(probe, ks, t, "BloomFilterFalsePositives"));
-            m.put("bloom_filter_false_ratio", String.format("%01.5f", value(probe, ks, t,
-                    "RecentBloomFilterFalseRatio")));
+            m.put("bloom_filter_false_ratio", String.format("%01.5f", bloomRatio));
             m.put("bloom_filter_space_used", bytes(((Number) value(probe, ks, t, "BloomFilterDiskSpaceUsed"))
                     .longValue()));
             m.put("bloom_filter_off_heap_memory_used", bytes(bloomOffHeap));
@@ -435,6 +455,9 @@ final class StatsCommands {
             m.put("droppable_tombstone_ratio", String.format("%01.5f", probe.get(cfs, "DroppableTombstoneRatio")));
             m.put("top_size_partitions", bySizeText);
             m.put("top_tombstone_partitions", probe.get(cfs, "TopTombstonePartitions"));
+            if (locationCheck) {
+                m.put("sstables_in_correct_location", inCorrectLocation(probe, cfs));
+            }
             m.put("sai_local_query_latency_ms", String.format("%01.3f", 0d));
             m.put("sai_post_filtering_read_latency", String.format("%01.3f", 0d));
             m.put("sai_disk_used_bytes", null);
@@ -444,6 +467,53 @@ final class StatsCommands {
             m.put("sai_total_query_timeouts", 0L);
             m.put("sai_total_queryable_index_ratio", null);
             return m;
+        }
+
+        /**
+         * {@code -s/--sort} (and {@code -t/--top}): every selected table, sorted by the key as Apache's
+         * StatsTableComparator sorts (descending, ties by full name), the first K of them; as text (Apache's
+         * SortedDefaultPrinter: each table under its full name) or as one map keyed by full name.
+         */
+        private void sorted(NodeTool.Probe probe, Map<String, List<String[]>> selected, int numberOfTables,
+                            PrintStream out) throws Exception {
+            List<TableOrder.Row> rows = new ArrayList<>();
+            for (List<String[]> beans : selected.values()) {
+                for (String[] bean : beans) {
+                    Map<String, Object> raw = new HashMap<>();
+                    rows.add(new TableOrder.Row(bean, tableFigures(probe, bean, raw), raw));
+                }
+            }
+            rows.sort(new TableOrder(sortKey, human));
+            if (top > 0 && top < rows.size()) {
+                rows = rows.subList(0, top);
+            }
+            if (!format.isEmpty()) {
+                HashMap<String, Object> figures = new HashMap<>();
+                figures.put("total_number_of_tables", numberOfTables);
+                for (TableOrder.Row r : rows) {
+                    figures.put(r.fullName(), r.figures());
+                }
+                StatsFormat.print(format, figures, out);
+                return;
+            }
+            if (rows.isEmpty()) {
+                return;
+            }
+            StringBuilder text = new StringBuilder("Total number of tables: " + numberOfTables);
+            if (top > 0) {
+                text.append(String.format(" (showing top %d by %s)", Math.min(top, numberOfTables), sortKey));
+            }
+            text.append("\n----------------\n");
+            for (TableOrder.Row r : rows) {
+                table(probe, r.bean(), text, "\t", r.fullName());
+            }
+            text.append("----------------\n");
+            out.print(text);
+        }
+
+        /** -l: whether the table's SSTables are all in the data directory they belong to (hasMisplacedSSTables). */
+        private static boolean inCorrectLocation(NodeTool.Probe probe, String cfs) throws Exception {
+            return !(Boolean) probe.invoke(cfs, "hasMisplacedSSTables", new Object[0], new String[0]);
         }
 
         private static void top(List<String> lines, Map<String, ?> entries, String header) {
