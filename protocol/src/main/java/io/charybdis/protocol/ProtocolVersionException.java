@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A client asked for a protocol version other than 4 or 5. The message is the one Cassandra sends, which drivers
- * parse to step down: {@code Invalid or unsupported protocol version (6); supported versions are (4/v4, 5/v5)}.
+ * parse to step down: {@code Invalid or unsupported protocol version (6); supported versions are (3/v3, 4/v4, 5/v5)}.
  *
  * <p>The reply must be readable by the client, so it is written with {@link #responseVersionCode()} in its header:
  * the requested version itself when it is an older one (1–3, whose drivers cannot read v4/v5 headers), otherwise

@@ -309,7 +309,7 @@ public final class CqlServer implements AutoCloseable {
         Map<String, List<String>> m = new LinkedHashMap<>();
         m.put("CQL_VERSION", List.of(NodeInfo.CQL_VERSION));
         m.put("COMPRESSION", List.of("lz4"));
-        m.put("PROTOCOL_VERSIONS", List.of("4/v4", "5/v5"));
+        m.put("PROTOCOL_VERSIONS", List.of("3/v3", "4/v4", "5/v5"));
         m.put("SCYLLA_SHARD", List.of(Integer.toString(shard)));
         m.put("SCYLLA_NR_SHARDS", List.of(Integer.toString(shards.count())));
         m.put("SCYLLA_PARTITIONER", List.of("org.apache.cassandra.dht.Murmur3Partitioner"));

@@ -136,7 +136,7 @@ public final class EnvelopeDecoder extends ByteToMessageDecoder {
         ProtocolException error = EnvelopeChecks.check(versionByte, connectionVersion, expectRequests, stream,
                 opcodeCode);
         ProtocolVersion version = ProtocolVersion.fromCode(versionCode);
-        if (error == null && (flags & Envelope.COMPRESSED) != 0 && !(lz4 && version == ProtocolVersion.V4)) {
+        if (error == null && (flags & Envelope.COMPRESSED) != 0 && !(lz4 && !version.usesFraming())) {
             error = new ProtocolException("Received a compressed envelope but no compression was negotiated"
                     + (version == ProtocolVersion.V5 ? " (v5 compresses frames, not envelopes)" : ""),
                     stream, false);

@@ -46,7 +46,7 @@ public final class EnvelopeEncoder extends MessageToByteEncoder<Envelope> {
     }
 
     private boolean compress(Envelope msg) {
-        return lz4 && msg.version() == ProtocolVersion.V4 && msg.body().isReadable();
+        return lz4 && !msg.version().usesFraming() && msg.body().isReadable();
     }
 
     @Override

@@ -37,9 +37,11 @@ public record PreparedMetadata(boolean globalTableSpec, List<ColumnSpec> columns
     public void write(ByteBuf out, ProtocolVersion version) {
         out.writeInt(flags());
         out.writeInt(columns.size());
-        out.writeInt(pkIndexes.size());
-        for (int i : pkIndexes) {
-            out.writeShort(i);
+        if (version.isAtLeast(ProtocolVersion.V4)) {
+            out.writeInt(pkIndexes.size());
+            for (int i : pkIndexes) {
+                out.writeShort(i);
+            }
         }
         ResultMetadata.writeColumns(out, version, globalTableSpec, columns);
     }

@@ -63,13 +63,22 @@ public final class ResponseBuilder {
         if (tracingId != null) {
             flags |= Envelope.TRACING;
         }
-        if (warnings != null && !warnings.isEmpty()) {
+        if (hasWarnings()) {
             flags |= Envelope.WARNING;
         }
-        if (customPayload != null && !customPayload.isEmpty()) {
+        if (hasCustomPayload()) {
             flags |= Envelope.CUSTOM_PAYLOAD;
         }
         return flags;
+    }
+
+    /** Warnings and custom payloads exist from v4 on; a v3 client gets neither (as from Cassandra). */
+    private boolean hasWarnings() {
+        return warnings != null && !warnings.isEmpty() && version.isAtLeast(ProtocolVersion.V4);
+    }
+
+    private boolean hasCustomPayload() {
+        return customPayload != null && !customPayload.isEmpty() && version.isAtLeast(ProtocolVersion.V4);
     }
 
     private ByteBuf start(int sizeHint) {
@@ -77,10 +86,10 @@ public final class ResponseBuilder {
         if (tracingId != null) {
             Wire.writeUuid(body, tracingId);
         }
-        if (warnings != null && !warnings.isEmpty()) {
+        if (hasWarnings()) {
             Wire.writeStringList(body, warnings);
         }
-        if (customPayload != null && !customPayload.isEmpty()) {
+        if (hasCustomPayload()) {
             Wire.writeBytesMap(body, customPayload);
         }
         return body;
@@ -166,6 +175,10 @@ public final class ResponseBuilder {
     /** READ_FAILURE: v5 writes the reason map (endpoint → failure code), v4 only its size. */
     public Envelope readFailure(String message, Consistency cl, int received, int blockFor,
                                 Map<InetAddress, Integer> reasons, boolean dataPresent) {
+        if (!version.isAtLeast(ProtocolVersion.V4)) {
+            // v3 has no READ_FAILURE: Cassandra sends the read timeout it stands for
+            return readTimeout(timeoutMessage(received), cl, received, blockFor, dataPresent);
+        }
         ByteBuf b = errorStart(ErrorCode.READ_FAILURE, message);
         Wire.writeConsistency(b, cl);
         b.writeInt(received);
@@ -178,6 +191,10 @@ public final class ResponseBuilder {
     /** WRITE_FAILURE: v5 writes the reason map (endpoint → failure code), v4 only its size. */
     public Envelope writeFailure(String message, Consistency cl, int received, int blockFor,
                                  Map<InetAddress, Integer> reasons, WriteType writeType) {
+        if (!version.isAtLeast(ProtocolVersion.V4)) {
+            // v3 has no WRITE_FAILURE: Cassandra sends the write timeout it stands for
+            return writeTimeout(timeoutMessage(received), cl, received, blockFor, writeType, 0);
+        }
         ByteBuf b = errorStart(ErrorCode.WRITE_FAILURE, message);
         Wire.writeConsistency(b, cl);
         b.writeInt(received);
@@ -185,6 +202,11 @@ public final class ResponseBuilder {
         writeFailures(b, reasons);
         Wire.writeString(b, writeType.name());
         return envelope(Opcode.ERROR, b);
+    }
+
+    /** Cassandra's RequestTimeoutException message, which the v3 stand-ins for failures carry. */
+    private static String timeoutMessage(int received) {
+        return "Operation timed out - received only " + received + " responses.";
     }
 
     private void writeFailures(ByteBuf b, Map<InetAddress, Integer> reasons) {
@@ -206,6 +228,10 @@ public final class ResponseBuilder {
     }
 
     public Envelope functionFailure(String message, String keyspace, String function, List<String> argTypes) {
+        if (!version.isAtLeast(ProtocolVersion.V4)) {
+            // v3 has no FUNCTION_FAILURE: Cassandra sends an Invalid request whose message is the error's own text
+            return error(ErrorCode.INVALID, "ERROR FUNCTION_FAILURE: " + message);
+        }
         ByteBuf b = errorStart(ErrorCode.FUNCTION_FAILURE, message);
         Wire.writeString(b, keyspace);
         Wire.writeString(b, function);
@@ -245,7 +271,7 @@ public final class ResponseBuilder {
     public Envelope schemaChange(SchemaChange change) {
         ByteBuf b = start(64);
         b.writeInt(RESULT_SCHEMA_CHANGE);
-        change.writeBody(b);
+        change.forVersion(version).writeBody(b);
         return envelope(Opcode.RESULT, b);
     }
 
@@ -281,8 +307,9 @@ public final class ResponseBuilder {
 
     public Envelope event(Event event) {
         ByteBuf b = start(64);
-        Wire.writeString(b, event.type());
-        event.writeBody(b);
+        Event e = event instanceof SchemaChange sc ? sc.forVersion(version) : event;
+        Wire.writeString(b, e.type());
+        e.writeBody(b);
         return envelope(Opcode.EVENT, b);
     }
 }

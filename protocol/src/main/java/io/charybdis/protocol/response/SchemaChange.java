@@ -1,5 +1,6 @@
 package io.charybdis.protocol.response;
 
+import io.charybdis.protocol.ProtocolVersion;
 import io.charybdis.protocol.Wire;
 import io.netty.buffer.ByteBuf;
 
@@ -27,6 +28,17 @@ public record SchemaChange(Change change, Target target, String keyspace, String
 
     public static SchemaChange table(Change change, String keyspace, String table) {
         return new SchemaChange(change, Target.TABLE, keyspace, table, List.of());
+    }
+
+    /**
+     * This change as a client of {@code version} sees it: v3 has no FUNCTION or AGGREGATE target, so Cassandra
+     * reports those changes as an update of their keyspace.
+     */
+    public SchemaChange forVersion(ProtocolVersion version) {
+        if (!version.isAtLeast(ProtocolVersion.V4) && (target == Target.FUNCTION || target == Target.AGGREGATE)) {
+            return keyspace(Change.UPDATED, keyspace);
+        }
+        return this;
     }
 
     @Override

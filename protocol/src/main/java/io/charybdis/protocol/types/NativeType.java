@@ -95,12 +95,24 @@ public enum NativeType implements DataType {
 
     @Override
     public void writeOption(ByteBuf out, ProtocolVersion version) {
-        if (this == EMPTY || (this == DURATION && !version.isAtLeast(ProtocolVersion.V5))) {
+        if (this == EMPTY || !version.isAtLeast(minVersion())) {
             out.writeShort(TypeOptions.CUSTOM);
             io.charybdis.protocol.Wire.writeString(out, marshalName);
         } else {
             out.writeShort(protocolCode);
         }
+    }
+
+    /**
+     * The first protocol version with this type's own option code; older versions see it as a custom type named by
+     * its marshal class, as Cassandra writes it (date, time, smallint, tinyint: v4; duration: v5).
+     */
+    private ProtocolVersion minVersion() {
+        return switch (this) {
+            case DATE, TIME, SMALLINT, TINYINT -> ProtocolVersion.V4;
+            case DURATION -> ProtocolVersion.V5;
+            default -> ProtocolVersion.V3;
+        };
     }
 
     @Override

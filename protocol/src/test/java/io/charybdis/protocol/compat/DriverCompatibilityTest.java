@@ -191,7 +191,8 @@ class DriverCompatibilityTest {
                 w.pagingState(new byte[] {4, 2});
                 Frame f = usToDriver(Responses.to(ALLOC, v, 3).warnings(List.of("careful")).rows(w), lz4);
                 assertThat(f.protocolVersion).isEqualTo(v.code());
-                assertThat(f.warnings).containsExactly("careful");
+                // v3 has no warnings: they are not sent (as Cassandra does not)
+                assertThat(f.warnings).isEqualTo(v == ProtocolVersion.V3 ? List.of() : List.of("careful"));
                 Rows rows = (Rows) f.message;
                 assertThat(rows.getMetadata().columnSpecs).extracting(c -> c.name).containsExactly("k", "m", "u", "v",
                         "d");

@@ -178,7 +178,7 @@ class EnvelopeCodecTest {
                     assertThat(e.isFatal()).isTrue();
                     assertThat(e.responseVersionCode()).isEqualTo(5);
                     assertThat(e.getMessage()).isEqualTo("Invalid or unsupported protocol version (6); supported "
-                            + "versions are (4/v4, 5/v5)");
+                            + "versions are (3/v3, 4/v4, 5/v5)");
                 });
         // everything after is dropped
         channel.writeInbound(envelope(0x04, 0, 1, Opcode.OPTIONS.code(), new byte[0]));

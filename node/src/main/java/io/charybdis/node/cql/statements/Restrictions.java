@@ -804,7 +804,9 @@ public final class Restrictions {
         }
         BoundValue[] parts = new BoundValue[pk.size()];
         for (int i = 0; i < parts.length; i++) {
-            parts[i] = binder.bind(fc.args().get(i), pk.get(i).name(), pk.get(i).type());
+            // Cassandra names a marker in token(...) as any function argument, not after the key column, so a
+            // prepared token restriction has no partition key indexes (cassandra-stress's token queries rely on it)
+            parts[i] = binder.bind(fc.args().get(i), "arg" + i + "(system.token)", pk.get(i).type());
         }
         return ctx -> {
             ByteBuffer[] values = new ByteBuffer[parts.length];
