@@ -54,9 +54,15 @@ final class Casts {
         };
     }
 
-    static Selection.Output cast(Selection.Output inner, NativeType target) {
-        DataType from = inner.type();
+    static Selection.Output cast(Selection.Output source, NativeType target) {
+        DataType from = source.type();
         TypeKind fk = Types.kind(from);
+        // an empty value (no bytes, not null) of a type that has none composes to null: its cast is null
+        Selection.Output inner = fk == TypeKind.TEXT || fk == TypeKind.ASCII || fk == TypeKind.BLOB ? source
+                : Selection.simple(from, source.name(), (r, ctx) -> {
+                    ByteBuffer v = source.value(r, ctx);
+                    return v == null || !v.hasRemaining() ? null : v;
+                });
         String name = "cast(" + inner.name() + " as " + target.cqlName() + ")";
         if (from.equals(target)) {
             return Selection.simple(target, inner.name(), inner::value);
@@ -192,7 +198,8 @@ final class Casts {
                             : n instanceof BigInteger bi ? bi : BigInteger.valueOf(n.longValue()));
                     case DECIMAL -> target.decompose(n instanceof BigDecimal bd ? bd
                             : n instanceof BigInteger bi ? new BigDecimal(bi)
-                            : (n instanceof Float || n instanceof Double) ? BigDecimal.valueOf(n.doubleValue())
+                            : n instanceof Float f ? new BigDecimal(Float.toString(f))
+                            : n instanceof Double ? BigDecimal.valueOf(n.doubleValue())
                             : BigDecimal.valueOf(n.longValue()));
                     default -> throw new InvalidRequestException(cannot(from, target));
                 };

@@ -353,6 +353,9 @@ public final class SchemaStatements {
         }
         Map<String, SchemaStatement.ColumnDefinition> defs = new LinkedHashMap<>();
         for (SchemaStatement.ColumnDefinition d : s.columns()) {
+            if (d.mask() != null) {
+                throw maskingDisabled();
+            }
             if (defs.put(d.name(), d) != null) {
                 throw new InvalidRequestException("Duplicate column '" + d.name() + "' declaration for table '"
                         + name + "'");
@@ -431,6 +434,12 @@ public final class SchemaStatements {
         return SchemaChange.table(SchemaChange.Change.CREATED, ksName, name);
     }
 
+    /** Cassandra's refusal of a column mask while dynamic data masking is disabled (its default). */
+    private static InvalidRequestException maskingDisabled() {
+        return new InvalidRequestException("Cannot mask columns because dynamic data masking is not enabled. You can "
+                + "enable it with the dynamic_data_masking_enabled property on cassandra.yaml");
+    }
+
     private static SchemaStatement.ColumnDefinition keyDefinition(Map<String, SchemaStatement.ColumnDefinition> defs,
                                                                   String name, Set<String> keyColumns, String table) {
         SchemaStatement.ColumnDefinition d = defs.get(name);
@@ -495,6 +504,9 @@ public final class SchemaStatements {
                 }
                 boolean changed = false;
                 for (SchemaStatement.ColumnDefinition d : add.columns()) {
+                    if (d.mask() != null) {
+                        throw maskingDisabled();
+                    }
                     if (t.column(d.name()) != null) {
                         if (add.ifNotExists()) {
                             continue;
@@ -589,7 +601,14 @@ public final class SchemaStatements {
             case AlterTableOptions opts -> params = TableOptions.apply(params, opts.properties());
             case AlterColumnType act -> throw new InvalidRequestException("Altering column types is no longer "
                     + "supported");
-            case AlterColumnMask m -> throw unsupported("Dynamic data masks");
+            case AlterColumnMask m -> {
+                // dynamic_data_masking_enabled is false, as in Cassandra's default cassandra.yaml: a mask cannot be
+                // set, and dropping one (there is none) changes nothing
+                if (m.mask() != null) {
+                    throw maskingDisabled();
+                }
+                return null;
+            }
             // Cassandra's default (drop_compact_storage_enabled: false), whatever the table
             case DropCompactStorage d -> throw new InvalidRequestException("DROP COMPACT STORAGE is disabled. Enable in "
                     + "cassandra.yaml to use.");
