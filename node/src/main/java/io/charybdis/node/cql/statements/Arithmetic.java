@@ -128,6 +128,12 @@ public final class Arithmetic {
                         .plusNanos(sign * d.nanoseconds());
                 return Values.bigint(z.toInstant().toEpochMilli());
             }
+            if (d.nanoseconds() != 0) {
+                throw new FunctionFailureException("the operation '" + left.cqlName() + " " + op.symbol() + " "
+                        + right.cqlName() + "' failed: The duration must have a day precision. Was: "
+                        + right.toCqlLiteral(b), "system", op == ArithmeticOperator.ADD ? "_add" : "_substract",
+                        List.of(left.cqlName(), right.cqlName()));
+            }
             LocalDate date = (LocalDate) left.compose(a);
             LocalDate moved = date.plusMonths((long) sign * d.months()).plusDays((long) sign * d.days());
             return result.decompose(moved);

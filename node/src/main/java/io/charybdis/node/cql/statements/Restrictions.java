@@ -584,6 +584,9 @@ public final class Restrictions {
                     throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns");
                 } else if (c.type().isMultiCell() && sc.op() != Operator.EQ && sc.op() != Operator.NEQ) {
                     throw new InvalidRequestException("Slice restrictions are not supported on collections");
+                } else if (Types.kind(c.type()) == TypeKind.DURATION && (sc.op() == Operator.LT
+                        || sc.op() == Operator.LTE || sc.op() == Operator.GT || sc.op() == Operator.GTE)) {
+                    throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
                 }
                 if (sc.op() == Operator.NEQ) {
                     throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "

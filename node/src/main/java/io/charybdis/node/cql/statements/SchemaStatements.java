@@ -189,7 +189,25 @@ public final class SchemaStatements {
     }
 
     /** Counters only stand alone: not inside collections or tuples (Cassandra's errors). */
+    /** Whether a type is, or holds anywhere inside it, a duration. */
+    private static boolean containsDuration(DataType t) {
+        return switch (Types.kind(t)) {
+            case DURATION -> true;
+            case LIST, SET -> containsDuration(Types.elementType(t));
+            case MAP -> containsDuration(Types.keyType(t)) || containsDuration(Types.valueType(t));
+            case TUPLE, UDT -> Types.fieldTypes(t).stream().anyMatch(SchemaStatements::containsDuration);
+            default -> false;
+        };
+    }
+
     private static void checkNoNestedCounter(DataType t) {
+        // durations have no order: Cassandra refuses them as set elements and map keys
+        if (Types.kind(t) == TypeKind.SET && Types.kind(Types.elementType(t)) == TypeKind.DURATION) {
+            throw new InvalidRequestException("Durations are not allowed inside sets: " + t.cqlName());
+        }
+        if (Types.kind(t) == TypeKind.MAP && Types.kind(Types.keyType(t)) == TypeKind.DURATION) {
+            throw new InvalidRequestException("Durations are not allowed as map keys: " + t.cqlName());
+        }
         switch (Types.kind(t)) {
             case LIST, SET, MAP -> {
                 List<DataType> inner = Types.kind(t) == TypeKind.MAP
@@ -465,7 +483,7 @@ public final class SchemaStatements {
         if (Types.isCounter(t)) {
             throw new InvalidRequestException("counter type is not supported for PRIMARY KEY column '" + d.name() + "'");
         }
-        if (Types.kind(t) == TypeKind.DURATION) {
+        if (containsDuration(t)) {
             throw new InvalidRequestException("duration type is not supported for PRIMARY KEY column '" + d.name()
                     + "'");
         }

@@ -1060,6 +1060,9 @@ public final class SelectExecution implements CqlStatement {
                         savePagingState();
                         return false;
                     }
+                    if (pageFull()) {
+                        return false; // the previous partition's static-only row filled the page (state saved)
+                    }
                     setCurrentKey(token, a, keyOffset, keyLength);
                     partitionEmitted = 0;
                     partitionRegularRows = 0;
@@ -1217,6 +1220,10 @@ public final class SelectExecution implements CqlStatement {
                     && (filters.isEmpty() || Filters.matches(filters, row, bind, filterValues))) {
                 emit();
                 partitionEmitted++;
+                remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
+                if (pageFull()) {
+                    savePagingState();
+                }
             }
             partitionHasStatic = false;
             partitionRegularRows = 0;

@@ -55,7 +55,7 @@ public final class Json {
             case FLOAT, DOUBLE -> {
                 double d = ((Number) type.compose(value)).doubleValue();
                 if (Double.isNaN(d) || Double.isInfinite(d)) {
-                    sb.append('"').append(type.compose(value)).append('"');
+                    sb.append("null"); // JSON has no NaN or infinities: Cassandra writes null
                 } else {
                     sb.append(type.compose(value));
                 }
