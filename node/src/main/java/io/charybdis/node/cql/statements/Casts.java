@@ -90,8 +90,9 @@ final class Casts {
                 if (target == NativeType.DATE) {
                     return Selection.simple(target, name, (r, ctx) -> {
                         ByteBuffer v = inner.value(r, ctx);
-                        return v == null ? null : target.decompose(java.time.LocalDate.ofInstant(
-                                java.time.Instant.ofEpochMilli(v.getLong(v.position())), java.time.ZoneOffset.UTC));
+                        // truncated towards zero, as Cassandra's toDate
+                        return v == null ? null : target.decompose(java.time.LocalDate.ofEpochDay(
+                                v.getLong(v.position()) / 86_400_000L));
                     });
                 }
                 if (target == NativeType.BIGINT) {
@@ -131,8 +132,7 @@ final class Casts {
                         long millis = io.charybdis.node.cql.values.TimeUuids.unixMillis(
                                 io.charybdis.node.cql.values.Values.toUuid(v));
                         return target == NativeType.TIMESTAMP ? io.charybdis.node.cql.values.Values.bigint(millis)
-                                : target.decompose(java.time.LocalDate.ofInstant(java.time.Instant.ofEpochMilli(millis),
-                                java.time.ZoneOffset.UTC));
+                                : target.decompose(java.time.LocalDate.ofEpochDay(millis / 86_400_000L));
                     });
                 }
             }

@@ -658,7 +658,8 @@ public final class ModificationExecution implements CqlStatement {
         }
         long ts = v.getLong(v.position());
         if (ts == Long.MIN_VALUE) {
-            throw new InvalidRequestException("Invalid timestamp value " + ts);
+            throw new InvalidRequestException("Out of bound timestamp, must be in [" + (Long.MIN_VALUE + 1) + ", "
+                    + Long.MAX_VALUE + "]");
         }
         return ts;
     }

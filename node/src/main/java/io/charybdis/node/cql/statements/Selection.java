@@ -688,6 +688,30 @@ public final class Selection {
                 (own ? ordered : others).add(fn);
             }
             ordered.addAll(others);
+            if (ordered.size() == others.size()) {
+                // no overload takes the constants as their own types: Cassandra cannot choose between several that
+                // take them loosely (toUnixTimestamp('2024-01-01') is a timestamp or a date)
+                List<NativeFunction> loose = new ArrayList<>();
+                for (NativeFunction fn : candidates) {
+                    boolean fits = true;
+                    for (int i = 0; i < fc.args().size() && fits; i++) {
+                        if (args.get(i) == null) {
+                            fits = !(((Selector.Value) fc.args().get(i)).term() instanceof Term.Literal lit)
+                                    || io.charybdis.node.cql.values.Literals.assignable(lit, fn.argTypes().get(i));
+                        } else {
+                            fits = fn.argTypes().get(i).equals(args.get(i).type());
+                        }
+                    }
+                    if (fits) {
+                        loose.add(fn);
+                    }
+                }
+                if (loose.size() > 1) {
+                    throw new InvalidRequestException("Ambiguous call to function " + fname + " (can be matched by "
+                            + "following signatures: " + signatures(loose) + "): use type casts to disambiguate");
+                }
+            }
+            InvalidRequestException bindError = null;
             for (NativeFunction fn : ordered) {
                 List<Output> typed = new ArrayList<>(args);
                 boolean ok = true;
@@ -711,6 +735,7 @@ public final class Selection {
                             DataType t = fn.argTypes().get(i);
                             typed.set(i, simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx)));
                         } catch (InvalidRequestException e) {
+                            bindError = e;
                             ok = false;
                         }
                     } else {
@@ -732,6 +757,9 @@ public final class Selection {
                             + i + " of function system." + fname + " of type "
                             + sameArity.get(0).argTypes().get(i).cqlName());
                 }
+            }
+            if (candidates.size() == 1 && args.contains(null) && bindError != null) {
+                throw bindError; // the one overload's constant does not parse (minTimeuuid('not a date'))
             }
             if (candidates.size() > 1 && args.contains(null)) {
                 throw new InvalidRequestException("Invalid call to function " + fname + ", none of its type "
@@ -844,7 +872,7 @@ public final class Selection {
             }
             for (int i = 0; i < args.size(); i++) {
                 // a blob argument takes a value of any type, its bytes as they are (blobAsInt(i))
-                if (!Functions.fits(args.get(i).type(), f.argTypes().get(i))
+                if (!argumentFits(args.get(i).type(), f.argTypes().get(i))
                         && Types.kind(f.argTypes().get(i)) != TypeKind.BLOB) {
                     throw new InvalidRequestException("Type error: " + args.get(i).name() + " cannot be passed as "
                             + "argument " + i + " of function system." + f.name() + " of type "
@@ -857,7 +885,7 @@ public final class Selection {
         for (NativeFunction f : overloads) {
             boolean ok = f.argTypes().size() == args.size();
             for (int i = 0; ok && i < args.size(); i++) {
-                ok = Functions.fits(args.get(i).type(), f.argTypes().get(i));
+                ok = argumentFits(args.get(i).type(), f.argTypes().get(i));
             }
             if (ok) {
                 fitting.add(f);
@@ -872,6 +900,12 @@ public final class Selection {
         }
         throw new InvalidRequestException("Ambiguous call to function " + fname + " (can be matched by following "
                 + "signatures: " + signatures(fitting) + "): use type casts to disambiguate");
+    }
+
+    /** Cassandra's weak assignment of a function argument: besides Functions.fits, a bigint is a timestamp. */
+    private static boolean argumentFits(DataType value, DataType receiver) {
+        return Functions.fits(value, receiver)
+                || Types.kind(value) == TypeKind.BIGINT && Types.kind(receiver) == TypeKind.TIMESTAMP;
     }
 
     private static String signatures(List<NativeFunction> functions) {

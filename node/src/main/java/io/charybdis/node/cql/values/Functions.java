@@ -180,7 +180,8 @@ public final class Functions {
     }
 
     private static ByteBuffer dateOfMillis(long millis) {
-        return Values.int32((int) (Math.floorDiv(millis, 86_400_000L) + (1L << 31)));
+        // Cassandra truncates towards zero: the last millisecond of 1969 is 1970-01-01
+        return Values.int32((int) (millis / 86_400_000L + (1L << 31)));
     }
 
     private void add(String name, List<DataType> args, DataType ret, NativeFunction.Impl impl) {
