@@ -649,6 +649,23 @@ public final class Selection {
             throw new InvalidRequestException("Cannot infer type of argument ? in call to function system." + fname
                     + (fname.startsWith("map_") ? "(map)" : "(collection)") + ": use type casts to disambiguate");
         }
+        if (CollectionFunctions.isCollectionFunction(fname) && fc.args().size() == 1
+                && !(fc.args().get(0) instanceof Selector.Value)) {
+            // a collection of constants: Cassandra types it after its first element (collection_count([1, 2]))
+            Term t = asTerm(fc.args().get(0));
+            DataType inferred = t == null ? null : constantCollectionType(t);
+            if (inferred != null) {
+                String argName = t.toCql();
+                var bound = binder.bind(t, argName, inferred);
+                return CollectionFunctions.build(fname, "system." + fname + "(" + argName + ")",
+                        simple(inferred, argName, (r, ctx) -> bound.bind(ctx)));
+            }
+            if (t instanceof Term.ListLiteral || t instanceof Term.SetLiteral || t instanceof Term.MapLiteral) {
+                throw new InvalidRequestException("Cannot infer type of argument " + collectionText(t)
+                        + " in call to function system." + fname + (fname.startsWith("map_") ? "(map)"
+                        : "(collection)") + ": use type casts to disambiguate");
+            }
+        }
         List<Output> args = new ArrayList<>();
         boolean literalArgs = false;
         for (Selector a : fc.args()) {
@@ -955,6 +972,41 @@ public final class Selection {
                     + " of function system." + fname + " of type " + expected.cqlName());
         }
         return out;
+    }
+
+    /**
+     * The type of a list or set of constants, after its first element (a string is an ascii there); null when
+     * Cassandra cannot tell it (maps, empty collections, a first null).
+     */
+    private static DataType constantCollectionType(Term t) {
+        switch (t) {
+            case Term.ListLiteral l when !l.elements().isEmpty() && l.elements().get(0) instanceof Term.Literal e
+                    && naturalType(e) != null -> {
+                return new io.charybdis.protocol.types.ListType(elementType(e), false);
+            }
+            case Term.SetLiteral l when !l.elements().isEmpty() && l.elements().get(0) instanceof Term.Literal e
+                    && naturalType(e) != null -> {
+                return new io.charybdis.protocol.types.SetType(elementType(e), false);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static DataType elementType(Term.Literal e) {
+        return e.kind() == io.charybdis.node.cql.syntax.LiteralKind.STRING ? NativeType.ASCII : naturalType(e);
+    }
+
+    /** A collection of constants as Cassandra shows it in messages: null as NULL. */
+    private static String collectionText(Term t) {
+        return switch (t) {
+            case Term.ListLiteral l -> "[" + String.join(", ", l.elements().stream().map(Selection::termText)
+                    .toList()) + "]";
+            case Term.SetLiteral l -> "{" + String.join(", ", l.elements().stream().map(Selection::termText)
+                    .toList()) + "}";
+            default -> t.toCql();
+        };
     }
 
     /** The type Cassandra prefers for a constant (an exact match): null for null. */
