@@ -188,7 +188,7 @@ public final class QueryProcessor {
             trace.trace("Preparing statement");
         }
         CqlStatement stmt = analyze(ps, ks, client);
-        List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount());
+        List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, ps.bindMarkerCount(), true);
         if (client.metrics() != null) {
             client.metrics().increment(io.charybdis.node.metrics.ShardRequestMetrics.STATEMENTS_PARSED);
         }
@@ -246,7 +246,7 @@ public final class QueryProcessor {
                                                     TraceState trace) {
         refresh(p, client);
         CqlStatement stmt = p.statement;
-        List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, p.parsed.bindMarkerCount());
+        List<ByteBuffer> values = bindValues(stmt.bindVariables(), options, p.parsed.bindMarkerCount(), false);
         if (authorizer == null) {
             return run(stmt, options, client, alloc, version, values, trace); // AllowAllAuthorizer: nothing to check
         }
@@ -378,7 +378,8 @@ public final class QueryProcessor {
         }
     }
 
-    private List<ByteBuffer> bindValues(List<BindVariable> vars, QueryOptions options, int markers) {
+    /** {@code query}: a QUERY request, whose wrong number of values Cassandra words differently from EXECUTE's. */
+    private List<ByteBuffer> bindValues(List<BindVariable> vars, QueryOptions options, int markers, boolean query) {
         List<ByteBuffer> values = options.values() == null ? List.of() : options.values();
         List<String> names = options.valueNames();
         if (names != null && !names.isEmpty()) {
@@ -391,6 +392,9 @@ public final class QueryProcessor {
                 ordered.add(values.get(i));
             }
             values = ordered;
+        }
+        if (values.size() != markers && query) {
+            throw new InvalidRequestException("Invalid amount of bind variables");
         }
         if (values.size() != markers) {
             throw new InvalidRequestException("There were " + markers + " markers(?) in CQL but " + values.size()

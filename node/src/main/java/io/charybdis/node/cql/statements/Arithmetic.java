@@ -114,6 +114,9 @@ public final class Arithmetic {
             return null;
         }
         TypeKind rk = Types.kind(result);
+        if ((!a.hasRemaining() || !b.hasRemaining()) && rk != TypeKind.TEXT && rk != TypeKind.ASCII) {
+            return null; // an empty operand composes to null, as Cassandra's operations see it
+        }
         if (rk == TypeKind.TEXT || rk == TypeKind.ASCII) {
             return Values.text(Values.toText(a) + Values.toText(b));
         }

@@ -54,9 +54,15 @@ final class Casts {
         };
     }
 
-    static Selection.Output cast(Selection.Output inner, NativeType target) {
-        DataType from = inner.type();
+    static Selection.Output cast(Selection.Output source, NativeType target) {
+        DataType from = source.type();
         TypeKind fk = Types.kind(from);
+        // an empty value (no bytes, not null) of a type that has none composes to null: its cast is null
+        Selection.Output inner = fk == TypeKind.TEXT || fk == TypeKind.ASCII || fk == TypeKind.BLOB ? source
+                : Selection.simple(from, source.name(), (r, ctx) -> {
+                    ByteBuffer v = source.value(r, ctx);
+                    return v == null || !v.hasRemaining() ? null : v;
+                });
         String name = "cast(" + inner.name() + " as " + target.cqlName() + ")";
         if (from.equals(target)) {
             return Selection.simple(target, inner.name(), inner::value);
@@ -84,8 +90,9 @@ final class Casts {
                 if (target == NativeType.DATE) {
                     return Selection.simple(target, name, (r, ctx) -> {
                         ByteBuffer v = inner.value(r, ctx);
-                        return v == null ? null : target.decompose(java.time.LocalDate.ofInstant(
-                                java.time.Instant.ofEpochMilli(v.getLong(v.position())), java.time.ZoneOffset.UTC));
+                        // truncated towards zero, as Cassandra's toDate
+                        return v == null ? null : target.decompose(java.time.LocalDate.ofEpochDay(
+                                v.getLong(v.position()) / 86_400_000L));
                     });
                 }
                 if (target == NativeType.BIGINT) {
@@ -125,8 +132,7 @@ final class Casts {
                         long millis = io.charybdis.node.cql.values.TimeUuids.unixMillis(
                                 io.charybdis.node.cql.values.Values.toUuid(v));
                         return target == NativeType.TIMESTAMP ? io.charybdis.node.cql.values.Values.bigint(millis)
-                                : target.decompose(java.time.LocalDate.ofInstant(java.time.Instant.ofEpochMilli(millis),
-                                java.time.ZoneOffset.UTC));
+                                : target.decompose(java.time.LocalDate.ofEpochDay(millis / 86_400_000L));
                     });
                 }
             }

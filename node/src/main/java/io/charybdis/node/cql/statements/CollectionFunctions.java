@@ -27,6 +27,14 @@ import java.util.List;
  * empty collections.
  */
 final class CollectionFunctions {
+    static boolean isCollectionFunction(String name) {
+        return switch (name) {
+            case "map_keys", "map_values", "collection_count", "collection_min", "collection_max", "collection_sum",
+                 "collection_avg" -> true;
+            default -> false;
+        };
+    }
+
     static final List<String> NAMES = List.of("map_keys", "map_values", "collection_count", "collection_min",
             "collection_max", "collection_sum", "collection_avg");
 

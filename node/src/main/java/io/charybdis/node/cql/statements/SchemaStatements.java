@@ -217,7 +217,25 @@ public final class SchemaStatements {
     }
 
     /** Counters only stand alone: not inside collections or tuples (Cassandra's errors). */
+    /** Whether a type is, or holds anywhere inside it, a duration. */
+    private static boolean containsDuration(DataType t) {
+        return switch (Types.kind(t)) {
+            case DURATION -> true;
+            case LIST, SET -> containsDuration(Types.elementType(t));
+            case MAP -> containsDuration(Types.keyType(t)) || containsDuration(Types.valueType(t));
+            case TUPLE, UDT -> Types.fieldTypes(t).stream().anyMatch(SchemaStatements::containsDuration);
+            default -> false;
+        };
+    }
+
     private static void checkNoNestedCounter(DataType t) {
+        // durations have no order: Cassandra refuses them as set elements and map keys
+        if (Types.kind(t) == TypeKind.SET && Types.kind(Types.elementType(t)) == TypeKind.DURATION) {
+            throw new InvalidRequestException("Durations are not allowed inside sets: " + t.cqlName());
+        }
+        if (Types.kind(t) == TypeKind.MAP && Types.kind(Types.keyType(t)) == TypeKind.DURATION) {
+            throw new InvalidRequestException("Durations are not allowed as map keys: " + t.cqlName());
+        }
         switch (Types.kind(t)) {
             case LIST, SET, MAP -> {
                 List<DataType> inner = Types.kind(t) == TypeKind.MAP
@@ -381,6 +399,9 @@ public final class SchemaStatements {
         }
         Map<String, SchemaStatement.ColumnDefinition> defs = new LinkedHashMap<>();
         for (SchemaStatement.ColumnDefinition d : s.columns()) {
+            if (d.mask() != null) {
+                throw maskingDisabled();
+            }
             if (defs.put(d.name(), d) != null) {
                 throw new InvalidRequestException("Duplicate column '" + d.name() + "' declaration for table '"
                         + name + "'");
@@ -468,6 +489,12 @@ public final class SchemaStatements {
         return SchemaChange.table(SchemaChange.Change.CREATED, ksName, name);
     }
 
+    /** Cassandra's refusal of a column mask while dynamic data masking is disabled (its default). */
+    private static InvalidRequestException maskingDisabled() {
+        return new InvalidRequestException("Cannot mask columns because dynamic data masking is not enabled. You can "
+                + "enable it with the dynamic_data_masking_enabled property on cassandra.yaml");
+    }
+
     private static SchemaStatement.ColumnDefinition keyDefinition(Map<String, SchemaStatement.ColumnDefinition> defs,
                                                                   String name, Set<String> keyColumns, String table) {
         SchemaStatement.ColumnDefinition d = defs.get(name);
@@ -502,7 +529,7 @@ public final class SchemaStatements {
         if (Types.isCounter(t)) {
             throw new InvalidRequestException("counter type is not supported for PRIMARY KEY column '" + d.name() + "'");
         }
-        if (Types.kind(t) == TypeKind.DURATION) {
+        if (containsDuration(t)) {
             throw new InvalidRequestException("duration type is not supported for PRIMARY KEY column '" + d.name()
                     + "'");
         }
@@ -542,6 +569,9 @@ public final class SchemaStatements {
                 boolean changed = false;
                 Set<String> adding = new HashSet<>();
                 for (SchemaStatement.ColumnDefinition d : add.columns()) {
+                    if (d.mask() != null) {
+                        throw maskingDisabled();
+                    }
                     if (t.column(d.name()) != null || !adding.add(d.name())) {
                         if (add.ifNotExists()) {
                             continue;
@@ -646,7 +676,14 @@ public final class SchemaStatements {
             }
             case AlterColumnType act -> throw new InvalidRequestException("Altering column types is no longer "
                     + "supported");
-            case AlterColumnMask m -> throw unsupported("Dynamic data masks");
+            case AlterColumnMask m -> {
+                // dynamic_data_masking_enabled is false, as in Cassandra's default cassandra.yaml: a mask cannot be
+                // set, and dropping one (there is none) changes nothing
+                if (m.mask() != null) {
+                    throw maskingDisabled();
+                }
+                return null;
+            }
             // Cassandra's default (drop_compact_storage_enabled: false), whatever the table
             case DropCompactStorage d -> throw new InvalidRequestException("DROP COMPACT STORAGE is disabled. Enable in "
                     + "cassandra.yaml to use.");

@@ -1094,6 +1094,9 @@ public final class SelectExecution implements CqlStatement {
                         savePagingState();
                         return false;
                     }
+                    if (pageFull()) {
+                        return false; // the previous partition's static-only row filled the page (state saved)
+                    }
                     setCurrentKey(token, a, keyOffset, keyLength);
                     partitionEmitted = 0;
                     partitionRegularRows = 0;
@@ -1256,6 +1259,10 @@ public final class SelectExecution implements CqlStatement {
                     && (filters.isEmpty() || Filters.matches(filters, row, bind, filterValues))) {
                 emit();
                 partitionEmitted++;
+                remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
+                if (pageFull()) {
+                    savePagingState();
+                }
             }
             partitionHasStatic = false;
             partitionRegularRows = 0;

@@ -113,6 +113,13 @@ public final class Selection {
             String name = outputs.get(i).name();
             io.charybdis.node.cql.values.Json.quote(sb, name.equals(name.toLowerCase(java.util.Locale.ROOT)) ? name
                     : "\"" + name + "\"");
+            TypeKind kind = Types.kind(outputs.get(i).type());
+            if (values[i] != null && !values[i].hasRemaining() && kind != TypeKind.TEXT && kind != TypeKind.ASCII
+                    && kind != TypeKind.BLOB && !kind.isCollection()) {
+                // an empty value (no bytes, not null) of a type that has none: Cassandra writes an empty string
+                sb.append(": \"\"");
+                continue;
+            }
             sb.append(": ").append(io.charybdis.node.cql.values.Json.format(outputs.get(i).type(), values[i]));
         }
         return Values.text(sb.append('}').toString());
@@ -614,7 +621,7 @@ public final class Selection {
         }
         DataType type = literalType(term);
         if (type == null) {
-            throw cannotInferArgument(fname, term.toCql());
+            throw cannotInferArgument(fname, collectionText(term));
         }
         String name = term.toCql();
         var bound = binder.bind(term, name, type);
@@ -913,6 +920,15 @@ public final class Selection {
                         + "system.tojson(any): use type casts to disambiguate");
             }
         }
+        if (MaskingFunctions.NAMES.contains(fname)) {
+            return MaskingFunctions.build(fname, fc.args().size(),
+                    (i, expected) -> typedArgument(fc, i, expected, table, row, functions, binder));
+        }
+        if (CollectionFunctions.isCollectionFunction(fname) && fc.args().size() == 1
+                && fc.args().get(0) instanceof Selector.Value v && v.term() instanceof Term.BindMarker) {
+            throw new InvalidRequestException("Cannot infer type of argument ? in call to function system." + fname
+                    + (fname.startsWith("map_") ? "(map)" : "(collection)") + ": use type casts to disambiguate");
+        }
         List<Output> args = new ArrayList<>();
         boolean literalArgs = false;
         for (Selector a : fc.args()) {
@@ -929,7 +945,8 @@ public final class Selection {
             }
             if (literalCollection != null) {
                 args.add(literalCollection);
-            } else if (a instanceof Selector.Value v && v.term() instanceof Term.Literal) {
+            } else if (a instanceof Selector.Value v && (v.term() instanceof Term.Literal
+                    || v.term() instanceof Term.BindMarker)) {
                 literalArgs = true;
                 args.add(null);
             } else {
@@ -937,21 +954,81 @@ public final class Selection {
             }
         }
         if (literalArgs) {
-            // a constant argument takes the type of the overload that accepts it (minTimeuuid('2024-01-01'))
-            for (NativeFunction fn : functions.overloads(fname)) {
-                if (fn.argTypes().size() != args.size()) {
-                    continue;
+            // a constant argument takes the type of the overload that accepts it (minTimeuuid('2024-01-01')),
+            // preferably the constant's own type (abs(1) is the int overload); a bind marker cannot choose between
+            // several overloads
+            List<NativeFunction> candidates = functions.overloads(fname).stream()
+                    .filter(f -> f.argTypes().size() == fc.args().size()).toList();
+            if (candidates.size() > 1) {
+                for (Selector a : fc.args()) {
+                    if (a instanceof Selector.Value v && v.term() instanceof Term.BindMarker) {
+                        throw new InvalidRequestException("Ambiguous call to function " + fname + " (can be matched "
+                                + "by following signatures: " + signatures(candidates) + "): use type casts to "
+                                + "disambiguate");
+                    }
                 }
+            }
+            List<NativeFunction> ordered = new ArrayList<>();
+            List<NativeFunction> others = new ArrayList<>();
+            for (NativeFunction fn : candidates) {
+                boolean own = true;
+                for (int i = 0; i < fc.args().size() && own; i++) {
+                    if (args.get(i) == null && ((Selector.Value) fc.args().get(i)).term() instanceof Term.Literal lit) {
+                        DataType natural = naturalType(lit);
+                        own = natural == null || natural.equals(fn.argTypes().get(i));
+                    }
+                }
+                (own ? ordered : others).add(fn);
+            }
+            ordered.addAll(others);
+            if (ordered.size() == others.size()) {
+                // no overload takes the constants as their own types: Cassandra cannot choose between several that
+                // take them loosely (toUnixTimestamp('2024-01-01') is a timestamp or a date)
+                List<NativeFunction> loose = new ArrayList<>();
+                for (NativeFunction fn : candidates) {
+                    boolean fits = true;
+                    for (int i = 0; i < fc.args().size() && fits; i++) {
+                        if (args.get(i) == null) {
+                            fits = !(((Selector.Value) fc.args().get(i)).term() instanceof Term.Literal lit)
+                                    || io.charybdis.node.cql.values.Literals.assignable(lit, fn.argTypes().get(i));
+                        } else {
+                            fits = fn.argTypes().get(i).equals(args.get(i).type());
+                        }
+                    }
+                    if (fits) {
+                        loose.add(fn);
+                    }
+                }
+                if (loose.size() > 1) {
+                    throw new InvalidRequestException("Ambiguous call to function " + fname + " (can be matched by "
+                            + "following signatures: " + signatures(loose) + "): use type casts to disambiguate");
+                }
+            }
+            InvalidRequestException bindError = null;
+            for (NativeFunction fn : ordered) {
                 List<Output> typed = new ArrayList<>(args);
                 boolean ok = true;
                 for (int i = 0; i < typed.size() && ok; i++) {
-                    if (typed.get(i) == null) {
+                    if (typed.get(i) == null && ((Selector.Value) fc.args().get(i)).term()
+                            instanceof Term.BindMarker m) {
+                        DataType t = fn.argTypes().get(i);
+                        var bound = binder.marker(m, "[selection]", t);
+                        typed.set(i, simple(t, "?", (r, ctx) -> {
+                            ByteBuffer b = bound.bind(ctx);
+                            return b == Values.UNSET ? null : b;
+                        }));
+                    } else if (typed.get(i) == null) {
                         Term.Literal lit = (Term.Literal) ((Selector.Value) fc.args().get(i)).term();
+                        if (!io.charybdis.node.cql.values.Literals.assignable(lit, fn.argTypes().get(i))) {
+                            ok = false;
+                            continue;
+                        }
                         try {
                             var bound = binder.bind(lit, lit.toCql(), fn.argTypes().get(i));
                             DataType t = fn.argTypes().get(i);
                             typed.set(i, simple(t, lit.toCql(), (r, ctx) -> bound.bind(ctx)));
                         } catch (InvalidRequestException e) {
+                            bindError = e;
                             ok = false;
                         }
                     } else {
@@ -962,6 +1039,24 @@ public final class Selection {
                     args = typed;
                     break;
                 }
+            }
+            List<NativeFunction> sameArity = functions.overloads(fname).stream()
+                    .filter(f -> f.argTypes().size() == fc.args().size()).toList();
+            for (int i = 0; i < args.size(); i++) {
+                if (args.get(i) == null && sameArity.size() == 1
+                        && ((Selector.Value) fc.args().get(i)).term() instanceof Term.Literal lit
+                        && !io.charybdis.node.cql.values.Literals.assignable(lit, sameArity.get(0).argTypes().get(i))) {
+                    throw new InvalidRequestException("Type error: " + termText(lit) + " cannot be passed as argument "
+                            + i + " of function system." + fname + " of type "
+                            + sameArity.get(0).argTypes().get(i).cqlName());
+                }
+            }
+            if (candidates.size() == 1 && args.contains(null) && bindError != null) {
+                throw bindError; // the one overload's constant does not parse (minTimeuuid('not a date'))
+            }
+            if (candidates.size() > 1 && args.contains(null)) {
+                throw new InvalidRequestException("Invalid call to function " + fname + ", none of its type "
+                        + "signatures match (known type signatures: " + signatures(functions.overloads(fname)) + ")");
             }
             for (int i = 0; i < args.size(); i++) {
                 if (args.get(i) == null) {
@@ -1076,7 +1171,10 @@ public final class Selection {
             chosen = resolveLoosely(fname, overloads, args);
         }
         NativeFunction fn = chosen;
-        return overAggregates(List.copyOf(args), finalArgs -> simple(fn.returnType(), outName, (r, ctx) -> {
+        // Cassandra's blobAsTimeuuid reports its result as the custom LegacyTimeUUIDType
+        DataType resultType = fn.name().equals("blobastimeuuid") ? MaskingFunctions.LEGACY_TIMEUUID
+                : fn.returnType();
+        return overAggregates(List.copyOf(args), finalArgs -> simple(resultType, outName, (r, ctx) -> {
             List<ByteBuffer> vals = new ArrayList<>(finalArgs.size());
             for (Output a : finalArgs) {
                 vals.add(a.value(r, ctx));
@@ -1098,7 +1196,9 @@ public final class Selection {
                         + ": " + f.argTypes().size() + " required but " + args.size() + " provided");
             }
             for (int i = 0; i < args.size(); i++) {
-                if (!Functions.fits(args.get(i).type(), f.argTypes().get(i))) {
+                // a blob argument takes a value of any type, its bytes as they are (blobAsInt(i))
+                if (!argumentFits(args.get(i).type(), f.argTypes().get(i))
+                        && Types.kind(f.argTypes().get(i)) != TypeKind.BLOB) {
                     throw new InvalidRequestException("Type error: " + args.get(i).name() + " cannot be passed as "
                             + "argument " + i + " of function system." + f.name() + " of type "
                             + f.argTypes().get(i).cqlName());
@@ -1110,7 +1210,7 @@ public final class Selection {
         for (NativeFunction f : overloads) {
             boolean ok = f.argTypes().size() == args.size();
             for (int i = 0; ok && i < args.size(); i++) {
-                ok = Functions.fits(args.get(i).type(), f.argTypes().get(i));
+                ok = argumentFits(args.get(i).type(), f.argTypes().get(i));
             }
             if (ok) {
                 fitting.add(f);
@@ -1127,6 +1227,12 @@ public final class Selection {
                 + "signatures: " + signatures(fitting) + "): use type casts to disambiguate");
     }
 
+    /** Cassandra's weak assignment of a function argument: besides Functions.fits, a bigint is a timestamp. */
+    private static boolean argumentFits(DataType value, DataType receiver) {
+        return Functions.fits(value, receiver)
+                || Types.kind(value) == TypeKind.BIGINT && Types.kind(receiver) == TypeKind.TIMESTAMP;
+    }
+
     private static String signatures(List<NativeFunction> functions) {
         List<String> known = new ArrayList<>();
         for (NativeFunction f : functions) {
@@ -1137,6 +1243,68 @@ public final class Selection {
             known.add(sig.append(") -> ").append(f.returnType().cqlName()).toString());
         }
         return String.join(", ", known);
+    }
+
+    /**
+     * Argument {@code i} of a call whose overload gives it type {@code expected} (null: the argument's own type): a
+     * constant or bind marker takes the expected type, anything else must already have it.
+     */
+    private static Output typedArgument(Selector.FunctionCall fc, int i, DataType expected, TableMetadata table,
+                                        RowData row, Functions functions, TermBinder binder) {
+        Selector a = fc.args().get(i);
+        String fname = fc.function().name();
+        if (a instanceof Selector.Value v && v.term() instanceof Term.BindMarker m) {
+            if (expected == null) {
+                throw cannotInfer(m);
+            }
+            var bound = binder.marker(m, "[selection]", expected);
+            return simple(expected, "?", (r, ctx) -> {
+                ByteBuffer b = bound.bind(ctx);
+                return b == Values.UNSET ? null : b;
+            });
+        }
+        if (a instanceof Selector.Value v && v.term() instanceof Term.Literal lit) {
+            if (expected == null) {
+                return constantArgument(v, binder);
+            }
+            if (!io.charybdis.node.cql.values.Literals.assignable(lit, expected)) {
+                throw new InvalidRequestException("Type error: " + termText(lit) + " cannot be passed as argument " + i
+                        + " of function system." + fname + " of type " + expected.cqlName());
+            }
+            var bound = binder.bind(lit, termText(lit), expected);
+            return simple(expected, termText(lit), (r, ctx) -> bound.bind(ctx));
+        }
+        Output out = build(a, table, row, functions, binder);
+        if (expected != null && !Functions.fits(out.type(), expected)) {
+            throw new InvalidRequestException("Type error: " + out.name() + " cannot be passed as argument " + i
+                    + " of function system." + fname + " of type " + expected.cqlName());
+        }
+        return out;
+    }
+
+    /** A collection of constants as Cassandra shows it in messages: null as NULL. */
+    private static String collectionText(Term t) {
+        return switch (t) {
+            case Term.ListLiteral l -> "[" + String.join(", ", l.elements().stream().map(Selection::termText)
+                    .toList()) + "]";
+            case Term.SetLiteral l -> "{" + String.join(", ", l.elements().stream().map(Selection::termText)
+                    .toList()) + "}";
+            default -> t.toCql();
+        };
+    }
+
+    /** The type Cassandra prefers for a constant (an exact match): null for null. */
+    private static DataType naturalType(Term.Literal lit) {
+        return switch (lit.kind()) {
+            case INTEGER -> NativeType.INT;
+            case FLOAT -> NativeType.DOUBLE;
+            case STRING -> NativeType.TEXT;
+            case BOOLEAN -> NativeType.BOOLEAN;
+            case UUID -> NativeType.UUID;
+            case HEX -> NativeType.BLOB;
+            case DURATION -> NativeType.DURATION;
+            case NULL -> null;
+        };
     }
 
     /** count(*) / count(x). */

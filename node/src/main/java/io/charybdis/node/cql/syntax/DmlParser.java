@@ -381,9 +381,9 @@ abstract class DmlParser extends ExpressionParser {
         Term timeout = null;
         do {
             if (accept(TokenType.K_TIMESTAMP)) {
-                timestamp = intValue();
+                timestamp = usingValue();
             } else if (!timestampOnly && accept(TokenType.K_TTL)) {
-                ttl = intValue();
+                ttl = usingValue();
             } else if (atWord(0, "timeout")) {
                 next();
                 timeout = term();
@@ -395,6 +395,15 @@ abstract class DmlParser extends ExpressionParser {
         } while (at(TokenType.K_AND) && (!timestampOnly || atWord(1, "timeout")
                 || (timeout != null && la(1) == TokenType.K_TIMESTAMP)) && accept(TokenType.K_AND));
         return new Attributes(timestamp, ttl, timeout);
+    }
+
+    /** The value of USING TIMESTAMP / TTL: Cassandra's parser has no viable alternative for anything else. */
+    private Term usingValue() {
+        if (at(TokenType.QMARK) || at(TokenType.COLON) || at(TokenType.INTEGER)
+                || at(TokenType.MINUS) && la(1) == TokenType.INTEGER) {
+            return intValue();
+        }
+        throw noViableAlternative();
     }
 
     final ModificationStatement insert() {

@@ -88,6 +88,14 @@ public final class Durations {
             days = -days;
             nanos = -nanos;
         }
+        if (months > Integer.MAX_VALUE) {
+            throw new InvalidRequestException("Invalid duration. The total number of months must be less or equal to "
+                    + Integer.MAX_VALUE);
+        }
+        if (days > Integer.MAX_VALUE) {
+            throw new InvalidRequestException("Invalid duration. The total number of days must be less or equal to "
+                    + Integer.MAX_VALUE);
+        }
         if (months > Integer.MAX_VALUE || months < Integer.MIN_VALUE || days > Integer.MAX_VALUE
                 || days < Integer.MIN_VALUE) {
             throw invalid(text);

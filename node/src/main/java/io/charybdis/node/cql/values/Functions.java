@@ -113,12 +113,30 @@ public final class Functions {
     private void addMathFunctions() {
         for (NativeType t : List.of(NativeType.TINYINT, NativeType.SMALLINT, NativeType.INT, NativeType.BIGINT,
                 NativeType.VARINT, NativeType.DECIMAL, NativeType.FLOAT, NativeType.DOUBLE, NativeType.COUNTER)) {
-            add("abs", List.of(t), t, (a, c) -> t.decompose(abs(t.compose(a.get(0)))));
-            add("exp", List.of(t), t, (a, c) -> fromDouble(t, Math.exp(toDouble(t.compose(a.get(0))))));
-            add("log", List.of(t), t, (a, c) -> fromDouble(t, Math.log(toDouble(t.compose(a.get(0))))));
-            add("log10", List.of(t), t, (a, c) -> fromDouble(t, Math.log10(toDouble(t.compose(a.get(0))))));
-            add("round", List.of(t), t, (a, c) -> t.decompose(round(t.compose(a.get(0)))));
+            // an empty value (no bytes, not null) gives null, as Cassandra's functions over a composed null
+            add("abs", List.of(t), t, (a, c) -> empty(a) ? null : t.decompose(abs(t.compose(a.get(0)))));
+            if (t == NativeType.DECIMAL) {
+                // decimals are computed to 32 significant digits, as Cassandra's DecimalType does
+                add("exp", List.of(t), t, (a, c) -> empty(a) ? null : t.decompose(
+                        DecimalMath.exp((java.math.BigDecimal) t.compose(a.get(0)))));
+                add("log", List.of(t), t, (a, c) -> empty(a) ? null : t.decompose(
+                        DecimalMath.log((java.math.BigDecimal) t.compose(a.get(0)))));
+                add("log10", List.of(t), t, (a, c) -> empty(a) ? null : t.decompose(
+                        DecimalMath.log10((java.math.BigDecimal) t.compose(a.get(0)))));
+            } else {
+                add("exp", List.of(t), t, (a, c) -> empty(a) ? null
+                        : fromDouble(t, Math.exp(toDouble(t.compose(a.get(0))))));
+                add("log", List.of(t), t, (a, c) -> empty(a) ? null
+                        : fromDouble(t, Math.log(toDouble(t.compose(a.get(0))))));
+                add("log10", List.of(t), t, (a, c) -> empty(a) ? null
+                        : fromDouble(t, Math.log10(toDouble(t.compose(a.get(0))))));
+            }
+            add("round", List.of(t), t, (a, c) -> empty(a) ? null : t.decompose(round(t.compose(a.get(0)))));
         }
+    }
+
+    private static boolean empty(List<ByteBuffer> args) {
+        return args.get(0).remaining() == 0;
     }
 
     private static double toDouble(Object n) {
@@ -162,7 +180,8 @@ public final class Functions {
     }
 
     private static ByteBuffer dateOfMillis(long millis) {
-        return Values.int32((int) (Math.floorDiv(millis, 86_400_000L) + (1L << 31)));
+        // Cassandra truncates towards zero: the last millisecond of 1969 is 1970-01-01
+        return Values.int32((int) (millis / 86_400_000L + (1L << 31)));
     }
 
     private void add(String name, List<DataType> args, DataType ret, NativeFunction.Impl impl) {

@@ -142,7 +142,11 @@ public final class Literals {
                     return Values.bigint(DateTimes.parseTimeNanos(text));
                 }
                 case DURATION -> {
-                    requireKind(lit, type, receiverName, LiteralKind.DURATION, LiteralKind.INTEGER);
+                    if (lit.kind() == LiteralKind.INTEGER) {
+                        // Cassandra takes an integer constant for a duration, then cannot parse it
+                        throw new InvalidRequestException("Unable to convert '" + text + "' to a duration");
+                    }
+                    requireKind(lit, type, receiverName, LiteralKind.DURATION);
                     return Durations.parse(text);
                 }
                 case INET -> {
