@@ -32,6 +32,7 @@ import io.charybdis.protocol.response.ColumnSpec;
 import io.charybdis.protocol.response.ResultMetadata;
 import io.charybdis.protocol.types.DataType;
 import io.charybdis.cluster.Coordinator;
+import io.charybdis.cluster.counters.CounterShards;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.mutation.MutationBuilder;
@@ -1060,7 +1061,10 @@ public final class ModificationExecution implements CqlStatement {
                 }
             }
             case DELETE -> {
-                if (c.isMultiCell() || Types.isCounter(c.type())) { // a counter's shards: see cluster.counters
+                if (Types.isCounter(c.type())) {
+                    // a deleted counter stays deleted: its deletion wins over every shard (see cluster.counters)
+                    b.complexDeletion(id, CounterShards.DELETION_TIMESTAMP, now);
+                } else if (c.isMultiCell()) {
                     b.complexDeletion(id, ts, now);
                 } else {
                     b.cellTombstone(id, ts, now);
