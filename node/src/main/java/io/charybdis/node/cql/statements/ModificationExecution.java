@@ -83,6 +83,11 @@ public final class ModificationExecution implements CqlStatement {
     private final List<Integer> pkIndexes;
     /** ScyllaDB's USING TIMEOUT, null without one. */
     private final RequestTimeout requestTimeout;
+    /**
+     * An INSERT into a compound dense COMPACT STORAGE table without its last clustering columns: as Cassandra, the
+     * row is stored under the clustering prefix given (its key the prefix's encoding; the rest reads as null).
+     */
+    private boolean prefixRow;
     /** A DELETE of specific columns over a clustering range: refused at execution, as Cassandra does. */
     private final boolean columnRangeDeletion;
     private final boolean needsRead;
@@ -286,13 +291,23 @@ public final class ModificationExecution implements CqlStatement {
                 for (Op op : ops) {
                     onlyStaticValues &= op.column().isStatic();
                 }
+                String firstMissing = null;
                 for (ColumnMetadata c : table.clustering()) {
+                    if (prefixRow && seen.contains(c.name())) {
+                        throw new InvalidRequestException("PRIMARY KEY column \"" + c.name() + "\" cannot be "
+                                + "restricted as preceding column \"" + firstMissing + "\" is not restricted");
+                    }
                     if (!seen.contains(c.name())) {
-                        if (c.position() > 0 && seen.contains(table.clustering().get(c.position() - 1).name())
-                                && table.compactStorage() == CompactStorage.DENSE) {
-                            // Cassandra stores such a row under a clustering prefix; our rows have full clusterings
-                            throw new InvalidRequestException("Rows with a clustering prefix (" + c.name() + " missing) "
-                                    + "in COMPACT STORAGE tables are not supported by Charybdis yet");
+                        if (prefixRow || c.position() > 0
+                                && seen.contains(table.clustering().get(c.position() - 1).name())
+                                && table.compactStorage() == CompactStorage.DENSE && !onlyStaticValues) {
+                            // as Cassandra: the row is stored under the clustering prefix given, its other
+                            // clustering values are null
+                            if (!prefixRow) {
+                                firstMissing = c.name();
+                            }
+                            prefixRow = true;
+                            continue;
                         }
                         // a row of static columns alone needs no clustering
                         if (!onlyStaticValues) {
@@ -399,7 +414,7 @@ public final class ModificationExecution implements CqlStatement {
             throw new InvalidRequestException("Slice restrictions are not supported on the clustering columns in "
                     + "UPDATE statements");
         }
-        if (kind != Kind.DELETE && !staticOnly && !table.clustering().isEmpty()
+        if (kind != Kind.DELETE && !staticOnly && !prefixRow && !table.clustering().isEmpty()
                 && !restrictions.selectsFullClusterings()) {
             throw new InvalidRequestException("Some clustering keys are missing: "
                     + table.clustering().get(restrictions.clusteringEqPrefixLength()).name());
@@ -879,7 +894,8 @@ public final class ModificationExecution implements CqlStatement {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
-                        clusterings.add(ClusteringCodec.encode(table, ck));
+                        clusterings.add(prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
+                                : ClusteringCodec.encode(table, ck));
                     }
                     clusterings.sort(Arrays::compareUnsigned);
                 }
