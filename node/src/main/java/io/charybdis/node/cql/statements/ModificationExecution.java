@@ -311,7 +311,10 @@ public final class ModificationExecution implements CqlStatement {
                         }
                         // a row of static columns alone needs no clustering
                         if (!onlyStaticValues) {
-                            throw new InvalidRequestException("Some clustering keys are missing: " + c.name());
+                            // as Cassandra: every clustering column left out, in order
+                            throw new InvalidRequestException("Some clustering keys are missing: "
+                                    + String.join(", ", table.clustering().stream().map(ColumnMetadata::name)
+                                    .filter(n -> !seen.contains(n)).toList()));
                         }
                         insertsStaticRow = true;
                     }
@@ -414,10 +417,19 @@ public final class ModificationExecution implements CqlStatement {
             throw new InvalidRequestException("Slice restrictions are not supported on the clustering columns in "
                     + "UPDATE statements");
         }
+        if (kind == Kind.UPDATE && !staticOnly && table.compactStorage() == CompactStorage.DENSE
+                && !table.clustering().isEmpty() && !restrictions.selectsFullClusterings()
+                && restrictions.clusteringEqPrefixLength() > 0) {
+            // as Cassandra: a compound dense COMPACT STORAGE table's row under the clustering prefix given
+            prefixRow = true;
+        }
         if (kind != Kind.DELETE && !staticOnly && !prefixRow && !table.clustering().isEmpty()
                 && !restrictions.selectsFullClusterings()) {
-            throw new InvalidRequestException("Some clustering keys are missing: "
-                    + table.clustering().get(restrictions.clusteringEqPrefixLength()).name());
+            // as Cassandra: every clustering column after the prefix restricted by =
+            List<ColumnMetadata> ck = table.clustering();
+            throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ",
+                    ck.subList(restrictions.clusteringEqPrefixLength(), ck.size()).stream()
+                            .map(ColumnMetadata::name).toList()));
         }
         // Cassandra prepares such a statement and refuses it when executed
         this.columnRangeDeletion = kind == Kind.DELETE && !ops.isEmpty() && !staticOnly
