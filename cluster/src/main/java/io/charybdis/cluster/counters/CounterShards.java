@@ -41,8 +41,13 @@ import org.agrona.DirectBuffer;
  *       which is how counter contexts merge. So replicas, read repair ({@code Mutation.merge}), hints, streaming,
  *       repair and compaction, which all move and merge cells as they are, merge counters correctly, and the on-disk
  *       formats are unchanged.</li>
- *   <li>A deleted counter column is a complex deletion of the column: it shadows every shard (and the legacy cell)
- *       written at or before its timestamp.</li>
+ *   <li>A deleted counter column ({@code DELETE c}) is a complex deletion of the column at
+ *       {@link #DELETION_TIMESTAMP}, above every possible clock: it shadows every shard (and the legacy cell),
+ *       those written later included, in memtables, SSTables, compaction and on every replica, since it is an
+ *       ordinary deletion and merges as one. This is Cassandra's rule for counters (a cell tombstone wins over a
+ *       counter cell whatever their timestamps, CASSANDRA-7346): the counter stays deleted until the deletion is
+ *       purged. Row, range and partition deletions keep their statement's timestamp, as in Cassandra: they shadow
+ *       the shards written before them, and a later update starts the counter again from its delta.</li>
  *   <li>An update ("delta mutation") has one cell per counter column without a path whose value is the 8-byte
  *       delta; it only travels to the leader ({@link #shards} turns it into shard cells) and is never applied.</li>
  * </ul>
@@ -50,6 +55,12 @@ import org.agrona.DirectBuffer;
 public final class CounterShards {
     private CounterShards() {
     }
+
+    /**
+     * The timestamp of a counter column's deletion: above every shard's clock, so that the deletion wins over every
+     * shard, later ones included (Cassandra: a counter's tombstone always wins over its counter cells).
+     */
+    public static final long DELETION_TIMESTAMP = Long.MAX_VALUE;
 
     /** The counter id of a replica: its host id, 16 bytes big-endian. */
     public static byte[] counterId(UUID hostId) {

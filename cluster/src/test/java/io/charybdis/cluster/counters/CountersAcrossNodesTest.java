@@ -232,6 +232,41 @@ class CountersAcrossNodesTest {
                 .isEqualTo(150);
     }
 
+    /** {@code DELETE c}: the counter column's deletion, as the node writes it (see {@link CounterShards}). */
+    static Mutation deletion(long token, String key) {
+        return new MutationBuilder().start(TABLE, token, key.getBytes(StandardCharsets.UTF_8)).beginRow(ROW)
+                .complexDeletion(0, CounterShards.DELETION_TIMESTAMP, (int) (System.currentTimeMillis() / 1000))
+                .endRow().build();
+    }
+
+    @Test
+    void aDeletedCounterStaysDeletedOnEveryReplicaWhateverLeadsLaterUpdates() throws Exception {
+        start(3);
+        for (TestNode n : nodes) {
+            n.coordinator.counterWrite(delta(500, "d", 4), ConsistencyLevel.ALL, null).join();
+        }
+        // node 2 misses the deletion: it still holds every shard, its own included
+        TestNode missed = nodes.get(2);
+        cut.add(missed.address);
+        down.add(missed.endpoint.hostId());
+        nodes.get(0).coordinator.write(deletion(500, "d"), ConsistencyLevel.QUORUM, null).join();
+        assertThat(local(nodes.get(0), 500, "d")).isZero();
+        assertThat(local(missed, 500, "d")).isEqualTo(12);
+        cut.clear();
+        down.clear();
+        // later updates, led by every replica (node 2 from its shard of before the deletion), stay shadowed
+        for (TestNode n : nodes) {
+            n.coordinator.counterWrite(delta(500, "d", 5), ConsistencyLevel.ALL, null).join();
+        }
+        assertThat(local(nodes.get(0), 500, "d")).isZero();
+        assertThat(local(nodes.get(1), 500, "d")).isZero();
+        assertThat(total(missed.coordinator.read(read(500, "d"), ConsistencyLevel.ALL, null).join())).isZero();
+        for (TestNode n : nodes) { // read repair carried the deletion to node 2
+            assertThat(local(n, 500, "d")).isZero();
+            assertThat(shards(n.storage.read(read(500, "d")).join())).isZero();
+        }
+    }
+
     @Test
     void aCoordinatorThatIsNotAReplicaSendsTheUpdateToALeader() {
         start(1);

@@ -91,7 +91,10 @@ public final class ClusteringCodec {
         sink.put(END);
     }
 
-    /** Decodes a row key into {@code out} (one value per clustering column). */
+    /**
+     * Decodes a row key into {@code out} (one value per clustering column; null for those a clustering prefix, the
+     * key of a compound dense COMPACT STORAGE row written without its last columns, leaves out).
+     */
     public static void decode(TableMetadata table, byte[] key, ByteBuffer[] out) {
         decode(table, ByteBuffer.wrap(key), out);
     }
@@ -101,6 +104,10 @@ public final class ClusteringCodec {
         ByteBuffer in = key.duplicate();
         for (int i = 0; i < cols.size(); i++) {
             ColumnMetadata c = cols.get(i);
+            if (!in.hasRemaining()) {
+                out[i] = null; // a row under a clustering prefix (compound dense COMPACT STORAGE): the rest is null
+                continue;
+            }
             ByteBuffer src = in;
             if (c.reversed()) {
                 src = invertedCopy(in);

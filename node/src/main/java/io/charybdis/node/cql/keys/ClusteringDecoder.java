@@ -52,6 +52,10 @@ public final class ClusteringDecoder {
         int p = off;
         int q = 0;
         for (int i = 0; i < kinds.length; i++) {
+            if (p >= off + len) {
+                out[base + i] = null; // a clustering prefix's row (compound dense COMPACT STORAGE)
+                continue;
+            }
             int mask = reversed[i] ? 0xFF : 0;
             byte marker = (byte) (src[p++] ^ mask);
             int start = q;

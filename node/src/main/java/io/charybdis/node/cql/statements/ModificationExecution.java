@@ -32,6 +32,7 @@ import io.charybdis.protocol.response.ColumnSpec;
 import io.charybdis.protocol.response.ResultMetadata;
 import io.charybdis.protocol.types.DataType;
 import io.charybdis.cluster.Coordinator;
+import io.charybdis.cluster.counters.CounterShards;
 import io.charybdis.storage.TableId;
 import io.charybdis.storage.mutation.Mutation;
 import io.charybdis.storage.mutation.MutationBuilder;
@@ -82,6 +83,11 @@ public final class ModificationExecution implements CqlStatement {
     private final List<Integer> pkIndexes;
     /** ScyllaDB's USING TIMEOUT, null without one. */
     private final RequestTimeout requestTimeout;
+    /**
+     * An INSERT into a compound dense COMPACT STORAGE table without its last clustering columns: as Cassandra, the
+     * row is stored under the clustering prefix given (its key the prefix's encoding; the rest reads as null).
+     */
+    private boolean prefixRow;
     /** A DELETE of specific columns over a clustering range: refused at execution, as Cassandra does. */
     private final boolean columnRangeDeletion;
     private final boolean needsRead;
@@ -285,17 +291,30 @@ public final class ModificationExecution implements CqlStatement {
                 for (Op op : ops) {
                     onlyStaticValues &= op.column().isStatic();
                 }
+                String firstMissing = null;
                 for (ColumnMetadata c : table.clustering()) {
+                    if (prefixRow && seen.contains(c.name())) {
+                        throw new InvalidRequestException("PRIMARY KEY column \"" + c.name() + "\" cannot be "
+                                + "restricted as preceding column \"" + firstMissing + "\" is not restricted");
+                    }
                     if (!seen.contains(c.name())) {
-                        if (c.position() > 0 && seen.contains(table.clustering().get(c.position() - 1).name())
-                                && table.compactStorage() == CompactStorage.DENSE) {
-                            // Cassandra stores such a row under a clustering prefix; our rows have full clusterings
-                            throw new InvalidRequestException("Rows with a clustering prefix (" + c.name() + " missing) "
-                                    + "in COMPACT STORAGE tables are not supported by Charybdis yet");
+                        if (prefixRow || c.position() > 0
+                                && seen.contains(table.clustering().get(c.position() - 1).name())
+                                && table.compactStorage() == CompactStorage.DENSE && !onlyStaticValues) {
+                            // as Cassandra: the row is stored under the clustering prefix given, its other
+                            // clustering values are null
+                            if (!prefixRow) {
+                                firstMissing = c.name();
+                            }
+                            prefixRow = true;
+                            continue;
                         }
                         // a row of static columns alone needs no clustering
                         if (!onlyStaticValues) {
-                            throw new InvalidRequestException("Some clustering keys are missing: " + c.name());
+                            // as Cassandra: every clustering column left out, in order
+                            throw new InvalidRequestException("Some clustering keys are missing: "
+                                    + String.join(", ", table.clustering().stream().map(ColumnMetadata::name)
+                                    .filter(n -> !seen.contains(n)).toList()));
                         }
                         insertsStaticRow = true;
                     }
@@ -398,10 +417,19 @@ public final class ModificationExecution implements CqlStatement {
             throw new InvalidRequestException("Slice restrictions are not supported on the clustering columns in "
                     + "UPDATE statements");
         }
-        if (kind != Kind.DELETE && !staticOnly && !table.clustering().isEmpty()
+        if (kind == Kind.UPDATE && !staticOnly && table.compactStorage() == CompactStorage.DENSE
+                && !table.clustering().isEmpty() && !restrictions.selectsFullClusterings()
+                && restrictions.clusteringEqPrefixLength() > 0) {
+            // as Cassandra: a compound dense COMPACT STORAGE table's row under the clustering prefix given
+            prefixRow = true;
+        }
+        if (kind != Kind.DELETE && !staticOnly && !prefixRow && !table.clustering().isEmpty()
                 && !restrictions.selectsFullClusterings()) {
-            throw new InvalidRequestException("Some clustering keys are missing: "
-                    + table.clustering().get(restrictions.clusteringEqPrefixLength()).name());
+            // as Cassandra: every clustering column after the prefix restricted by =
+            List<ColumnMetadata> ck = table.clustering();
+            throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ",
+                    ck.subList(restrictions.clusteringEqPrefixLength(), ck.size()).stream()
+                            .map(ColumnMetadata::name).toList()));
         }
         // Cassandra prepares such a statement and refuses it when executed
         this.columnRangeDeletion = kind == Kind.DELETE && !ops.isEmpty() && !staticOnly
@@ -878,7 +906,8 @@ public final class ModificationExecution implements CqlStatement {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
-                        clusterings.add(ClusteringCodec.encode(table, ck));
+                        clusterings.add(prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
+                                : ClusteringCodec.encode(table, ck));
                     }
                     clusterings.sort(Arrays::compareUnsigned);
                 }
@@ -1060,7 +1089,10 @@ public final class ModificationExecution implements CqlStatement {
                 }
             }
             case DELETE -> {
-                if (c.isMultiCell() || Types.isCounter(c.type())) { // a counter's shards: see cluster.counters
+                if (Types.isCounter(c.type())) {
+                    // a deleted counter stays deleted: its deletion wins over every shard (see cluster.counters)
+                    b.complexDeletion(id, CounterShards.DELETION_TIMESTAMP, now);
+                } else if (c.isMultiCell()) {
                     b.complexDeletion(id, ts, now);
                 } else {
                     b.cellTombstone(id, ts, now);

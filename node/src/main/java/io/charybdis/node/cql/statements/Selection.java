@@ -451,11 +451,15 @@ public final class Selection {
                     });
                 }
                 if (term != null) {
-                    String name = "(" + hinted.cqlName() + ")" + termText(term);
+                    String name = "(" + hinted.cqlName() + ")" + literalText(term);
                     if (term instanceof Term.Literal lit && !io.charybdis.node.cql.values.Literals.assignable(lit,
                             hinted)) {
                         throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
                                 + hinted.cqlName());
+                    }
+                    Output withNulls = listWithNulls(term, hinted, name, binder);
+                    if (withNulls != null) {
+                        return withNulls;
                     }
                     var bound = binder.bind(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
@@ -621,11 +625,64 @@ public final class Selection {
         }
         DataType type = literalType(term);
         if (type == null) {
-            throw cannotInferArgument(fname, collectionText(term));
+            throw cannotInferArgument(fname, literalText(term));
         }
-        String name = term.toCql();
+        String name = literalText(term);
+        Output withNulls = listWithNulls(term, type, name, binder);
+        if (withNulls != null) {
+            return withNulls;
+        }
         var bound = binder.bind(term, name, type);
         return simple(type, name, (r, ctx) -> bound.bind(ctx));
+    }
+
+    /**
+     * A list literal of constants with null elements, as Cassandra keeps it in a selection: the nulls stay elements
+     * of the value (the collection functions skip them). Null when {@code term} is not such a literal.
+     */
+    private static Output listWithNulls(Term term, DataType type, String name, TermBinder binder) {
+        if (!(term instanceof Term.ListLiteral l) || Types.kind(type) != TypeKind.LIST
+                || l.elements().stream().noneMatch(Selection::isNullLiteral) || !constantsOnly(term)) {
+            return null;
+        }
+        DataType et = Types.elementType(type);
+        List<io.charybdis.node.cql.values.BoundValue> parts = new ArrayList<>();
+        for (Term e : l.elements()) {
+            parts.add(isNullLiteral(e) ? null : binder.bind(e, name, et));
+        }
+        return simple(type, name, (r, ctx) -> {
+            List<ByteBuffer> values = new ArrayList<>(parts.size());
+            int size = 4;
+            for (io.charybdis.node.cql.values.BoundValue part : parts) {
+                ByteBuffer v = part == null ? null : part.bind(ctx);
+                values.add(v);
+                size += 4 + (v == null ? 0 : v.remaining());
+            }
+            ByteBuffer out = ByteBuffer.allocate(size).putInt(values.size());
+            for (ByteBuffer v : values) {
+                if (v == null) {
+                    out.putInt(-1);
+                } else {
+                    out.putInt(v.remaining()).put(v.duplicate());
+                }
+            }
+            return out.flip();
+        });
+    }
+
+    private static boolean isNullLiteral(Term t) {
+        return t instanceof Term.Literal lit && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL;
+    }
+
+    /** A literal of constants as Cassandra names it in a selection: null elements as NULL. */
+    private static String literalText(Term t) {
+        return switch (t) {
+            case Term.ListLiteral l -> "[" + String.join(", ", l.elements().stream().map(Selection::literalText)
+                    .toList()) + "]";
+            case Term.SetLiteral set -> "{" + String.join(", ", set.elements().stream().map(Selection::literalText)
+                    .toList()) + "}";
+            default -> termText(t);
+        };
     }
 
     private static InvalidRequestException cannotInferArgument(String fname, String argument) {
@@ -693,7 +750,7 @@ public final class Selection {
 
     /** Cassandra's refusal of a constant (or bind marker) it cannot type in a selection. */
     private static InvalidRequestException cannotInfer(Term t) {
-        return new InvalidRequestException("Cannot infer type for term " + termText(t) + " in selection clause (try "
+        return new InvalidRequestException("Cannot infer type for term " + literalText(t) + " in selection clause (try "
                 + "using a cast to force a type)");
     }
 
@@ -1280,17 +1337,6 @@ public final class Selection {
                     + " of function system." + fname + " of type " + expected.cqlName());
         }
         return out;
-    }
-
-    /** A collection of constants as Cassandra shows it in messages: null as NULL. */
-    private static String collectionText(Term t) {
-        return switch (t) {
-            case Term.ListLiteral l -> "[" + String.join(", ", l.elements().stream().map(Selection::termText)
-                    .toList()) + "]";
-            case Term.SetLiteral l -> "{" + String.join(", ", l.elements().stream().map(Selection::termText)
-                    .toList()) + "}";
-            default -> t.toCql();
-        };
     }
 
     /** The type Cassandra prefers for a constant (an exact match): null for null. */

@@ -30,6 +30,32 @@ class ClusteringDecoderTest {
     private final Random random = new Random(11);
 
     @Test
+    void decodesAClusteringPrefixWithItsMissingValuesNull() {
+        List<ColumnMetadata> cols = List.of(
+                new ColumnMetadata("p", NativeType.INT, ColumnMetadata.Kind.PARTITION_KEY, 0, false, -1),
+                new ColumnMetadata("c0", NativeType.INT, ColumnMetadata.Kind.CLUSTERING, 0, true, -1),
+                new ColumnMetadata("c1", NativeType.TEXT, ColumnMetadata.Kind.CLUSTERING, 1, false, -1),
+                new ColumnMetadata("c2", NativeType.DECIMAL, ColumnMetadata.Kind.CLUSTERING, 2, false, -1));
+        TableMetadata table = new TableMetadata("ks", "t", UUID.randomUUID(), cols, TableParams.defaults(), 0,
+                Map.of(), Map.of(), false);
+        ByteBuffer[] values = {ByteBuffer.allocate(4).putInt(0, 3), ByteBuffer.wrap("x".getBytes()), null};
+        byte[] prefix = ClusteringCodec.encodePrefix(table, values, 2);
+        ByteBuffer[] allocating = new ByteBuffer[3];
+        ClusteringCodec.decode(table, prefix, allocating);
+        ByteBuffer[] decoded = new ByteBuffer[3];
+        new ClusteringDecoder(table).decode(prefix, 0, prefix.length, decoded, 0);
+        for (ByteBuffer[] out : List.of(allocating, decoded)) {
+            assertThat(out[0]).isEqualTo(values[0]);
+            assertThat(out[1]).isEqualTo(values[1]);
+            assertThat(out[2]).isNull();
+        }
+        // a prefix sorts before every row extending it
+        byte[] full = ClusteringCodec.encode(table, new ByteBuffer[] {values[0], values[1],
+                ByteBuffer.wrap(new byte[] {0, 0, 0, 0, 1})});
+        assertThat(java.util.Arrays.compareUnsigned(prefix, full)).isNegative();
+    }
+
+    @Test
     void decodesLikeTheAllocatingCodec() {
         for (int round = 0; round < 3000; round++) {
             int n = 1 + random.nextInt(4);
