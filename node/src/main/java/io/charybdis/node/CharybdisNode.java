@@ -189,6 +189,7 @@ public final class CharybdisNode implements AutoCloseable {
             qp.guardrails().batchSize(config.batchSizeWarnThreshold().bytes(), config.batchSizeFailThreshold().bytes());
             qp.guardrails().tombstones(config.tombstoneWarnThreshold(), config.tombstoneFailureThreshold());
             qp.setIndexStatus(indexes);
+            qp.setDropCompactStorageEnabled(config.dropCompactStorageEnabled());
             qp.setDescriber((stmt, ks) -> describeStatement(schemas, stmt, ks, nodeInfo));
             boolean passwords = config.authenticator() == AuthenticatorType.PASSWORD;
             boolean authorization = config.authorizer() == io.charybdis.node.config.AuthorizerType.CASSANDRA;

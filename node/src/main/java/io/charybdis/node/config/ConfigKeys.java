@@ -119,6 +119,7 @@ final class ConfigKeys {
                     legacySize("commitlog_total_space_in_mb", DataSize.MIB)),
             key("ignore_commitlog_corruption", BOOL, NodeConfig.Builder::ignoreCommitlogCorruption),
             key("auto_bootstrap", BOOL, NodeConfig.Builder::autoBootstrap),
+            key("drop_compact_storage_enabled", BOOL, NodeConfig.Builder::dropCompactStorageEnabled),
             key("authenticator", raw -> AuthenticatorType.parse(className(raw)), NodeConfig.Builder::authenticator),
             key("authorizer", raw -> AuthorizerType.parse(className(raw)), NodeConfig.Builder::authorizer),
             key("role_manager", raw -> onlyClass(className(raw), "role_manager", "CassandraRoleManager"),

@@ -80,6 +80,7 @@ public final class NodeConfig {
     private final DataSize commitlogTotalSpace;
     private final boolean ignoreCommitlogCorruption;
     private final boolean autoBootstrap;
+    private final boolean dropCompactStorageEnabled;
     private final AuthenticatorType authenticator;
     private final AuthorizerType authorizer;
     private final String roleManager;
@@ -169,6 +170,7 @@ public final class NodeConfig {
         commitlogTotalSpace = b.commitlogTotalSpace;
         ignoreCommitlogCorruption = b.ignoreCommitlogCorruption;
         autoBootstrap = b.autoBootstrap;
+        dropCompactStorageEnabled = b.dropCompactStorageEnabled;
         authenticator = b.authenticator;
         authorizer = b.authorizer;
         roleManager = b.roleManager;
@@ -515,6 +517,8 @@ public final class NodeConfig {
     public boolean ignoreCommitlogCorruption() { return ignoreCommitlogCorruption; }
     /** A new node that is not a seed streams its ranges from the cluster before it serves them (Cassandra's key). */
     public boolean autoBootstrap() { return autoBootstrap; }
+    /** Whether ALTER TABLE ... DROP COMPACT STORAGE is allowed (Cassandra's drop_compact_storage_enabled, false). */
+    public boolean dropCompactStorageEnabled() { return dropCompactStorageEnabled; }
     public AuthenticatorType authenticator() { return authenticator; }
     public AuthorizerType authorizer() { return authorizer; }
     public String roleManager() { return roleManager; }
@@ -612,6 +616,7 @@ public final class NodeConfig {
         m.put("commitlog_total_space", commitlogTotalSpace.toString());
         m.put("ignore_commitlog_corruption", Boolean.toString(ignoreCommitlogCorruption));
         m.put("auto_bootstrap", Boolean.toString(autoBootstrap));
+        m.put("drop_compact_storage_enabled", Boolean.toString(dropCompactStorageEnabled));
         m.put("authenticator", authenticator.className());
         m.put("authorizer", authorizer.className());
         m.put("role_manager", roleManager);
@@ -710,6 +715,7 @@ public final class NodeConfig {
         private DataSize commitlogTotalSpace = DataSize.ofGibibytes(8);
         private boolean ignoreCommitlogCorruption;
         private boolean autoBootstrap = true;
+        private boolean dropCompactStorageEnabled;
         private AuthenticatorType authenticator = AuthenticatorType.ALLOW_ALL;
         private AuthorizerType authorizer = AuthorizerType.ALLOW_ALL;
         private String roleManager = "CassandraRoleManager";
@@ -804,6 +810,7 @@ public final class NodeConfig {
         public Builder commitlogTotalSpace(DataSize v) { this.commitlogTotalSpace = Objects.requireNonNull(v); return this; }
         public Builder ignoreCommitlogCorruption(boolean v) { this.ignoreCommitlogCorruption = v; return this; }
         public Builder autoBootstrap(boolean v) { this.autoBootstrap = v; return this; }
+        public Builder dropCompactStorageEnabled(boolean v) { this.dropCompactStorageEnabled = v; return this; }
         public Builder authenticator(AuthenticatorType v) { this.authenticator = Objects.requireNonNull(v); return this; }
         public Builder authorizer(AuthorizerType v) { this.authorizer = Objects.requireNonNull(v); return this; }
         public Builder roleManager(String v) { this.roleManager = Objects.requireNonNull(v); return this; }

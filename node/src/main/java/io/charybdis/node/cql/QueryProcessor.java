@@ -141,6 +141,11 @@ public final class QueryProcessor {
                 .build();
     }
 
+    /** drop_compact_storage_enabled: whether ALTER TABLE ... DROP COMPACT STORAGE is allowed (false at first). */
+    public void setDropCompactStorageEnabled(boolean enabled) {
+        ddl.setDropCompactStorageEnabled(enabled);
+    }
+
     /** The request limits (batch sizes, tombstones per read) this processor applies; Cassandra's defaults at first. */
     public Guardrails guardrails() {
         return guardrails;

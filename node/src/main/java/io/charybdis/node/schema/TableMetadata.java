@@ -169,6 +169,12 @@ public final class TableMetadata {
                 compact);
     }
 
+    /** This table with another compact storage shape (ALTER TABLE ... DROP COMPACT STORAGE: {@link CompactStorage#NONE}). */
+    public TableMetadata withCompactStorage(CompactStorage newCompact) {
+        return new TableMetadata(keyspace, name, id, allColumns(), params, nextCellId, droppedColumns, indexes, virtual,
+                newCompact);
+    }
+
     /** How the table was declared {@code WITH COMPACT STORAGE}: {@link CompactStorage#NONE} for a CQL table. */
     public CompactStorage compactStorage() {
         return compact;

@@ -261,6 +261,13 @@ public final class SchemaStatements {
         }
     }
 
+    /** drop_compact_storage_enabled: whether ALTER TABLE ... DROP COMPACT STORAGE is allowed (Cassandra: false). */
+    private volatile boolean dropCompactStorageEnabled;
+
+    public void setDropCompactStorageEnabled(boolean enabled) {
+        this.dropCompactStorageEnabled = enabled;
+    }
+
     /** The data centres of the cluster's members (a single node: its own). */
     private java.util.function.Supplier<java.util.Set<String>> dataCenters = () -> java.util.Set.of("datacenter1");
 
@@ -684,13 +691,40 @@ public final class SchemaStatements {
                 }
                 return null;
             }
-            // Cassandra's default (drop_compact_storage_enabled: false), whatever the table
-            case DropCompactStorage d -> throw new InvalidRequestException("DROP COMPACT STORAGE is disabled. Enable in "
-                    + "cassandra.yaml to use.");
+            case DropCompactStorage d -> {
+                return dropCompactStorage(schema, ks, t);
+            }
         }
         TableMetadata after = t.with(columns, params, nextCell, dropped, t.indexes());
         pending = schema.with(ks.withTable(after));
         return SchemaChange.table(SchemaChange.Change.UPDATED, ksName, t.name());
+    }
+
+    /**
+     * {@code ALTER TABLE ... DROP COMPACT STORAGE}, refused unless {@code drop_compact_storage_enabled} is true (as in
+     * Cassandra, whose default it is). The table then becomes the CQL table its compact layout already was: flags
+     * {@code compound} (and {@code counter}), its columns unchanged; rows written before keep their data and, having no
+     * row marker, live while one of their cells does, as in Cassandra.
+     *
+     * <p>Only dense tables with a declared value column are built: a static compact table (whose declared columns
+     * become static and whose hidden {@code column1}/{@code value} become real columns) and a dense table without a
+     * value (whose hidden {@code value} of type {@code empty} becomes a real column) are refused naming the shape.
+     */
+    private SchemaChange dropCompactStorage(Schema schema, KeyspaceMetadata ks, TableMetadata t) {
+        if (!dropCompactStorageEnabled) {
+            throw new InvalidRequestException("DROP COMPACT STORAGE is disabled. Enable in cassandra.yaml to use.");
+        }
+        if (!t.isCompactStorage()) {
+            throw new InvalidRequestException("Cannot DROP COMPACT STORAGE on table without COMPACT STORAGE");
+        }
+        if (t.compactStorage() == CompactStorage.STATIC) {
+            throw unsupported("DROP COMPACT STORAGE statements on static COMPACT STORAGE tables (no clustering column)");
+        }
+        if (t.regularAndStatic().isEmpty()) {
+            throw unsupported("DROP COMPACT STORAGE statements on COMPACT STORAGE tables without a value column");
+        }
+        pending = schema.with(ks.withTable(t.withCompactStorage(CompactStorage.NONE)));
+        return SchemaChange.table(SchemaChange.Change.UPDATED, ks.name(), t.name());
     }
 
     private SchemaChange dropTable(Schema schema, DropTable s, String currentKs) {

@@ -1,0 +1,135 @@
+package io.charybdis.node.conformance;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.charybdis.node.CharybdisNode;
+import io.charybdis.node.config.NodeConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+/**
+ * The conformance topics of {@code src/test/resources/conformance-dropcs/}, recorded from Apache Cassandra 5.0.6
+ * started with {@code drop_compact_storage_enabled: true}, run against an in-process node configured the same way:
+ * {@code ALTER TABLE ... DROP COMPACT STORAGE} and what the table answers afterwards.
+ */
+@Timeout(120)
+class DropCompactStorageConformanceTest {
+    static final Path DIR = Path.of("src/test/resources/conformance-dropcs");
+    static Path dir;
+    static CharybdisNode node;
+    static CqlSession session;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("charybdis-dropcs-conformance");
+        node = CharybdisNode.start(NodeConfig.builder().baseDirectory(dir).nativeTransportPort(0)
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(2).dropCompactStorageEnabled(true).build());
+        session = Sessions.open("127.0.0.1", node.nativePort());
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (session != null) {
+            session.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    /** The shapes whose conversion is not built are refused naming the feature, and the table stays compact. */
+    @Test
+    void shapesNotBuiltAreRefusedNamingTheFeature() {
+        session.execute("CREATE KEYSPACE IF NOT EXISTS dropcs_refused WITH replication = "
+                + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+        session.execute("CREATE TABLE dropcs_refused.st (k int PRIMARY KEY, v int) WITH COMPACT STORAGE");
+        session.execute("CREATE TABLE dropcs_refused.nv (k int, c int, PRIMARY KEY (k, c)) WITH COMPACT STORAGE");
+        assertThatThrownBy(() -> session.execute("ALTER TABLE dropcs_refused.st DROP COMPACT STORAGE"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("DROP COMPACT STORAGE statements on static COMPACT STORAGE tables (no clustering column)"
+                        + " are not supported by Charybdis yet");
+        assertThatThrownBy(() -> session.execute("ALTER TABLE dropcs_refused.nv DROP COMPACT STORAGE"))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessage("DROP COMPACT STORAGE statements on COMPACT STORAGE tables without a value column"
+                        + " are not supported by Charybdis yet");
+        org.assertj.core.api.Assertions.assertThat(session.execute("SELECT table_name, flags FROM system_schema.tables"
+                        + " WHERE keyspace_name = 'dropcs_refused'").all())
+                .extracting(r -> r.getString(0) + "=" + r.getSet(1, String.class))
+                .containsExactlyInAnyOrder("nv=[dense]", "st=[]");
+        session.execute("DROP KEYSPACE dropcs_refused");
+    }
+
+    @TestFactory
+    Stream<DynamicNode> corpus() {
+        return Corpus.topics(DIR).stream().map(DropCompactStorageConformanceTest::topic);
+    }
+
+    private static DynamicContainer topic(Path file) {
+        List<Corpus.Statement> statements = Corpus.parse(file);
+        List<JsonNode> expected = readExpected(Corpus.expectedFile(file));
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Corpus.Statement st : statements) {
+            JsonNode exp = st.index() <= expected.size() ? expected.get(st.index() - 1) : null;
+            String cql = st.cql().replaceAll("\\s+", " ");
+            String name = st.id() + " (line " + st.line() + "): " + (cql.length() > 100 ? cql.substring(0, 100)
+                    + "..." : cql);
+            tests.add(DynamicTest.dynamicTest(name, () -> check(st, exp)));
+        }
+        return DynamicContainer.dynamicContainer(Corpus.topicOf(file), tests);
+    }
+
+    private static void check(Corpus.Statement st, JsonNode expected) {
+        if (expected == null || !expected.get("cql").asText().equals(st.cql())) {
+            fail(st.id() + ": the expected outcome is missing or stale; re-record with ConformanceRecorder from a "
+                    + "reference started with drop_compact_storage_enabled: true");
+        }
+        if (st.skipReason() != null) {
+            abort("known difference: " + st.skipReason());
+        }
+        String diff = Outcome.compare(st, expected, Outcome.run(session, st));
+        if (diff != null) {
+            fail(st.id() + " (line " + st.line() + ")\n" + st.cql() + "\n" + diff);
+        }
+    }
+
+    private static List<JsonNode> readExpected(Path file) {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        try {
+            List<JsonNode> out = new ArrayList<>();
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (!line.isBlank()) {
+                    out.add(Outcome.JSON.readTree(line));
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
