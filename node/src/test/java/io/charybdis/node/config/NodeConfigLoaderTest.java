@@ -59,6 +59,7 @@ class NodeConfigLoaderTest {
         assertThat(c.endpointSnitch()).isEqualTo("SimpleSnitch");
         assertThat(c.smp()).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(c.ignoreCommitlogCorruption()).isFalse();
+        assertThat(c.dropCompactStorageEnabled()).isFalse();
         assertThat(c.seeds()).containsExactly("127.0.0.1"); // this node, at its own storage_port
         assertThat(c.baseDirectory()).isEqualTo(home.toAbsolutePath().normalize());
     }
@@ -135,6 +136,22 @@ class NodeConfigLoaderTest {
         assertThat(c.readRequestTimeout()).isEqualTo(Duration.ofMillis(700));
         assertThat(c.batchSizeWarnThreshold()).isEqualTo(DataSize.ofKibibytes(10));
         assertThat(c.preparedStatementsCacheSize()).isEqualTo(DataSize.ofMebibytes(20));
+    }
+
+    @Test
+    void shouldReadDropCompactStorageEnabledAndRefuseAnythingButABoolean() {
+        NodeConfigLoader yamlLoader = loader();
+        assertThat(yamlLoader.loadYaml("drop_compact_storage_enabled: true\n", "test.yaml", Map.of())
+                .dropCompactStorageEnabled()).isTrue();
+        assertThat(yamlLoader.warnings()).isEmpty();
+        assertThat(load("drop_compact_storage_enabled: false\n").dropCompactStorageEnabled()).isFalse();
+        env.put("CHARYBDIS_DROP_COMPACT_STORAGE_ENABLED", "true");
+        assertThat(loader().load(null, Map.of()).dropCompactStorageEnabled()).isTrue();
+        env.clear();
+        assertThat(load("drop_compact_storage_enabled: true\n").asMap())
+                .containsEntry("drop_compact_storage_enabled", "true");
+        assertThatThrownBy(() -> load("drop_compact_storage_enabled: maybe\n"))
+                .isInstanceOf(ConfigurationException.class).hasMessageContaining("drop_compact_storage_enabled");
     }
 
     @Test
