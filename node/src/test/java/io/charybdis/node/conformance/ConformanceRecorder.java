@@ -23,7 +23,9 @@ import java.util.List;
  * <p>The topics of {@code conformance-auth/} are recorded from a reference started with {@code --auth}
  * (PasswordAuthenticator + CassandraAuthorizer), passing {@code --auth} after the directory: the default session
  * then logs in as cassandra/cassandra. Those of {@code conformance-auth-allowall/} are recorded the same way from a
- * reference whose authorizer is AllowAllAuthorizer (PasswordAuthenticator still on).
+ * reference whose authorizer is AllowAllAuthorizer (PasswordAuthenticator still on). Those of
+ * {@code conformance-dropcs/} are recorded from a reference whose cassandra.yaml sets
+ * {@code drop_compact_storage_enabled: true} (a second reference node, e.g. on 127.0.0.3).
  */
 public final class ConformanceRecorder {
     private ConformanceRecorder() {

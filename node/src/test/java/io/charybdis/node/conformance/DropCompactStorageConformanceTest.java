@@ -83,6 +83,33 @@ class DropCompactStorageConformanceTest {
         session.execute("DROP KEYSPACE dropcs_refused");
     }
 
+    /** The table stays a regular table, with the rows written before, across a restart of the node. */
+    @Test
+    void theRegularTableAndItsEarlierRowsSurviveARestart() throws Exception {
+        Path base = dir.resolve("restart");
+        NodeConfig config = NodeConfig.builder().baseDirectory(base).nativeTransportPort(0)
+                .nativeShardAwareTransportPort(0).jmxPort(0).smp(1).dropCompactStorageEnabled(true).build();
+        try (CharybdisNode n = CharybdisNode.start(config);
+             CqlSession s = Sessions.open("127.0.0.1", n.nativePort())) {
+            s.execute("CREATE KEYSPACE dropcs_restart WITH replication = "
+                    + "{'class': 'SimpleStrategy', 'replication_factor': 1}");
+            s.execute("CREATE TABLE dropcs_restart.t (k int, c int, v int, PRIMARY KEY (k, c)) WITH COMPACT STORAGE");
+            s.execute("INSERT INTO dropcs_restart.t (k, c, v) VALUES (1, 1, 10)");
+            s.execute("ALTER TABLE dropcs_restart.t DROP COMPACT STORAGE");
+            s.execute("INSERT INTO dropcs_restart.t (k, c) VALUES (1, 2)");
+        }
+        try (CharybdisNode n = CharybdisNode.start(config);
+             CqlSession s = Sessions.open("127.0.0.1", n.nativePort())) {
+            org.assertj.core.api.Assertions.assertThat(s.execute("SELECT flags FROM system_schema.tables WHERE "
+                    + "keyspace_name = 'dropcs_restart' AND table_name = 't'").one().getSet(0, String.class))
+                    .containsExactly("compound");
+            org.assertj.core.api.Assertions.assertThat(s.execute("SELECT * FROM dropcs_restart.t").all())
+                    .extracting(r -> r.getInt("c") + "=" + (r.isNull("v") ? "null" : r.getInt("v")))
+                    .containsExactly("1=10", "2=null");
+            s.execute("ALTER TABLE dropcs_restart.t ADD w text");
+        }
+    }
+
     @TestFactory
     Stream<DynamicNode> corpus() {
         return Corpus.topics(DIR).stream().map(DropCompactStorageConformanceTest::topic);
