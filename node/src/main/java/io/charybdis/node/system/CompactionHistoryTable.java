@@ -3,6 +3,8 @@ package io.charybdis.node.system;
 import io.charybdis.node.auth.InternalQueries;
 import io.charybdis.node.cql.values.TimeUuids;
 import io.charybdis.protocol.Consistency;
+import io.charybdis.protocol.types.MapType;
+import io.charybdis.protocol.types.NativeType;
 import io.charybdis.storage.CompactionHistory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * CompactionManager {@code CompactionHistory} (nodetool compactionhistory) reads the table back with {@link #read}.
  */
 public final class CompactionHistoryTable {
+    private static final MapType TEXT_MAP = new MapType(NativeType.TEXT, NativeType.TEXT, false);
+    private static final MapType INT_BIGINT_MAP = new MapType(NativeType.INT, NativeType.BIGINT, false);
     private static final Logger log = LoggerFactory.getLogger(CompactionHistoryTable.class);
     static final String INSERT = "INSERT INTO system.compaction_history (id, keyspace_name, columnfamily_name, "
             + "compacted_at, bytes_in, bytes_out, rows_merged, compaction_properties) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -47,8 +51,8 @@ public final class CompactionHistoryTable {
      */
     public CompletableFuture<Void> write(CompactionHistory.Entry e) {
         UUID id = e.id() != null && e.id().version() == 1 ? e.id() : TimeUuids.now();
-        ByteBuffer rowsMerged = intLongMap(e.rowsMerged());
-        ByteBuffer properties = textMap(e.properties());
+        ByteBuffer rowsMerged = INT_BIGINT_MAP.decompose(e.rowsMerged());
+        ByteBuffer properties = TEXT_MAP.decompose(e.properties());
         return queries.execute(INSERT, Consistency.ONE, uuid(id), InternalQueries.text(e.keyspace()),
                 InternalQueries.text(e.table()), int64(e.compactedAtMillis()), int64(e.bytesIn()),
                 int64(e.bytesOut()), rowsMerged, properties).handle((rows, err) -> {
@@ -87,32 +91,7 @@ public final class CompactionHistoryTable {
         return ByteBuffer.allocate(8).putLong(v).flip();
     }
 
-    /** A {@code map<int, bigint>} in the native protocol's collection encoding (v3+: int sizes). */
-    static ByteBuffer intLongMap(Map<Integer, Long> m) {
-        ByteBuffer out = ByteBuffer.allocate(4 + m.size() * (4 + 4 + 4 + 8)).putInt(m.size());
-        for (Map.Entry<Integer, Long> e : m.entrySet()) {
-            out.putInt(4).putInt(e.getKey()).putInt(8).putLong(e.getValue());
-        }
-        return out.flip();
-    }
 
-    /** A {@code map<text, text>} in the native protocol's collection encoding (v3+: int sizes). */
-    static ByteBuffer textMap(Map<String, String> m) {
-        List<byte[]> parts = new ArrayList<>(m.size() * 2);
-        int size = 4;
-        for (Map.Entry<String, String> e : m.entrySet()) {
-            byte[] k = e.getKey().getBytes(StandardCharsets.UTF_8);
-            byte[] v = e.getValue().getBytes(StandardCharsets.UTF_8);
-            parts.add(k);
-            parts.add(v);
-            size += 8 + k.length + v.length;
-        }
-        ByteBuffer out = ByteBuffer.allocate(size).putInt(m.size());
-        for (byte[] p : parts) {
-            out.putInt(p.length).put(p);
-        }
-        return out.flip();
-    }
 
     private static UUID asUuid(ByteBuffer b) {
         return b == null ? null : new UUID(b.getLong(b.position()), b.getLong(b.position() + 8));

@@ -3,12 +3,13 @@ package io.charybdis.node.tracing;
 import io.charybdis.node.auth.InternalQueries;
 import io.charybdis.node.cql.TraceState;
 import io.charybdis.protocol.Consistency;
+import io.charybdis.protocol.types.MapType;
+import io.charybdis.protocol.types.NativeType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (which drivers poll for) sees every event too.
  */
 public final class Tracing {
+    private static final MapType TEXT_MAP = new MapType(NativeType.TEXT, NativeType.TEXT, false);
     private static final Logger log = LoggerFactory.getLogger(Tracing.class);
     /** Cassandra's default {@code trace_type_query_ttl}: one day. */
     public static final int TTL_SECONDS = 86_400;
@@ -99,7 +101,7 @@ public final class Tracing {
         }
         writes.add(queries.execute(INSERT_SESSION, Consistency.ONE, session.duplicate(),
                 t.client() == null ? null : inet(t.client()), InternalQueries.text("QUERY"), src.duplicate(),
-                port.duplicate(), int32(t.durationMicros()), textMap(t.parameters()),
+                port.duplicate(), int32(t.durationMicros()), TEXT_MAP.decompose(t.parameters()),
                 InternalQueries.text(t.request()), int64(t.startedAtMillis())));
         return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).whenComplete((v, err) -> {
             if (err != null && failures.getAndIncrement() % 10 == 0) {
@@ -125,21 +127,4 @@ public final class Tracing {
         return ByteBuffer.allocate(8).putLong(v).flip();
     }
 
-    /** A {@code map<text, text>} in the native protocol's collection encoding (v3+: int sizes). */
-    static ByteBuffer textMap(Map<String, String> m) {
-        List<byte[]> parts = new ArrayList<>(m.size() * 2);
-        int size = 4;
-        for (Map.Entry<String, String> e : m.entrySet()) {
-            byte[] k = e.getKey().getBytes(StandardCharsets.UTF_8);
-            byte[] v = e.getValue().getBytes(StandardCharsets.UTF_8);
-            parts.add(k);
-            parts.add(v);
-            size += 8 + k.length + v.length;
-        }
-        ByteBuffer out = ByteBuffer.allocate(size).putInt(m.size());
-        for (byte[] p : parts) {
-            out.putInt(p.length).put(p);
-        }
-        return out.flip();
-    }
 }
