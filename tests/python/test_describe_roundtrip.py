@@ -11,7 +11,7 @@ SCHEMA = [
     "AND durable_writes = true",
     "CREATE KEYSPACE \"Metrics\" WITH replication = {'class': 'NetworkTopologyStrategy', 'datacenter1': 1}",
     "CREATE TYPE shop.address (street text, city text, zip int)",
-    "CREATE TYPE shop.contact (name text, home frozen<address>, phones list<text>)",
+    "CREATE TYPE shop.contact (name text, home frozen<address>, phones frozen<list<text>>)",
     "CREATE TABLE shop.customers (id uuid PRIMARY KEY, name text, emails set<text>, prefs map<text, int>, "
     "addr frozen<address>, contact contact, score decimal, joined timestamp, flags list<boolean>, "
     "pt frozen<tuple<int, text>>, v vector<float, 3>) WITH comment = 'customers' AND gc_grace_seconds = 3600",
