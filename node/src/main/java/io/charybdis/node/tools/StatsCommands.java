@@ -251,11 +251,7 @@ final class StatsCommands {
             if (levels != null || levelBytes != null) {
                 List<String> counts = new ArrayList<>();
                 if (levels != null) {
-                    int fanout = (Integer) probe.get(cfs, "LevelFanoutSize");
-                    for (int level = 0; level < levels.length; level++) {
-                        long limit = level == 0 ? 4L : (long) Math.pow(fanout, level);
-                        counts.add(levels[level] + (levels[level] > limit ? "/" + limit : ""));
-                    }
+                    counts.addAll(levelCounts(levels, (Integer) probe.get(cfs, "LevelFanoutSize")));
                 }
                 List<String> sizes = new ArrayList<>();
                 if (levelBytes != null) {
@@ -357,11 +353,7 @@ final class StatsCommands {
             List<String> levels = new ArrayList<>();
             int[] perLevel = (int[]) probe.get(cfs, "SSTableCountPerLevel");
             if (perLevel != null) {
-                int fanout = (Integer) probe.get(cfs, "LevelFanoutSize");
-                for (int level = 0; level < perLevel.length; level++) {
-                    long limit = level == 0 ? 4L : (long) Math.pow(fanout, level);
-                    levels.add(perLevel[level] + (perLevel[level] > limit ? "/" + limit : ""));
-                }
+                levels.addAll(levelCounts(perLevel, (Integer) probe.get(cfs, "LevelFanoutSize")));
             }
             List<String> levelBytes = new ArrayList<>();
             long[] perLevelBytes = (long[]) probe.get(cfs, "PerLevelSizeBytes");
@@ -1131,5 +1123,15 @@ final class StatsCommands {
                 }
             }
         }
+    }
+
+    /** SSTables per level as tablestats prints them: a level over its limit (4 for L0, fanout^L above) as "n/limit". */
+    static List<String> levelCounts(int[] perLevel, int fanout) {
+        List<String> out = new ArrayList<>(perLevel.length);
+        for (int level = 0; level < perLevel.length; level++) {
+            long limit = level == 0 ? 4L : (long) Math.pow(fanout, level);
+            out.add(perLevel[level] + (perLevel[level] > limit ? "/" + limit : ""));
+        }
+        return out;
     }
 }
