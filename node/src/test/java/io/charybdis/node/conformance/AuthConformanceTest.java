@@ -15,8 +15,6 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -100,7 +98,7 @@ class AuthConformanceTest {
 
     private static DynamicContainer topic(Path file, boolean allowAll) {
         List<Corpus.Statement> statements = Corpus.parse(file);
-        List<JsonNode> expected = readExpected(Corpus.expectedFile(file));
+        List<JsonNode> expected = ConformanceTest.readExpected(Corpus.expectedFile(file));
         LoginSessions[] sessions = new LoginSessions[1];
         List<DynamicTest> tests = new ArrayList<>();
         for (Corpus.Statement st : statements) {
@@ -130,23 +128,6 @@ class AuthConformanceTest {
         String diff = Outcome.compare(st, expected, actual);
         if (diff != null) {
             fail(st.id() + " (line " + st.line() + ")\n" + st.cql() + "\n" + diff);
-        }
-    }
-
-    private static List<JsonNode> readExpected(Path file) {
-        if (!Files.exists(file)) {
-            return List.of();
-        }
-        try {
-            List<JsonNode> out = new ArrayList<>();
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (!line.isBlank()) {
-                    out.add(Outcome.JSON.readTree(line));
-                }
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -66,24 +66,29 @@ class ConformanceTest {
         List<String> wanted = only.isEmpty() ? List.of() : List.of(only.split(","));
         return Corpus.topics(Corpus.DIR).stream()
                 .filter(p -> wanted.isEmpty() || wanted.contains(Corpus.topicOf(p)))
-                .map(ConformanceTest::topic);
+                .map(file -> topic(file, () -> session, "ConformanceRecorder"));
     }
 
-    static DynamicContainer topic(Path file) {
+    /**
+     * One topic's statements as dynamic tests run through {@code session}; {@code recordHint} says how to record the
+     * topic again when its expected outcomes are missing or stale (shared with the conformance suites of other node
+     * configurations).
+     */
+    static DynamicContainer topic(Path file, java.util.function.Supplier<CqlSession> session, String recordHint) {
         List<Corpus.Statement> statements = Corpus.parse(file);
         List<JsonNode> expected = readExpected(Corpus.expectedFile(file));
         List<DynamicTest> tests = new ArrayList<>();
         for (Corpus.Statement st : statements) {
             JsonNode exp = st.index() <= expected.size() ? expected.get(st.index() - 1) : null;
             String name = st.id() + " (line " + st.line() + "): " + oneLine(st.cql());
-            tests.add(DynamicTest.dynamicTest(name, () -> check(st, exp)));
+            tests.add(DynamicTest.dynamicTest(name, () -> check(st, exp, session.get(), recordHint)));
         }
         return DynamicContainer.dynamicContainer(Corpus.topicOf(file), tests);
     }
 
-    private static void check(Corpus.Statement st, JsonNode expected) {
+    private static void check(Corpus.Statement st, JsonNode expected, CqlSession session, String recordHint) {
         if (expected == null || !expected.get("cql").asText().equals(st.cql())) {
-            fail(st.id() + ": the expected outcome is missing or stale; re-record with ConformanceRecorder");
+            fail(st.id() + ": the expected outcome is missing or stale; re-record with " + recordHint);
         }
         if (st.skipReason() != null) {
             abort("known difference: " + st.skipReason());
@@ -96,7 +101,7 @@ class ConformanceTest {
         assertThat(diff).isNull();
     }
 
-    private static List<JsonNode> readExpected(Path file) {
+    static List<JsonNode> readExpected(Path file) {
         if (!Files.exists(file)) {
             return List.of();
         }

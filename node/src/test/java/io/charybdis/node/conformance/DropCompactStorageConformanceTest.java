@@ -2,31 +2,22 @@ package io.charybdis.node.conformance;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.datastax.oss.driver.api.core.servererrors.InvalidQueryException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.charybdis.node.CharybdisNode;
 import io.charybdis.node.config.NodeConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
-import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.abort;
 
 /**
  * The conformance topics of {@code src/test/resources/conformance-dropcs/}, recorded from Apache Cassandra 5.0.6
@@ -112,51 +103,7 @@ class DropCompactStorageConformanceTest {
 
     @TestFactory
     Stream<DynamicNode> corpus() {
-        return Corpus.topics(DIR).stream().map(DropCompactStorageConformanceTest::topic);
-    }
-
-    private static DynamicContainer topic(Path file) {
-        List<Corpus.Statement> statements = Corpus.parse(file);
-        List<JsonNode> expected = readExpected(Corpus.expectedFile(file));
-        List<DynamicTest> tests = new ArrayList<>();
-        for (Corpus.Statement st : statements) {
-            JsonNode exp = st.index() <= expected.size() ? expected.get(st.index() - 1) : null;
-            String cql = st.cql().replaceAll("\\s+", " ");
-            String name = st.id() + " (line " + st.line() + "): " + (cql.length() > 100 ? cql.substring(0, 100)
-                    + "..." : cql);
-            tests.add(DynamicTest.dynamicTest(name, () -> check(st, exp)));
-        }
-        return DynamicContainer.dynamicContainer(Corpus.topicOf(file), tests);
-    }
-
-    private static void check(Corpus.Statement st, JsonNode expected) {
-        if (expected == null || !expected.get("cql").asText().equals(st.cql())) {
-            fail(st.id() + ": the expected outcome is missing or stale; re-record with ConformanceRecorder from a "
-                    + "reference started with drop_compact_storage_enabled: true");
-        }
-        if (st.skipReason() != null) {
-            abort("known difference: " + st.skipReason());
-        }
-        String diff = Outcome.compare(st, expected, Outcome.run(session, st));
-        if (diff != null) {
-            fail(st.id() + " (line " + st.line() + ")\n" + st.cql() + "\n" + diff);
-        }
-    }
-
-    private static List<JsonNode> readExpected(Path file) {
-        if (!Files.exists(file)) {
-            return List.of();
-        }
-        try {
-            List<JsonNode> out = new ArrayList<>();
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (!line.isBlank()) {
-                    out.add(Outcome.JSON.readTree(line));
-                }
-            }
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Corpus.topics(DIR).stream().map(file -> ConformanceTest.topic(file, () -> session,
+                "ConformanceRecorder from a reference started with drop_compact_storage_enabled: true"));
     }
 }

@@ -37,6 +37,6 @@ class RobustnessSecureTest extends ConformanceTest {
     @Override
     @TestFactory
     Stream<DynamicNode> corpus() {
-        return Stream.of(topic(Corpus.DIR.resolve("robustness.cql")));
+        return Stream.of(topic(Corpus.DIR.resolve("robustness.cql"), () -> session, "ConformanceRecorder"));
     }
 }
