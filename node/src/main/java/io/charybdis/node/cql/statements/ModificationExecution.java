@@ -193,11 +193,14 @@ public final class ModificationExecution implements CqlStatement {
                     Long::sum);
         }
         List<byte[]> clusterings = new ArrayList<>();
+        java.util.IdentityHashMap<byte[], ByteBuffer> written = null;
         if (staticOnly || table.clustering().isEmpty()) {
             clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW);
         } else {
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
-                clusterings.add(ClusteringCodec.encode(table, ck));
+                byte[] key = ClusteringCodec.encode(table, ck);
+                clusterings.add(key);
+                written = keepWritten(written, key, ck);
             }
             clusterings.sort(Arrays::compareUnsigned);
         }
@@ -220,6 +223,9 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 previous = ck;
                 b.beginRow(ck);
+                if (written != null) {
+                    b.writtenClustering(ctx.timestamp(), written.get(ck));
+                }
                 for (var d : deltas.entrySet()) {
                     b.cell(d.getKey(), ctx.timestamp(), 0, 0, Values.bigint(d.getValue()));
                 }
