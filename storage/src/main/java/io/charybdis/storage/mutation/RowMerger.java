@@ -23,8 +23,10 @@ public final class RowMerger {
     private int[] pos = new int[8];
     private int[] remaining = new int[8];
 
-    /** {@link #merge(DirectBuffer[], int[], int, long, PurgePolicy, MutableDirectBuffer, int, boolean)} of sources in
-     * no particular order. */
+    /**
+     * {@link #merge(DirectBuffer[], int[], int, long, PurgePolicy, MutableDirectBuffer, int, boolean)} of sources in
+     * no particular order (reads, flushes, compactions).
+     */
     public int merge(DirectBuffer[] bufs, int[] offs, int k, long shadowTs, PurgePolicy purge,
                      MutableDirectBuffer out, int outOff) {
         return merge(bufs, offs, k, shadowTs, purge, out, outOff, false);
