@@ -56,7 +56,10 @@ final class CollectionFunctions {
                 DataType out = keys ? DataType.set(Types.keyType(type)) : DataType.list(Types.valueType(type));
                 return Selection.simple(out, outName, (r, ctx) -> {
                     ByteBuffer v = arg.value(r, ctx);
-                    List<ByteBuffer> parts = v == null ? List.of() : Values.elements(v, true);
+                    if (v == null) {
+                        return null; // a null (or empty non-frozen) map has no keys: null, as in Cassandra
+                    }
+                    List<ByteBuffer> parts = Values.elements(v, true);
                     List<ByteBuffer> kept = new ArrayList<>(parts.size() / 2);
                     for (int i = keys ? 0 : 1; i < parts.size(); i += 2) {
                         kept.add(parts.get(i));
