@@ -147,8 +147,8 @@ public final class FunctionResolver {
 
     /** Cassandra's testAssignment of a term to a receiver of type {@code type}. */
     public Match test(Term term, DataType type) {
-        if (term instanceof Term.TupleLiteral t && t.elements().size() == 1 && calls.callOf(t.elements().get(0)) != null) {
-            term = t.elements().get(0); // a parenthesised operation: (a + b)
+        if (term instanceof Term.TupleLiteral t && t.elements().size() == 1 && Types.kind(type) != TypeKind.TUPLE) {
+            term = t.elements().get(0); // a term in parentheses, (a + b), unless a tuple is wanted
         }
         switch (term) {
             case Term.BindMarker m -> {
@@ -216,7 +216,7 @@ public final class FunctionResolver {
     }
 
     /** A constant's fit: exact for its preferred type, weak for the others it may be written for. */
-    static Match literal(Term.Literal lit, DataType type) {
+    public static Match literal(Term.Literal lit, DataType type) {
         if (lit.kind() == LiteralKind.NULL) {
             return Match.WEAK;
         }
@@ -264,7 +264,10 @@ public final class FunctionResolver {
     }
 
     /** A term as Cassandra prints it in these messages. */
-    static String text(Term t) {
+    public static String text(Term t) {
+        if (t instanceof Term.TypeCast hint) {
+            return "(" + hint.type().toCql() + ")" + text(hint.term());
+        }
         return t instanceof Term.Literal lit && lit.kind() == LiteralKind.NULL ? "NULL" : t.toCql();
     }
 

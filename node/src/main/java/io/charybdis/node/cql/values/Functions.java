@@ -238,8 +238,7 @@ public final class Functions {
                     + "bigint) to " + receiverName + " (type " + receiverType.cqlName() + ")");
         }
         if (candidates.isEmpty()) {
-            throw new InvalidRequestException("Unknown function " + call.function().toCql()
-                    + " (user-defined functions are not supported yet)");
+            throw new InvalidRequestException("Unknown function " + call.function().toCql() + " called");
         }
         return bindResolved(call, receiverName, receiverType, binder);
     }

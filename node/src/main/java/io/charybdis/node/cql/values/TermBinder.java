@@ -82,7 +82,13 @@ public final class TermBinder {
         if (term instanceof Term.TypeCast cast) {
             return bind(cast.term(), receiverName, type);
         }
-        if (term instanceof Term.Negation neg && neg.term() instanceof Term.Literal lit) {
+        if (term instanceof Term.TupleLiteral one && one.elements().size() == 1 && Types.kind(type) != TypeKind.TUPLE) {
+            // the parser cannot tell a one-element tuple from a term in parentheses; the receiver does
+            return bind(one.elements().get(0), receiverName, type);
+        }
+        if (term instanceof Term.Negation neg && neg.term() instanceof Term.Literal lit
+                && (lit.kind() == LiteralKind.INTEGER || lit.kind() == LiteralKind.FLOAT
+                || lit.kind() == LiteralKind.DURATION)) {
             return BoundValue.constant(Literals.parse(new Term.Literal(lit.kind(), "-" + lit.text()), type, receiverName));
         }
         if (term instanceof Term.FunctionCall call) {
