@@ -35,12 +35,22 @@ final class CqlLexer {
 
     private void run() {
         while (true) {
-            skipWhitespaceAndComments();
-            if (pos >= len) {
-                tokens.add(new Token(TokenType.EOF, "<EOF>", len, len, line, pos - lineStart));
+            int start = pos;
+            try {
+                skipWhitespaceAndComments();
+                if (pos >= len) {
+                    tokens.add(new Token(TokenType.EOF, "<EOF>", len, len, line, pos - lineStart));
+                    return;
+                }
+                start = pos;
+                lexToken();
+            } catch (CqlSyntaxException e) {
+                // ANTLR's lexer reports an error when the parser asks for the token: a parser error before it
+                // comes first. The error stands where that token would be; nothing after it is ever read.
+                tokens.add(new Token(TokenType.LEX_ERROR, e.getMessage(), start, start, e.line(), e.column()));
+                tokens.add(new Token(TokenType.EOF, "<EOF>", len, len, line, len - lineStart));
                 return;
             }
-            lexToken();
         }
     }
 
@@ -122,7 +132,7 @@ final class CqlLexer {
             return;
         }
         if (isDigit(c)) {
-            lexNumber(start, tokLine, tokCol);
+            lexNumber(start, tokLine, tokCol, true);
             return;
         }
         switch (c) {
@@ -157,6 +167,12 @@ final class CqlLexer {
             case '+' -> punct(at(pos + 1) == '=' ? TokenType.PLUS_EQ : TokenType.PLUS, at(pos + 1) == '=' ? 2 : 1,
                     tokLine, tokCol);
             case '-' -> {
+                if (isDigit(at(pos + 1))) {
+                    // Cassandra's INTEGER, FLOAT and DURATION rules take a leading '-': 1-1 is two integers
+                    pos++;
+                    lexNumber(start, tokLine, tokCol, false);
+                    return;
+                }
                 requireSignedSpecialFloat(tokLine, tokCol);
                 punct(at(pos + 1) == '=' ? TokenType.MINUS_EQ : TokenType.MINUS,
                         at(pos + 1) == '=' ? 2 : 1, tokLine, tokCol);
@@ -201,9 +217,9 @@ final class CqlLexer {
         advanceTo(end);
     }
 
-    private void lexNumber(int start, int tokLine, int tokCol) {
+    private void lexNumber(int start, int tokLine, int tokCol, boolean hexAllowed) {
         char c = src.charAt(pos);
-        if (c == '0' && (at(pos + 1) == 'x' || at(pos + 1) == 'X')) {
+        if (hexAllowed && c == '0' && (at(pos + 1) == 'x' || at(pos + 1) == 'X')) {
             int i = pos + 2;
             while (i < len && isHex(src.charAt(i))) {
                 i++;
@@ -343,23 +359,49 @@ final class CqlLexer {
         return true;
     }
 
+    /**
+     * A UUID at {@code i}: its end, or -1 when none starts there. Cassandra's lexer commits to a UUID once it has read
+     * eight hex digits, a '-' and another hex digit; from there a character that does not fit is its error
+     * ({@code mismatched character ')' expecting '-'}, or {@code expecting set null} where a hex digit was due).
+     */
     private int matchUuid(int i) {
+        for (int n = 0; n < 8; n++) {
+            if (!isHex(at(i + n))) {
+                return -1;
+            }
+        }
+        if (at(i + 8) != '-' || !isHex(at(i + 9))) {
+            return -1;
+        }
         int[] groups = {8, 4, 4, 4, 12};
         int k = i;
         for (int g = 0; g < groups.length; g++) {
             for (int n = 0; n < groups[g]; n++, k++) {
                 if (!isHex(at(k))) {
-                    return -1;
+                    throw mismatchedCharacter(k, "set null");
                 }
             }
             if (g < groups.length - 1) {
                 if (at(k) != '-') {
-                    return -1;
+                    throw mismatchedCharacter(k, "'-'");
                 }
                 k++;
             }
         }
         return k;
+    }
+
+    private CqlSyntaxException mismatchedCharacter(int at, String expecting) {
+        int l = line;
+        int ls = lineStart;
+        for (int j = pos; j < at && j < len; j++) {
+            if (src.charAt(j) == '\n') {
+                l++;
+                ls = j + 1;
+            }
+        }
+        String found = at >= len ? "<EOF>" : String.valueOf(src.charAt(at));
+        return error("mismatched character '" + found + "' expecting " + expecting, l, at - ls);
     }
 
     private void lexString(int start, int tokLine, int tokCol) {

@@ -228,7 +228,7 @@ public final class Functions {
             };
         }
         if (call.function().keyspace() != null && !call.function().keyspace().equals("system")) {
-            throw new InvalidRequestException("Unknown function " + call.function().toCql());
+            throw new InvalidRequestException("Unknown function " + call.function().toCql() + " called");
         }
         List<NativeFunction> candidates = overloads(name);
         if (candidates.isEmpty() && name.equals("token")
