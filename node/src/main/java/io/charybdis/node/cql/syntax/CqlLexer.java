@@ -9,10 +9,13 @@ import java.util.List;
  * <p>Implementation notes: ANTLR picks the longest match and, on a tie, the rule defined first; the cases where that
  * matters are handled explicitly: a UUID ({@code 8-4-4-4-12} hex digits) wins over an identifier or integer starting
  * the same way; an ISO 8601 duration ({@code P1DT2H}, upper-case designators only) wins over an identifier of equal
- * length; keywords and booleans win over identifiers. Unlike Cassandra, {@code -} is always its own token (Cassandra
- * lexes {@code -1} as one INTEGER): the parser folds a minus sign before a numeric constant into the constant, which
- * accepts everything Cassandra accepts. {@code 1..2} is INTEGER RANGE INTEGER. Lines are 1-based and counted on
- * {@code \n}; columns are 0-based.
+ * length; keywords and booleans win over identifiers. As in Cassandra, a {@code -} directly followed by a digit
+ * starts an INTEGER, FLOAT or DURATION ({@code 1-1} and {@code 1h-1m} are two constants, which the parser refuses);
+ * a {@code -} elsewhere is its own token, and the parser folds it into a numeric constant that follows
+ * ({@code - 1}, {@code -Infinity}). {@code 1..2} is INTEGER RANGE INTEGER. A lexer error becomes a LEX_ERROR token
+ * in place of the token it broke, followed by EOF: as ANTLR's lexer runs as the parser asks for tokens, the error
+ * is the statement's only if the parser gets that far (a parser error before it comes first). Lines are 1-based
+ * and counted on {@code \n}; columns are 0-based.
  */
 final class CqlLexer {
     private final String src;

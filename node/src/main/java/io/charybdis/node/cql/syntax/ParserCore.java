@@ -14,7 +14,11 @@ import java.util.function.Supplier;
  * ones (each run of whitespace, each comment), ends with the offending token in brackets (or a little later where
  * ANTLR had looked further ahead), joins the lines without their line breaks, and measures tokens by their text
  * (string literals and quoted names without their quotes). At the end of the input, ANTLR's EOF token has no
- * position: the message reads {@code line 0:-1} and has no snippet (the exception still carries the position). Where Cassandra's grammar uses syntactic predicates ({@code (x)=>}), the parser speculates with
+ * position: the message reads {@code line 0:-1}, and no snippet is shown where the bracketed or the last token is EOF
+ * (the exception still carries the position). A failed prediction ({@link #noViableAlternative(Token, Token)}) names
+ * the token it failed on but brackets the one it started from: ANTLR's stream index stays at the decision while its
+ * DFA reads ahead, and Cassandra's ErrorCollector quotes from ten tokens before that index to two after it, never past
+ * the furthest token read. Where Cassandra's grammar uses syntactic predicates ({@code (x)=>}), the parser speculates with
  * {@link #attempt}: it saves the cursor, the bind markers and the nesting depth, runs an alternative, and restores
  * all three if the alternative throws. Speculated alternatives never recurse into another speculation at the same
  * position, so parsing stays linear. Nesting (terms, selectors, types, relations) is bounded by {@link #MAX_DEPTH}
