@@ -85,7 +85,9 @@ public final class CounterShards {
             clusterings.add(ck);
             int c = Rows.firstCellOffset(b, ro);
             for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
-                columns.add(Cells.column(b, c));
+                if (!Cells.isWrittenClustering(b, c)) {
+                    columns.add(Cells.column(b, c));
+                }
                 c += Cells.length(b, c);
             }
         }
@@ -138,6 +140,12 @@ public final class CounterShards {
             int c = Rows.firstCellOffset(b, ro);
             for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
                 int column = Cells.column(b, c);
+                if (Cells.isWrittenClustering(b, c)) {
+                    // the row's clustering as written goes along with its shards
+                    out.writtenClustering(Cells.timestamp(b, c), valueCopy(b, c));
+                    c += Cells.length(b, c);
+                    continue;
+                }
                 if (Cells.valueLength(b, c) != 8 || Cells.flags(b, c) != 0) {
                     throw new IllegalArgumentException("not a counter update: table=" + delta.table() + " column="
                             + column + " flags=" + Cells.flags(b, c) + " valueLength=" + Cells.valueLength(b, c));
@@ -156,6 +164,12 @@ public final class CounterShards {
             out.endRow();
         }
         return out.build();
+    }
+
+    private static ByteBuffer valueCopy(DirectBuffer b, int c) {
+        byte[] v = new byte[Cells.valueLength(b, c)];
+        b.getBytes(Cells.valueOffset(b, c), v);
+        return ByteBuffer.wrap(v);
     }
 
     private static byte[] clustering(DirectBuffer b, int ro) {

@@ -2,6 +2,7 @@ package io.charybdis.node.index;
 
 import io.charybdis.node.cql.keys.ClusteringCodec;
 import io.charybdis.node.cql.keys.PartitionKeyCodec;
+import io.charybdis.node.cql.keys.WrittenClustering;
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
@@ -75,6 +76,14 @@ final class IndexWriter implements DerivedWrites {
                             if (ckParts == null) {
                                 ckParts = new ByteBuffer[t.table().clustering().size()];
                                 ClusteringCodec.decode(t.table(), ck, ckParts);
+                                int written = Rows.writtenClusteringOffset(b, row);
+                                if (written >= 0) {
+                                    // indexed as written, as Cassandra indexes the clustering's bytes
+                                    byte[] w = new byte[Cells.valueLength(b, written)];
+                                    b.getBytes(Cells.valueOffset(b, written), w);
+                                    int[] kept = t.table().clusteringKeptAsWritten();
+                                    WrittenClustering.decode(kept, w, 0, w.length, views(w, kept.length), ckParts, 0);
+                                }
                             }
                             v = ckParts[c.position()];
                         }
@@ -134,7 +143,7 @@ final class IndexWriter implements DerivedWrites {
         int off = Rows.firstCellOffset(b, row);
         int n = Rows.cellCount(b, row);
         for (int j = 0; j < n; j++, off += Cells.length(b, off)) {
-            if (!Cells.isTombstone(b, off) && !Cells.isComplexDeletion(b, off)) {
+            if (!Cells.isTombstone(b, off) && !Cells.isComplexDeletion(b, off) && !Cells.isWrittenClustering(b, off)) {
                 newest = Math.max(newest, Cells.timestamp(b, off));
             }
         }
@@ -148,6 +157,14 @@ final class IndexWriter implements DerivedWrites {
         byte[] entryCk = IndexEntries.clustering(token, key, t.partitionLevel() ? null : ck);
         out.accept(builder.get().start(t.indexTable(), indexToken, pk).beginRow(entryCk).rowMarker(ts, ttl, expiration)
                 .endRow().build());
+    }
+
+    private static ByteBuffer[] views(byte[] a, int n) {
+        ByteBuffer[] v = new ByteBuffer[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = ByteBuffer.wrap(a);
+        }
+        return v;
     }
 
     private static ByteBuffer bytes(DirectBuffer b, int off, int len) {

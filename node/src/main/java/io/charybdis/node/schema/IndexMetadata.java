@@ -10,15 +10,20 @@ public record IndexMetadata(String name, String kind, Map<String, String> option
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    /** The indexed column name (the {@code target} option, without keys()/values()/entries()/full()). */
+    /**
+     * The indexed column name: the {@code target} option without keys()/values()/entries()/full(), unquoted. The
+     * target names the column as Cassandra stores it: quoted (with doubled quotes) when it needs quotes, so a column
+     * named {@code keys(m)} is {@code "keys(m)"} and not the keys of {@code m}.
+     */
     public String targetColumn() {
         String t = options.getOrDefault("target", "");
-        int open = t.indexOf('(');
-        if (open >= 0 && t.endsWith(")")) {
-            t = t.substring(open + 1, t.length() - 1);
+        if (t.startsWith("\"")) {
+            return unquote(t);
         }
-        if (t.startsWith("\"") && t.endsWith("\"") && t.length() >= 2) {
-            t = t.substring(1, t.length() - 1).replace("\"\"", "\"");
+        String kind = kindPrefix(t);
+        if (kind != null) {
+            String inner = t.substring(kind.length() + 1, t.length() - 1);
+            return inner.startsWith("\"") ? unquote(inner) : inner;
         }
         return t;
     }
@@ -26,7 +31,26 @@ public record IndexMetadata(String name, String kind, Map<String, String> option
     /** values, keys, entries or full; regular columns index their values. */
     public String targetKind() {
         String t = options.getOrDefault("target", "");
+        String kind = t.startsWith("\"") ? null : kindPrefix(t);
+        return kind == null ? "values" : kind;
+    }
+
+    private static String kindPrefix(String t) {
         int open = t.indexOf('(');
-        return open > 0 && t.endsWith(")") ? t.substring(0, open) : "values";
+        if (open <= 0 || !t.endsWith(")")) {
+            return null;
+        }
+        String kind = t.substring(0, open);
+        return switch (kind) {
+            case "keys", "values", "entries", "full" -> kind;
+            default -> null;
+        };
+    }
+
+    private static String unquote(String t) {
+        if (t.length() >= 2 && t.endsWith("\"")) {
+            return t.substring(1, t.length() - 1).replace("\"\"", "\"");
+        }
+        return t;
     }
 }

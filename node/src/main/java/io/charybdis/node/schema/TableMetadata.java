@@ -27,6 +27,7 @@ public final class TableMetadata {
     private final boolean virtual;
     private final boolean hasStatic;
     private final CompactStorage compact;
+    private final int[] clusteringKeptAsWritten;
 
     public record DroppedColumn(String name, String type, String kind, long droppedTimeMicros) {
     }
@@ -82,6 +83,8 @@ public final class TableMetadata {
             stat |= c.isStatic();
         }
         this.hasStatic = stat;
+        this.clusteringKeptAsWritten = java.util.stream.IntStream.range(0, clustering.size())
+                .filter(i -> Types.containsDecimal(clustering.get(i).type())).toArray();
     }
 
     public String keyspace() {
@@ -148,6 +151,15 @@ public final class TableMetadata {
 
     public boolean isVirtual() {
         return virtual;
+    }
+
+    /**
+     * The positions of the clustering columns whose row key keeps only the values' order and identity, not the form
+     * they were written in (decimals: 1.0 and 1.00 are one row), so that each row keeps its written values beside
+     * its key ({@code cql.keys.WrittenClustering}); empty for most tables. Not to be modified.
+     */
+    public int[] clusteringKeptAsWritten() {
+        return clusteringKeptAsWritten;
     }
 
     public boolean hasStaticColumns() {

@@ -84,6 +84,17 @@ public final class Types {
         return kind(t).isCollection();
     }
 
+    /** Whether values of the type hold a decimal (itself, or inside a frozen collection, tuple, UDT or vector). */
+    public static boolean containsDecimal(DataType t) {
+        return switch (kind(t)) {
+            case DECIMAL -> true;
+            case LIST, SET, VECTOR -> containsDecimal(elementType(t));
+            case MAP -> containsDecimal(keyType(t)) || containsDecimal(valueType(t));
+            case TUPLE, UDT -> fieldTypes(t).stream().anyMatch(Types::containsDecimal);
+            default -> false;
+        };
+    }
+
     /** Element type of a list, set or vector. */
     public static DataType elementType(DataType t) {
         if (t instanceof ListType l) {

@@ -25,7 +25,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * row nodes ordered by clustering, each pointing at a row record ({@link MemtableLayout}); a {@link PartitionHash}
  * beside the partition list answers point lookups without walking it. The heap holds this
  * object and a few reusable cursors, nothing per partition or row. A write of an existing row merges the old
- * and new versions ({@link RowMerger}, no shadowing) into a fresh arena record and repoints the row node; the
+ * and new versions ({@link RowMerger}, no shadowing, in arrival order, so the row keeps the clustering as first
+ * written) into a fresh arena record and repoints the row node; the
  * old record becomes waste until the memtable is flushed and freed. Touched only by its shard thread while
  * writable; once switched out for flushing it is immutable and may be read by an I/O thread (readers use their
  * own flyweights: {@link #get} and each iterator make one).
@@ -152,7 +153,7 @@ public final class Memtable {
             offs[0] = MemtableArena.offset(old);
             bufs[1] = b;
             offs[1] = ro;
-            int len = rowMerger.merge(bufs, offs, 2, NO_TIMESTAMP, PurgePolicy.NONE, scratch, 0);
+            int len = rowMerger.merge(bufs, offs, 2, NO_TIMESTAMP, PurgePolicy.NONE, scratch, 0, true);
             bufs[0] = null;
             bufs[1] = null;
             if (len > 0) {
@@ -160,8 +161,7 @@ public final class Memtable {
             }
             return;
         }
-        if (Rows.cellCount(b, ro) == 0 && Rows.markerTimestamp(b, ro) == NO_TIMESTAMP
-                && Rows.deletionTimestamp(b, ro) == NO_TIMESTAMP) {
+        if (!Rows.hasContent(b, ro)) {
             return;
         }
         if (head == NIL) {

@@ -61,10 +61,17 @@ public final class Cells {
         return off + C_PATH + b.getInt(off + C_PATH_LENGTH);
     }
 
-    /** A live, non-deleted cell at {@code nowInSeconds} (complex deletions are never live). */
+    /** Whether the cell is a row's written clustering (see {@link MutationLayout}), not a column's cell. */
+    public static boolean isWrittenClustering(DirectBuffer b, int off) {
+        return (b.getByte(off + C_FLAGS) & FLAG_WRITTEN_CLUSTERING) != 0;
+    }
+
+    /**
+     * A live, non-deleted cell at {@code nowInSeconds} (complex deletions and written clusterings are never live).
+     */
     public static boolean isLive(DirectBuffer b, int off, int nowInSeconds) {
         byte flags = b.getByte(off + C_FLAGS);
-        if ((flags & (FLAG_TOMBSTONE | FLAG_COMPLEX_DELETION)) != 0) {
+        if ((flags & (FLAG_TOMBSTONE | FLAG_COMPLEX_DELETION | FLAG_WRITTEN_CLUSTERING)) != 0) {
             return false;
         }
         return b.getInt(off + C_TTL) == 0 || nowInSeconds < b.getInt(off + C_LDT);
@@ -85,14 +92,24 @@ public final class Cells {
                 b, bOff + C_PATH, b.getInt(bOff + C_PATH_LENGTH));
     }
 
-    /** Whether cell a wins reconciliation against cell b of the same key (a wins exact ties). */
+    /**
+     * Whether cell a wins reconciliation against cell b of the same key (a wins exact ties). Of two written
+     * clusterings, the earlier write wins: the lower timestamp, then the smaller value bytes.
+     */
     public static boolean firstWins(DirectBuffer a, int aOff, DirectBuffer b, int bOff) {
         long at = a.getLong(aOff + C_TS);
         long bt = b.getLong(bOff + C_TS);
+        byte af = a.getByte(aOff + C_FLAGS);
+        if ((af & FLAG_WRITTEN_CLUSTERING) != 0) {
+            if (at != bt) {
+                return at < bt;
+            }
+            return ByteComparables.compare(a, valueOffset(a, aOff), a.getInt(aOff + C_VALUE_LENGTH),
+                    b, valueOffset(b, bOff), b.getInt(bOff + C_VALUE_LENGTH)) <= 0;
+        }
         if (at != bt) {
             return at > bt;
         }
-        byte af = a.getByte(aOff + C_FLAGS);
         byte bf = b.getByte(bOff + C_FLAGS);
         int aLdt = a.getInt(aOff + C_LDT);
         int bLdt = b.getInt(bOff + C_LDT);

@@ -141,6 +141,15 @@ public final class MutationBuilder {
         return addCell((byte) (FLAG_HAS_PATH | FLAG_TOMBSTONE), columnId, path, ts, 0, localDeletionTime, null);
     }
 
+    /**
+     * The row's clustering values as written ({@link MutationLayout}'s written clustering cell), in a form only the
+     * caller reads back; {@code ts} is the write's timestamp.
+     */
+    public MutationBuilder writtenClustering(long ts, ByteBuffer value) {
+        checkRow();
+        return addCell(FLAG_WRITTEN_CLUSTERING, WRITTEN_CLUSTERING_COLUMN, null, ts, 0, NO_DELETION_TIME, value);
+    }
+
     /** Deletes every element of collection column {@code columnId} with timestamp <= ts. */
     public MutationBuilder complexDeletion(int columnId, long ts, int localDeletionTime) {
         checkRow();

@@ -34,12 +34,19 @@ import java.nio.ByteOrder;
  *   20 int  markerLocalExpirationTime
  *
  * Cell (sorted by columnId, then complex deletion before elements, then path unsigned)
- *   0  byte flags (1 TOMBSTONE, 2 HAS_PATH, 4 COMPLEX_DELETION)
+ *   0  byte flags (1 TOMBSTONE, 2 HAS_PATH, 4 COMPLEX_DELETION, 8 WRITTEN_CLUSTERING)
  *   1  int  columnId                       21 int  pathLength
  *   5  long timestamp                      25 int  valueLength
  *   13 int  ttl (0 = none)                 29 path bytes, value bytes
  *   17 int  localDeletionTime: tombstone deletion time, expiring cell expiration time,
  *           {@link #NO_DELETION_TIME} for a live non-expiring cell
+ *
+ * Written clustering cell (flag WRITTEN_CLUSTERING, column {@link #WRITTEN_CLUSTERING_COLUMN}, so the row's first
+ * cell): the clustering values exactly as a client wrote them, for tables whose clustering key encoding keeps only
+ * the values' order and identity (a decimal's scale: 1.0 and 1.00 are one row). Opaque to storage; never live,
+ * never a tombstone, never shadowed by a deletion; kept while its row has anything else. Reconciliation keeps the
+ * first write: in a memtable the version already there (as Cassandra's memtable keeps a row's existing
+ * Clustering), across sources the lower timestamp (then the smaller value bytes).
  * </pre>
  */
 public final class MutationLayout {
@@ -97,6 +104,9 @@ public final class MutationLayout {
     public static final byte FLAG_TOMBSTONE = 1;
     public static final byte FLAG_HAS_PATH = 2;
     public static final byte FLAG_COMPLEX_DELETION = 4;
+    public static final byte FLAG_WRITTEN_CLUSTERING = 8;
+    /** The column id of the written clustering cell: below every real column, so always a row's first cell. */
+    public static final int WRITTEN_CLUSTERING_COLUMN = -1;
 
     static {
         if (ByteOrder.nativeOrder() != ORDER) {

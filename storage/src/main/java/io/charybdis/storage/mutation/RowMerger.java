@@ -13,16 +13,32 @@ import org.agrona.MutableDirectBuffer;
  * <p>Row marker precedence follows Cassandra's {@code LivenessInfo.supersedes}: higher timestamp; on a tie, if
  * both or neither expire the later expiration wins, else the expiring one. Row deletions: higher timestamp, then
  * later local deletion time. Cells: {@link Cells#firstWins}.
+ *
+ * <p>A written clustering cell (see {@link MutationLayout}) is not data: no deletion shadows it and no purge drops
+ * it, and it is kept only while the row keeps something else (marker, deletion or a cell). When the sources are in
+ * arrival order (a memtable merging an update into its row), the first source's wins, as Cassandra's memtable
+ * keeps a row's existing Clustering; otherwise {@link Cells#firstWins} picks the earlier write.
  */
 public final class RowMerger {
     private int[] pos = new int[8];
     private int[] remaining = new int[8];
 
     /**
-     * @return bytes written at {@code out[outOff]}, or 0 when nothing of the row remains
+     * {@link #merge(DirectBuffer[], int[], int, long, PurgePolicy, MutableDirectBuffer, int, boolean)} of sources in
+     * no particular order (reads, flushes, compactions).
      */
     public int merge(DirectBuffer[] bufs, int[] offs, int k, long shadowTs, PurgePolicy purge,
                      MutableDirectBuffer out, int outOff) {
+        return merge(bufs, offs, k, shadowTs, purge, out, outOff, false);
+    }
+
+    /**
+     * @param arrivalOrder whether {@code bufs} hold the versions in the order they were written (the first source's
+     *                     written clustering wins)
+     * @return bytes written at {@code out[outOff]}, or 0 when nothing of the row remains
+     */
+    public int merge(DirectBuffer[] bufs, int[] offs, int k, long shadowTs, PurgePolicy purge,
+                     MutableDirectBuffer out, int outOff, boolean arrivalOrder) {
         if (pos.length < k) {
             pos = new int[k * 2];
             remaining = new int[k * 2];
@@ -71,6 +87,7 @@ public final class RowMerger {
         out.putBytes(outOff + R_CLUSTERING, cb0, offs[0] + R_CLUSTERING, clusteringLength);
         int q = outOff + R_CLUSTERING + clusteringLength;
         int cells = 0;
+        int written = 0;
         int cdColumn = 0;
         long cdTs = NO_TIMESTAMP;
         while (true) {
@@ -85,7 +102,8 @@ public final class RowMerger {
             }
             DirectBuffer wb = bufs[min];
             int wo = pos[min];
-            for (int i = 0; i < k; i++) {
+            boolean keepFirst = arrivalOrder && Cells.isWrittenClustering(wb, wo);
+            for (int i = 0; i < k && !keepFirst; i++) {
                 if (remaining[i] > 0 && (i == min || Cells.compareKey(bufs[i], pos[i], bufs[min], pos[min]) == 0)) {
                     if (i != min && !Cells.firstWins(wb, wo, bufs[i], pos[i])) {
                         wb = bufs[i];
@@ -111,7 +129,9 @@ public final class RowMerger {
             int column = wb.getInt(wo + C_COLUMN);
             long ts = wb.getLong(wo + C_TS);
             int ldt = wb.getInt(wo + C_LDT);
-            if ((flags & FLAG_COMPLEX_DELETION) != 0) {
+            if ((flags & FLAG_WRITTEN_CLUSTERING) != 0) {
+                written = 1;
+            } else if ((flags & FLAG_COMPLEX_DELETION) != 0) {
                 cdColumn = column;
                 cdTs = ts;
                 if (ts <= eff || purge.purgeable(ts, ldt)) {
@@ -132,7 +152,7 @@ public final class RowMerger {
             q += len;
             cells++;
         }
-        if (cells == 0 && mTs == NO_TIMESTAMP && dTs == NO_TIMESTAMP) {
+        if (cells == written && mTs == NO_TIMESTAMP && dTs == NO_TIMESTAMP) {
             return 0;
         }
         out.putInt(outOff + R_LENGTH, q - outOff);

@@ -34,6 +34,24 @@ public final class Rows {
         return b.getInt(off + R_CELL_COUNT);
     }
 
+    /** Whether the row holds a marker, a deletion or a cell other than its written clustering. */
+    public static boolean hasContent(DirectBuffer b, int off) {
+        int cells = b.getInt(off + R_CELL_COUNT);
+        if (cells > 0 && Cells.isWrittenClustering(b, firstCellOffset(b, off))) {
+            cells--;
+        }
+        return cells > 0 || b.getLong(off + R_MARKER_TS) != NO_TIMESTAMP || b.getLong(off + R_DELETION_TS) != NO_TIMESTAMP;
+    }
+
+    /** The offset of the row's written clustering cell (always its first cell), or -1 when it has none. */
+    public static int writtenClusteringOffset(DirectBuffer b, int off) {
+        if (b.getInt(off + R_CELL_COUNT) == 0) {
+            return -1;
+        }
+        int c = firstCellOffset(b, off);
+        return Cells.isWrittenClustering(b, c) ? c : -1;
+    }
+
     public static long markerTimestamp(DirectBuffer b, int off) {
         return b.getLong(off + R_MARKER_TS);
     }

@@ -290,6 +290,14 @@ public final class ReadResult {
             return (Cells.flags(b, cell) & FLAG_HAS_PATH) != 0;
         }
 
+        /**
+         * Whether the current cell is the row's written clustering (see
+         * {@link io.charybdis.storage.mutation.MutationLayout}), not a column's.
+         */
+        public boolean isWrittenClustering() {
+            return Cells.isWrittenClustering(b, cell);
+        }
+
         public DirectBuffer pathBuffer() {
             return b;
         }

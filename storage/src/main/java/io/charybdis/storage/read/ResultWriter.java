@@ -13,7 +13,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Turns reconciled partitions (tombstones already applied, see
  * {@link io.charybdis.storage.mutation.PartitionMerger}) into a {@link ReadResult}, keeping only live data and
- * applying slices, order, the resume point, the column filter and the limits of a {@link ReadCommand}.
+ * applying slices, order, the resume point, the column filter and the limits of a {@link ReadCommand}. A returned
+ * row keeps its written clustering cell (see {@link io.charybdis.storage.mutation.MutationLayout}), whatever the
+ * column filter, so that the reader can show the clustering as written.
  */
 public final class ResultWriter {
     private final ReadCommand cmd;
@@ -169,7 +171,7 @@ public final class ResultWriter {
         boolean live = Rows.isMarkerLive(b, ro, now);
         int c = Rows.firstCellOffset(b, ro);
         for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
-            if (!Cells.isComplexDeletion(b, c)) {
+            if (!Cells.isComplexDeletion(b, c) && !Cells.isWrittenClustering(b, c)) {
                 if (Cells.isLive(b, c, now)) {
                     live = true;
                 } else {
@@ -275,7 +277,7 @@ public final class ResultWriter {
         int c = Rows.firstCellOffset(b, ro);
         for (int i = 0, n = Rows.cellCount(b, ro); i < n; i++) {
             int len = Cells.length(b, c);
-            if (Cells.isLive(b, c, now) && cmd.selectsColumn(Cells.column(b, c))) {
+            if ((Cells.isLive(b, c, now) && cmd.selectsColumn(Cells.column(b, c))) || Cells.isWrittenClustering(b, c)) {
                 out.putBytes(q, b, c, len);
                 q += len;
                 cells++;

@@ -207,7 +207,7 @@ public final class SSTableWriter {
                 if ((flags & (FLAG_TOMBSTONE | FLAG_COMPLEX_DELETION)) != 0) {
                     tombstones++;
                 }
-                if ((flags & FLAG_COMPLEX_DELETION) == 0) {
+                if ((flags & (FLAG_COMPLEX_DELETION | FLAG_WRITTEN_CLUSTERING)) == 0) {
                     cells++;
                 }
                 c += Cells.length(b, c);

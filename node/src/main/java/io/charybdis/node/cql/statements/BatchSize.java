@@ -89,6 +89,10 @@ final class BatchSize {
         int lastComplex = -1;
         for (int i = Rows.cellCount(b, rowOff); i > 0; i--) {
             int column = Cells.column(b, c);
+            if (Cells.isWrittenClustering(b, c)) {
+                c += Cells.length(b, c); // the clustering as written: part of the key, not a cell, to Cassandra
+                continue;
+            }
             boolean complex = Cells.isComplexDeletion(b, c) || Cells.pathLength(b, c) > 0;
             if (complex && column != lastComplex) {
                 size += COMPLEX_DELETION;

@@ -6,6 +6,7 @@ import io.charybdis.node.cql.ResultMessage;
 import io.charybdis.node.cql.exceptions.InvalidRequestException;
 import io.charybdis.node.cql.keys.ClusteringCodec;
 import io.charybdis.node.cql.keys.OrderedCodec;
+import io.charybdis.node.cql.keys.WrittenClustering;
 import io.charybdis.node.cql.syntax.Assignment;
 import io.charybdis.node.cql.syntax.Attributes;
 import io.charybdis.node.cql.syntax.Condition;
@@ -192,11 +193,14 @@ public final class ModificationExecution implements CqlStatement {
                     Long::sum);
         }
         List<byte[]> clusterings = new ArrayList<>();
+        java.util.IdentityHashMap<byte[], ByteBuffer> written = null;
         if (staticOnly || table.clustering().isEmpty()) {
             clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW);
         } else {
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
-                clusterings.add(ClusteringCodec.encode(table, ck));
+                byte[] key = ClusteringCodec.encode(table, ck);
+                clusterings.add(key);
+                written = keepWritten(written, key, ck);
             }
             clusterings.sort(Arrays::compareUnsigned);
         }
@@ -219,6 +223,9 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 previous = ck;
                 b.beginRow(ck);
+                if (written != null) {
+                    b.writtenClustering(ctx.timestamp(), written.get(ck));
+                }
                 for (var d : deltas.entrySet()) {
                     b.cell(d.getKey(), ctx.timestamp(), 0, 0, Values.bigint(d.getValue()));
                 }
@@ -902,12 +909,15 @@ public final class ModificationExecution implements CqlStatement {
                 deleteRows(b, bind, ts, now);
             } else {
                 List<byte[]> clusterings = new ArrayList<>();
+                java.util.IdentityHashMap<byte[], ByteBuffer> written = null;
                 if (staticOnly || table.clustering().isEmpty()) {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
-                        clusterings.add(prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
-                                : ClusteringCodec.encode(table, ck));
+                        byte[] key = prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
+                                : ClusteringCodec.encode(table, ck);
+                        clusterings.add(key);
+                        written = keepWritten(written, key, ck);
                     }
                     clusterings.sort(Arrays::compareUnsigned);
                 }
@@ -929,6 +939,9 @@ public final class ModificationExecution implements CqlStatement {
                         continue;
                     }
                     b.beginRow(ck);
+                    if (written != null) {
+                        b.writtenClustering(ts, written.get(ck));
+                    }
                     if (kind == Kind.INSERT && table.compactStorage().writesRowMarker(table)) {
                         b.rowMarker(ts, ttlSeconds, now + ttlSeconds);
                     }
@@ -945,6 +958,23 @@ public final class ModificationExecution implements CqlStatement {
         return out;
     }
 
+    /**
+     * Notes the written form of a row's clustering values ({@link WrittenClustering}) by its key object, for tables
+     * whose keys do not keep it; returns the map (null, and nothing allocated, for every other table).
+     */
+    private java.util.IdentityHashMap<byte[], ByteBuffer> keepWritten(java.util.IdentityHashMap<byte[], ByteBuffer> m,
+                                                                      byte[] key, ByteBuffer[] values) {
+        ByteBuffer w = WrittenClustering.encode(table, values, values.length);
+        if (w == null) {
+            return m;
+        }
+        if (m == null) {
+            m = new java.util.IdentityHashMap<>();
+        }
+        m.put(key, w);
+        return m;
+    }
+
     private void deleteRows(MutationBuilder b, BindContext bind, long ts, int now) {
         if (!restrictions.hasClusteringRestrictions() || table.clustering().isEmpty()) {
             if (table.clustering().isEmpty() && restrictions.hasClusteringRestrictions()) {
@@ -955,12 +985,18 @@ public final class ModificationExecution implements CqlStatement {
         }
         if (restrictions.selectsFullClusterings()) {
             List<byte[]> cks = new ArrayList<>();
+            java.util.IdentityHashMap<byte[], ByteBuffer> written = null;
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
-                cks.add(ClusteringCodec.encode(table, ck));
+                byte[] key = ClusteringCodec.encode(table, ck);
+                cks.add(key);
+                written = keepWritten(written, key, ck);
             }
             cks.sort(Arrays::compareUnsigned);
             for (byte[] ck : cks) {
                 b.beginRow(ck);
+                if (written != null) {
+                    b.writtenClustering(ts, written.get(ck));
+                }
                 b.rowDeletion(ts, now);
                 b.endRow();
             }

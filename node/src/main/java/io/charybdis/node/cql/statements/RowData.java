@@ -2,6 +2,7 @@ package io.charybdis.node.cql.statements;
 
 import io.charybdis.node.cql.keys.ClusteringCodec;
 import io.charybdis.node.cql.keys.ClusteringDecoder;
+import io.charybdis.node.cql.keys.WrittenClustering;
 import io.charybdis.node.cql.values.Values;
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.TableMetadata;
@@ -21,7 +22,8 @@ import java.util.List;
  *
  * <p>No allocation per row for simple columns: a slot holds a reused {@link ByteBuffer} view over the read result's
  * array (partition key and cell values, re-targeted by position and limit) or over the {@link ClusteringDecoder}'s
- * scratch array (clustering values). <b>A value is therefore valid only while its row is the current one</b> (and
+ * scratch array (clustering values; or, for a column kept as written, over the row's {@link WrittenClustering} in the
+ * read result's array). <b>A value is therefore valid only while its row is the current one</b> (and
  * the read result is not released): whoever keeps a value beyond that (aggregates, GROUP BY keys, sort buffers,
  * LWT rows, ...) keeps a {@linkplain #copyValue copy}. {@link #value} gives a duplicate whose position the caller
  * may move, over the same bytes.
@@ -52,6 +54,9 @@ public final class RowData {
     private final CellTimes[] cellTimes;
     private final CellTimes[] staticCellTimes;
     private final ClusteringDecoder clusteringDecoder;
+    /** Positions of the clustering columns kept as written ({@link WrittenClustering}), and a view for each. */
+    private final int[] keptAsWritten;
+    private final ByteBuffer[] writtenViews;
     /** Static column values of the current partition, kept while its rows are produced. */
     private final ByteBuffer[] staticValues;
     private final long[] staticTimestamps;
@@ -110,6 +115,8 @@ public final class RowData {
             staticCellTimes[i] = multiCell[i] && staticColumn[i] ? new CellTimes() : null;
         }
         clusteringDecoder = new ClusteringDecoder(table);
+        keptAsWritten = table.clusteringKeptAsWritten();
+        writtenViews = new ByteBuffer[keptAsWritten.length];
         cellViews = new ByteBuffer[n];
         staticViews = new ByteBuffer[n];
         keyViews = new ByteBuffer[pkCount];
@@ -134,6 +141,9 @@ public final class RowData {
         for (int i = 0; i < pkCount; i++) {
             keyViews[i] = ByteBuffer.wrap(a);
         }
+        for (int i = 0; i < writtenViews.length; i++) {
+            writtenViews[i] = ByteBuffer.wrap(a);
+        }
         for (int i = firstNonKey; i < values.length; i++) {
             if (!multiCell[i]) {
                 if (staticColumn[i]) {
@@ -155,6 +165,7 @@ public final class RowData {
         Arrays.fill(keyViews, null);
         Arrays.fill(cellViews, null);
         Arrays.fill(staticViews, null);
+        Arrays.fill(writtenViews, null);
         Arrays.fill(values, null);
         Arrays.fill(staticValues, null);
         for (MultiCellAssembler m : complex) {
@@ -234,6 +245,14 @@ public final class RowData {
         }
         while (cursor.nextCell()) {
             int id = cursor.columnId();
+            if (id < 0) {
+                if (!isStaticRow && keptAsWritten.length > 0 && cursor.isWrittenClustering()) {
+                    // the clustering as first written (1.0, not 1 as decoded from the key)
+                    WrittenClustering.decode(keptAsWritten, a, cursor.valueOffset(), cursor.valueLength(),
+                            writtenViews, values, pkCount);
+                }
+                continue;
+            }
             int idx = id < cellIdToIndex.length ? cellIdToIndex[id] : -1;
             if (idx < 0) {
                 continue; // a dropped column's data

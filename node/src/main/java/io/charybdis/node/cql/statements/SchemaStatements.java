@@ -1038,7 +1038,8 @@ public final class SchemaStatements {
             throw new InvalidRequestException("Cannot create index on " + kind + " of column " + col.name()
                     + " with non-map type");
         }
-        String targetOption = !collection ? col.name() : kind + "(" + col.name() + ")";
+        String quotedName = io.charybdis.node.cql.syntax.Identifiers.quoteIfNeeded(col.name());
+        String targetOption = !collection ? quotedName : kind + "(" + quotedName + ")";
         for (IndexMetadata existing : t.indexes().values()) {
             if (existing.options().get("target").equals(targetOption)) {
                 if (s.ifNotExists()) {

@@ -711,6 +711,13 @@ public final class SelectExecution implements CqlStatement {
         boolean entryLive;
         final List<Restrictions.Filter> indexFilterOnly = indexFilter == null ? List.of() : List.of(indexFilter);
         final ByteBuffer[] indexFilterValue = new ByteBuffer[1];
+        /**
+         * For an index on a clustering column kept as written (decimal): the slot of that column in a row and the
+         * value looked up. Cassandra indexes the clustering's bytes as the row keeps them, so only a base row showing
+         * exactly these bytes answers (1.0 is not found by 1.00); -1 for every other index.
+         */
+        int indexWrittenSlot = -1;
+        ByteBuffer indexValue;
         ReadCommand.KeyBound tokenLow;
         ReadCommand.KeyBound tokenHigh;
         /** Inside a partition read for a partition-level entry (static column): where to go on, null if done. */
@@ -732,6 +739,12 @@ public final class SelectExecution implements CqlStatement {
                 value = PartitionKeyCodec.compose(new ByteBuffer[]{mk, value});
             }
             indexKey = io.charybdis.node.index.IndexEntries.partitionKey(value);
+            ColumnMetadata indexed = indexTarget.column();
+            if (indexed.kind() == ColumnMetadata.Kind.CLUSTERING && indexFilter.mapKey() == null
+                    && Arrays.stream(table.clusteringKeptAsWritten()).anyMatch(p -> p == indexed.position())) {
+                indexWrittenSlot = table.partitionKey().size() + indexed.position();
+                indexValue = value;
+            }
             tokenLow = restrictions.tokenStart(bind);
             tokenHigh = restrictions.tokenEnd(bind);
             if (resumeSet) {
@@ -1115,6 +1128,9 @@ public final class SelectExecution implements CqlStatement {
                         continue; // only cells of dropped columns (a compact table's rows have no marker)
                     }
                     partitionRegularRows++;
+                    if (checkingEntry && indexWrittenSlot >= 0 && !indexValue.equals(row.values[indexWrittenSlot])) {
+                        continue; // the entry of another written form of the value: stale for this lookup
+                    }
                     if (checkingEntry && !entryLive) {
                         entryLive = Filters.matches(indexFilterOnly, row, bind, indexFilterValue);
                     }
