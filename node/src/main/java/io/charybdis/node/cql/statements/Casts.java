@@ -16,7 +16,7 @@ import java.util.List;
  * function {@code system.cast_as_T}, which has one overload per type it converts from (numbers to numbers, most
  * types to text and ascii, dates and times between themselves). A cast to the value's own type is the value.
  */
-final class Casts {
+public final class Casts {
     private Casts() {
     }
 
@@ -28,7 +28,7 @@ final class Casts {
      * The types {@code cast_as_<target>} takes, in the order Cassandra 5.0 lists them in its error message (the
      * iteration order of its function registry; recorded for ascii and int, the others ordered alike).
      */
-    static List<NativeType> castSources(NativeType target) {
+    public static List<NativeType> castSources(NativeType target) {
         return switch (target) {
             case ASCII -> List.of(NativeType.TINYINT, NativeType.BIGINT, NativeType.UUID, NativeType.DECIMAL,
                     NativeType.INET, NativeType.DOUBLE, NativeType.SMALLINT, NativeType.VARINT, NativeType.INT,
@@ -207,6 +207,22 @@ final class Casts {
             });
         }
         throw new InvalidRequestException(cannot(from, target));
+    }
+
+    /**
+     * The overloads of {@code system.cast_as_<target>} as functions over values (a CAST in a term position is a call
+     * of one of them, resolved as any function call is), in the order Cassandra lists them.
+     */
+    public static List<io.charybdis.node.cql.values.NativeFunction> castFunctions(NativeType target) {
+        List<io.charybdis.node.cql.values.NativeFunction> out = new java.util.ArrayList<>();
+        for (NativeType source : castSources(target)) {
+            out.add(new io.charybdis.node.cql.values.NativeFunction("cast_as_" + target.cqlName(), List.of(source),
+                    target, false, (args, ctx) -> {
+                        ByteBuffer v = args.get(0);
+                        return cast(Selection.simple(source, "arg", (r, c) -> v), target).value(null, ctx);
+                    }));
+        }
+        return out;
     }
 
     private static String isoMillis(long millis) {

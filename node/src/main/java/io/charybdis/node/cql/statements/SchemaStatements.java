@@ -968,6 +968,9 @@ public final class SchemaStatements {
         TableMetadata t = existingTable(schema, s.table(), currentKs);
         checkNotSystem(t.keyspace());
         KeyspaceMetadata ks = schema.keyspace(t.keyspace());
+        if (s.targets().isEmpty()) {
+            throw new InvalidRequestException("Only CUSTOM indexes can be created without specifying a target column");
+        }
         if (s.targets().size() != 1) {
             throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
         }

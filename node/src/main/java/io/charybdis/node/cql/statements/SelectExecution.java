@@ -1363,11 +1363,24 @@ public final class SelectExecution implements CqlStatement {
                 return;
             }
             int rip = perPartitionLimit == Integer.MAX_VALUE ? Integer.MAX_VALUE : perPartitionLimit - partitionEmitted;
-            if (remaining <= 0) {
+            if (remaining <= 0 || lastNamedPartitionDone()) {
                 return;
             }
             pagingState = new PagingState(remaining, keys == null ? -1 : partitionIndex, resumeToken, resumeKey,
                     resumeClustering, rip).encode();
+        }
+
+        /**
+         * Whether the page ends in the last partition named by the query (a key or the last of an IN list) and that
+         * partition has nothing more to give: its PER PARTITION LIMIT (DISTINCT's one row) is reached, or the table
+         * has no clustering columns (one row per partition). Cassandra's single-partition pager then knows it is
+         * exhausted and hands no paging state back, so no final empty page follows.
+         */
+        private boolean lastNamedPartitionDone() {
+            if (keys == null || partitionIndex < keys.size() - 1) {
+                return false;
+            }
+            return partitionEmitted >= perPartitionLimit || table.clustering().isEmpty();
         }
 
         void finishAggregates() {

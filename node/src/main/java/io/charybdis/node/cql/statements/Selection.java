@@ -415,6 +415,9 @@ public final class Selection {
                 Output left = bo.left() instanceof Selector.Value ? null : build(bo.left(), table, row, functions, binder);
                 Output right = bo.right() instanceof Selector.Value ? null : build(bo.right(), table, row, functions,
                         binder);
+                if (isMarker(bo.left()) || isMarker(bo.right())) {
+                    return markerOperation(bo, left, right, binder);
+                }
                 if (left == null && right == null) {
                     left = literalOperand((Selector.Value) bo.left(), NativeType.EMPTY, binder);
                 }
@@ -821,6 +824,86 @@ public final class Selection {
             throw new InvalidRequestException("Ambiguous '" + bo.op().symbol() + "' operation with args " + l.name()
                     + " and " + r.name() + ": use type hint to disambiguate, example '(int) ?'");
         }
+    }
+
+    private static boolean isMarker(Selector s) {
+        return s instanceof Selector.Value v && v.term() instanceof Term.BindMarker;
+    }
+
+    /**
+     * An operation with a bind marker operand ({@code d + ?}), resolved among the operator's overloads as Cassandra
+     * resolves it with no receiver: a selected value fits a parameter of its own type exactly and one accepting its
+     * values weakly, a marker fits any weakly, a constant by its preferred type. One fitting overload types the marker
+     * (named {@code [selection]}); none or several are Cassandra's errors.
+     */
+    private static Output markerOperation(Selector.BinaryOp bo, Output left, Output right, TermBinder binder) {
+        Selector[] operands = {bo.left(), bo.right()};
+        Output[] outputs = {left, right};
+        String[] names = new String[2];
+        for (int i = 0; i < 2; i++) {
+            names[i] = outputs[i] != null ? outputs[i].name()
+                    : io.charybdis.node.cql.values.FunctionResolver.text(((Selector.Value) operands[i]).term());
+        }
+        io.charybdis.node.cql.values.NativeFunction chosen = null;
+        List<io.charybdis.node.cql.values.NativeFunction> compatibles = new ArrayList<>();
+        for (var fn : io.charybdis.node.cql.values.Operations.overloads(bo.op())) {
+            boolean exact = true;
+            boolean fits = true;
+            for (int i = 0; i < 2 && fits; i++) {
+                var m = outputs[i] != null
+                        ? io.charybdis.node.cql.values.FunctionResolver.returnMatch(outputs[i].type(),
+                                fn.argTypes().get(i))
+                        : ((Selector.Value) operands[i]).term() instanceof Term.Literal lit
+                                ? io.charybdis.node.cql.values.FunctionResolver.literal(lit, fn.argTypes().get(i))
+                                : io.charybdis.node.cql.values.FunctionResolver.Match.WEAK;
+                fits = m != io.charybdis.node.cql.values.FunctionResolver.Match.NOT;
+                exact &= m == io.charybdis.node.cql.values.FunctionResolver.Match.EXACT;
+            }
+            if (fits && exact) {
+                chosen = fn;
+                break;
+            }
+            if (fits) {
+                compatibles.add(fn);
+            }
+        }
+        if (chosen == null) {
+            if (compatibles.isEmpty()) {
+                throw new InvalidRequestException("the '" + bo.op().symbol() + "' operation is not supported between "
+                        + names[0] + " and " + names[1]);
+            }
+            if (compatibles.size() > 1) {
+                throw new InvalidRequestException("Ambiguous '" + bo.op().symbol() + "' operation with args "
+                        + names[0] + " and " + names[1] + ": use type hint to disambiguate, example '(int) ?'");
+            }
+            chosen = compatibles.get(0);
+        }
+        var fn = chosen;
+        Output[] typed = new Output[2];
+        for (int i = 0; i < 2; i++) {
+            DataType t = fn.argTypes().get(i);
+            if (outputs[i] != null) {
+                typed[i] = outputs[i];
+            } else if (((Selector.Value) operands[i]).term() instanceof Term.BindMarker m) {
+                var bound = binder.marker(m, "[selection]", t);
+                typed[i] = simple(t, "?", (r, ctx) -> {
+                    ByteBuffer b = bound.bind(ctx);
+                    return b == Values.UNSET ? null : b;
+                });
+            } else {
+                Term term = ((Selector.Value) operands[i]).term();
+                var bound = binder.bind(term, term.toCql(), t);
+                typed[i] = simple(t, names[i], (r, ctx) -> bound.bind(ctx));
+            }
+        }
+        return overAggregates(List.of(typed[0], typed[1]), lr -> {
+            Output l = lr.get(0);
+            Output r = lr.get(1);
+            DataType result = fn.returnType();
+            return simple(result, l.name() + " " + bo.op().symbol() + " " + r.name(), (row2, ctx) ->
+                    Arithmetic.apply(bo.op(), fn.argTypes().get(0), l.value(row2, ctx), fn.argTypes().get(1),
+                            r.value(row2, ctx), result));
+        });
     }
 
     private static boolean isStringConstant(Selector s) {

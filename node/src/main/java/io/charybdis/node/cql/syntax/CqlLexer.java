@@ -9,10 +9,13 @@ import java.util.List;
  * <p>Implementation notes: ANTLR picks the longest match and, on a tie, the rule defined first; the cases where that
  * matters are handled explicitly: a UUID ({@code 8-4-4-4-12} hex digits) wins over an identifier or integer starting
  * the same way; an ISO 8601 duration ({@code P1DT2H}, upper-case designators only) wins over an identifier of equal
- * length; keywords and booleans win over identifiers. Unlike Cassandra, {@code -} is always its own token (Cassandra
- * lexes {@code -1} as one INTEGER): the parser folds a minus sign before a numeric constant into the constant, which
- * accepts everything Cassandra accepts. {@code 1..2} is INTEGER RANGE INTEGER. Lines are 1-based and counted on
- * {@code \n}; columns are 0-based.
+ * length; keywords and booleans win over identifiers. As in Cassandra, a {@code -} directly followed by a digit
+ * starts an INTEGER, FLOAT or DURATION ({@code 1-1} and {@code 1h-1m} are two constants, which the parser refuses);
+ * a {@code -} elsewhere is its own token, and the parser folds it into a numeric constant that follows
+ * ({@code - 1}, {@code -Infinity}). {@code 1..2} is INTEGER RANGE INTEGER. A lexer error becomes a LEX_ERROR token
+ * in place of the token it broke, followed by EOF: as ANTLR's lexer runs as the parser asks for tokens, the error
+ * is the statement's only if the parser gets that far (a parser error before it comes first). Lines are 1-based
+ * and counted on {@code \n}; columns are 0-based.
  */
 final class CqlLexer {
     private final String src;
@@ -35,12 +38,22 @@ final class CqlLexer {
 
     private void run() {
         while (true) {
-            skipWhitespaceAndComments();
-            if (pos >= len) {
-                tokens.add(new Token(TokenType.EOF, "<EOF>", len, len, line, pos - lineStart));
+            int start = pos;
+            try {
+                skipWhitespaceAndComments();
+                if (pos >= len) {
+                    tokens.add(new Token(TokenType.EOF, "<EOF>", len, len, line, pos - lineStart));
+                    return;
+                }
+                start = pos;
+                lexToken();
+            } catch (CqlSyntaxException e) {
+                // ANTLR's lexer reports an error when the parser asks for the token: a parser error before it
+                // comes first. The error stands where that token would be; nothing after it is ever read.
+                tokens.add(new Token(TokenType.LEX_ERROR, e.getMessage(), start, start, e.line(), e.column()));
+                tokens.add(new Token(TokenType.EOF, "<EOF>", len, len, line, len - lineStart));
                 return;
             }
-            lexToken();
         }
     }
 
@@ -122,7 +135,7 @@ final class CqlLexer {
             return;
         }
         if (isDigit(c)) {
-            lexNumber(start, tokLine, tokCol);
+            lexNumber(start, tokLine, tokCol, true);
             return;
         }
         switch (c) {
@@ -157,6 +170,12 @@ final class CqlLexer {
             case '+' -> punct(at(pos + 1) == '=' ? TokenType.PLUS_EQ : TokenType.PLUS, at(pos + 1) == '=' ? 2 : 1,
                     tokLine, tokCol);
             case '-' -> {
+                if (isDigit(at(pos + 1))) {
+                    // Cassandra's INTEGER, FLOAT and DURATION rules take a leading '-': 1-1 is two integers
+                    pos++;
+                    lexNumber(start, tokLine, tokCol, false);
+                    return;
+                }
                 requireSignedSpecialFloat(tokLine, tokCol);
                 punct(at(pos + 1) == '=' ? TokenType.MINUS_EQ : TokenType.MINUS,
                         at(pos + 1) == '=' ? 2 : 1, tokLine, tokCol);
@@ -201,9 +220,9 @@ final class CqlLexer {
         advanceTo(end);
     }
 
-    private void lexNumber(int start, int tokLine, int tokCol) {
+    private void lexNumber(int start, int tokLine, int tokCol, boolean hexAllowed) {
         char c = src.charAt(pos);
-        if (c == '0' && (at(pos + 1) == 'x' || at(pos + 1) == 'X')) {
+        if (hexAllowed && c == '0' && (at(pos + 1) == 'x' || at(pos + 1) == 'X')) {
             int i = pos + 2;
             while (i < len && isHex(src.charAt(i))) {
                 i++;
@@ -343,23 +362,49 @@ final class CqlLexer {
         return true;
     }
 
+    /**
+     * A UUID at {@code i}: its end, or -1 when none starts there. Cassandra's lexer commits to a UUID once it has read
+     * eight hex digits, a '-' and another hex digit; from there a character that does not fit is its error
+     * ({@code mismatched character ')' expecting '-'}, or {@code expecting set null} where a hex digit was due).
+     */
     private int matchUuid(int i) {
+        for (int n = 0; n < 8; n++) {
+            if (!isHex(at(i + n))) {
+                return -1;
+            }
+        }
+        if (at(i + 8) != '-' || !isHex(at(i + 9))) {
+            return -1;
+        }
         int[] groups = {8, 4, 4, 4, 12};
         int k = i;
         for (int g = 0; g < groups.length; g++) {
             for (int n = 0; n < groups[g]; n++, k++) {
                 if (!isHex(at(k))) {
-                    return -1;
+                    throw mismatchedCharacter(k, "set null");
                 }
             }
             if (g < groups.length - 1) {
                 if (at(k) != '-') {
-                    return -1;
+                    throw mismatchedCharacter(k, "'-'");
                 }
                 k++;
             }
         }
         return k;
+    }
+
+    private CqlSyntaxException mismatchedCharacter(int at, String expecting) {
+        int l = line;
+        int ls = lineStart;
+        for (int j = pos; j < at && j < len; j++) {
+            if (src.charAt(j) == '\n') {
+                l++;
+                ls = j + 1;
+            }
+        }
+        String found = at >= len ? "<EOF>" : String.valueOf(src.charAt(at));
+        return error("mismatched character '" + found + "' expecting " + expecting, l, at - ls);
     }
 
     private void lexString(int start, int tokLine, int tokCol) {

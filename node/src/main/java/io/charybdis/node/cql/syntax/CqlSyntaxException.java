@@ -24,6 +24,19 @@ public final class CqlSyntaxException extends RuntimeException {
         this.invalidRequest = invalidRequest;
     }
 
+    /** A lexer error: the first error of the statement wherever the parser reaches it, never backtracked over. */
+    static CqlSyntaxException lexical(String message, int line, int column) {
+        CqlSyntaxException e = new CqlSyntaxException(message, line, column, false);
+        e.lexical = true;
+        return e;
+    }
+
+    private boolean lexical;
+
+    boolean isLexical() {
+        return lexical;
+    }
+
     /** Whether Cassandra answers this error as an invalid request (code 0x2200) rather than a syntax error. */
     public boolean invalidRequest() {
         return invalidRequest;

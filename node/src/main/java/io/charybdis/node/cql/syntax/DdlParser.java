@@ -64,8 +64,9 @@ abstract class DdlParser extends DmlParser {
             } else {
                 ColumnDefinition column = columnDefinition();
                 columns.add(column);
-                if (at(TokenType.K_PRIMARY, TokenType.K_KEY)) {
-                    pos += 2;
+                if (at(TokenType.K_PRIMARY)) {
+                    next();
+                    expect(TokenType.K_KEY);
                     primaryKey = onePrimaryKey(primaryKey, new PrimaryKey(List.of(column.name()), List.of()), start,
                             table);
                 }

@@ -76,11 +76,15 @@ abstract class DmlParser extends ExpressionParser {
                 expect(TokenType.RPAREN);
             }
         } else {
+            columnToken = peek();
             result = singleColumnRelation(cident());
         }
         leave();
         return result;
     }
+
+    /** The first token of the single-column relation being parsed (where Cassandra's prediction starts). */
+    private Token columnToken;
 
     private Relation singleColumnRelation(String column) {
         if (accept(TokenType.LBRACKET)) {
@@ -112,6 +116,9 @@ abstract class DmlParser extends ExpressionParser {
             }
             case K_IN -> {
                 next();
+                if (!at(TokenType.LPAREN) && !isMarkerStart(0)) {
+                    throw noViableAlternative(columnToken, peek()); // the relation's prediction read on past IN
+                }
                 return new Relation.In(column, Operator.IN, inValues());
             }
             case K_CONTAINS -> {
@@ -409,7 +416,12 @@ abstract class DmlParser extends ExpressionParser {
     final ModificationStatement insert() {
         expect(TokenType.K_INSERT);
         expect(TokenType.K_INTO);
+        Token nameToken = peek();
         QualifiedName table = qualifiedName();
+        if (table.keyspace() == null && !at(TokenType.LPAREN) && !at(TokenType.K_JSON)) {
+            // whether the name is a keyspace's ([ks.]t) is predicted from the token after it: none fits
+            throw noViableAlternative(nameToken, peek());
+        }
         if (accept(TokenType.K_JSON)) {
             Term json;
             if (at(TokenType.STRING_LITERAL)) {
@@ -470,7 +482,7 @@ abstract class DmlParser extends ExpressionParser {
                     String source = cident();
                     boolean plus = at(TokenType.PLUS);
                     if (!plus && !at(TokenType.MINUS)) {
-                        throw noViableAlternative();
+                        throw noViableAlternative(other, peek()); // the operation's prediction read the name on
                     }
                     next();
                     if (!source.equals(column)) {

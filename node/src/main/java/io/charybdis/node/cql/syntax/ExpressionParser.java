@@ -140,8 +140,38 @@ abstract class ExpressionParser extends ParserCore {
                     : ArithmeticOperator.SUBTRACT;
             left = new Term.BinaryOp(op, left, termMultiplication());
         }
+        if (neverFollowsValue(la(0))) {
+            // the operator loops after a term predict with the tokens that may follow it: a name or a constant
+            // right after a term is no alternative of theirs
+            throw noViableAlternative(peek(), peek());
+        }
         leave();
         return left;
+    }
+
+    /**
+     * Tokens that can never follow a complete term or selector: names and constants ({@code VALUES (1, 2 3)},
+     * {@code SELECT k v}). Cassandra's prediction after a term fails on them ("no viable alternative").
+     */
+    static boolean neverFollowsValue(TokenType t) {
+        return switch (t) {
+            case IDENT, QUOTED_NAME, EMPTY_QUOTED_NAME, STRING_LITERAL, INTEGER, FLOAT, DURATION, UUID, HEXNUMBER,
+                 BOOLEAN, QMARK -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * A name where a term is due ({@code VALUES (1, v)}): Cassandra's prediction reads on as for a function call
+     * {@code [ks.]f(} and fails at the first token that does not continue one; the snippet brackets the name.
+     */
+    final CqlSyntaxException nameInTerm() {
+        Token start = peek();
+        int k = 1;
+        if (la(1) == TokenType.DOT) {
+            k = isFunctionNamePart(2) ? 3 : 2;
+        }
+        return noViableAlternative(start, peek(k));
     }
 
     private Term termMultiplication() {
@@ -223,12 +253,17 @@ abstract class ExpressionParser extends ParserCore {
                     expect(TokenType.LPAREN);
                     List<Term> args = new ArrayList<>();
                     if (!at(TokenType.RPAREN)) {
+                        if (!startsTerm(0)) {
+                            throw mismatched(TokenType.RPAREN); // the arguments are optional: ')' is due
+                        }
                         do {
                             args.add(term());
                         } while (accept(TokenType.COMMA));
                     }
                     expect(TokenType.RPAREN);
                     result = new Term.FunctionCall(fn, args);
+                } else if (isIdent(0) || isFunctionNamePart(0)) {
+                    throw nameInTerm();
                 } else {
                     throw noViableAlternative();
                 }
@@ -540,8 +575,9 @@ abstract class ExpressionParser extends ParserCore {
     private Selector simpleSelector() {
         TokenType t = la(0);
         boolean call = la(1) == TokenType.LPAREN;
-        if (t == TokenType.K_COUNT && call && la(2) == TokenType.STAR && la(3) == TokenType.RPAREN) {
-            pos += 4;
+        if (t == TokenType.K_COUNT && call && la(2) == TokenType.STAR) {
+            pos += 3;
+            expect(TokenType.RPAREN);
             return new Selector.CountRows();
         }
         if (call && (t == TokenType.K_WRITETIME || t == TokenType.K_MAXWRITETIME || t == TokenType.K_TTL)) {
@@ -568,6 +604,9 @@ abstract class ExpressionParser extends ParserCore {
             expect(TokenType.LPAREN);
             List<Selector> args = new ArrayList<>();
             if (!at(TokenType.RPAREN)) {
+                if (!startsSelector(0)) {
+                    throw mismatched(TokenType.RPAREN); // the arguments are optional: ')' is due
+                }
                 do {
                     args.add(selector());
                 } while (accept(TokenType.COMMA));
@@ -585,6 +624,10 @@ abstract class ExpressionParser extends ParserCore {
             return new Selector.Value(marker());
         }
         if (isCident(0)) {
+            Token name = peek();
+            if (neverFollowsValue(la(1))) {
+                throw noViableAlternative(name, peek(1)); // SELECT k v: the name's prediction fails on v
+            }
             return new Selector.Column(cident());
         }
         throw noViableAlternative();
@@ -605,7 +648,10 @@ abstract class ExpressionParser extends ParserCore {
     final void property(List<Properties.Property> into) {
         Token nameToken = peek();
         String name = ident();
-        expect(TokenType.EQ);
+        if (!at(TokenType.EQ)) {
+            throw noViableAlternative(nameToken, peek()); // the property's prediction reads the name and fails
+        }
+        next();
         Term value;
         if (at(TokenType.LBRACE)) {
             value = propertyMap();

@@ -14,7 +14,11 @@ import java.util.function.Supplier;
  * ones (each run of whitespace, each comment), ends with the offending token in brackets (or a little later where
  * ANTLR had looked further ahead), joins the lines without their line breaks, and measures tokens by their text
  * (string literals and quoted names without their quotes). At the end of the input, ANTLR's EOF token has no
- * position: the message reads {@code line 0:-1} and has no snippet (the exception still carries the position). Where Cassandra's grammar uses syntactic predicates ({@code (x)=>}), the parser speculates with
+ * position: the message reads {@code line 0:-1}, and no snippet is shown where the bracketed or the last token is EOF
+ * (the exception still carries the position). A failed prediction ({@link #noViableAlternative(Token, Token)}) names
+ * the token it failed on but brackets the one it started from: ANTLR's stream index stays at the decision while its
+ * DFA reads ahead, and Cassandra's ErrorCollector quotes from ten tokens before that index to two after it, never past
+ * the furthest token read. Where Cassandra's grammar uses syntactic predicates ({@code (x)=>}), the parser speculates with
  * {@link #attempt}: it saves the cursor, the bind markers and the nesting depth, runs an alternative, and restores
  * all three if the alternative throws. Speculated alternatives never recurse into another speculation at the same
  * position, so parsing stays linear. Nesting (terms, selectors, types, relations) is bounded by {@link #MAX_DEPTH}
@@ -37,11 +41,19 @@ abstract class ParserCore {
     // ---- cursor -------------------------------------------------------------------------------------------------
 
     final Token peek() {
-        return tokens.get(pos);
+        return checked(tokens.get(pos));
     }
 
     final Token peek(int k) {
-        return tokens.get(Math.min(pos + k, tokens.size() - 1));
+        return checked(tokens.get(Math.min(pos + k, tokens.size() - 1)));
+    }
+
+    /** A token the parser reads; reading where the lexer failed reports the lexer's error. */
+    private static Token checked(Token t) {
+        if (t.type() == TokenType.LEX_ERROR) {
+            throw CqlSyntaxException.lexical(t.text(), t.line(), t.column());
+        }
+        return t;
     }
 
     final TokenType la(int k) {
@@ -49,7 +61,7 @@ abstract class ParserCore {
     }
 
     final boolean at(TokenType type) {
-        return tokens.get(pos).type() == type;
+        return peek().type() == type;
     }
 
     final boolean at(TokenType a, TokenType b) {
@@ -65,7 +77,7 @@ abstract class ParserCore {
     }
 
     final Token next() {
-        Token t = tokens.get(pos);
+        Token t = peek();
         if (t.type() != TokenType.EOF) {
             pos++;
         }
@@ -121,7 +133,7 @@ abstract class ParserCore {
         try {
             return alternative.get();
         } catch (CqlSyntaxException e) {
-            if (e.invalidRequest()) {
+            if (e.invalidRequest() || e.isLexical()) {
                 throw e;
             }
             pos = savedPos;
@@ -149,6 +161,56 @@ abstract class ParserCore {
         return errorAt(t, "no viable alternative at input '" + t.displayText() + "'");
     }
 
+    /**
+     * ANTLR's failed prediction: a decision that started at {@code start} read up to {@code fail} and found no
+     * alternative. The message names {@code fail}; the snippet brackets {@code start} (where the parser stood) and
+     * runs two tokens of ANTLR's stream (hidden ones included) past it, but never past {@code fail}, the furthest
+     * token read.
+     */
+    final CqlSyntaxException noViableAlternative(Token start, Token fail) {
+        String message = "no viable alternative at input '" + fail.displayText() + "'";
+        String position = fail.type() == TokenType.EOF ? "line 0:-1 " : "line " + fail.line() + ":" + fail.column() + " ";
+        Span to = twoAfter(start, fail);
+        String snippet = to == null || start.type() == TokenType.EOF ? "" : snippet(start, to);
+        return new CqlSyntaxException(position + message + snippet, fail.line(), fail.column());
+    }
+
+    /** The end of ANTLR's snippet: two tokens of the full stream after {@code start}, at most {@code fail}. */
+    private Span twoAfter(Token start, Token fail) {
+        int index = tokens.indexOf(start);
+        int failIndex = tokens.indexOf(fail);
+        int steps = 0;
+        for (int i = index; i >= 0 && i < failIndex; i++) {
+            Token nextReal = tokens.get(i + 1);
+            List<Integer> hidden = hiddenTokenStarts(tokens.get(i).end(), nextReal.start());
+            for (int h = 0; h < hidden.size(); h++) {
+                if (++steps == 2) {
+                    int from = hidden.get(h);
+                    int end = h + 1 < hidden.size() ? hidden.get(h + 1) : nextReal.start();
+                    return spanAt(from, end - from);
+                }
+            }
+            if (++steps == 2 || i + 1 == failIndex) {
+                return nextReal.type() == TokenType.EOF ? null
+                        : new Span(nextReal.line(), nextReal.column(), nextReal.displayText().length());
+            }
+        }
+        return fail.type() == TokenType.EOF ? null : new Span(fail.line(), fail.column(),
+                fail.displayText().length());
+    }
+
+    private Span spanAt(int offset, int length) {
+        int l = 1;
+        int ls = 0;
+        for (int i = 0; i < offset; i++) {
+            if (source.charAt(i) == '\n') {
+                l++;
+                ls = i + 1;
+            }
+        }
+        return new Span(l, offset - ls, length);
+    }
+
     /** An ANTLR-style error at {@code t}: position prefix and query snippet. */
     final CqlSyntaxException errorAt(Token t, String message) {
         return errorAt(t, message, t, t);
@@ -174,8 +236,15 @@ abstract class ParserCore {
     }
 
     private String snippet(Token offending, Token to) {
+        if (to.type() == TokenType.EOF) {
+            return "";
+        }
+        return snippet(offending, new Span(to.line(), to.column(), to.displayText().length()));
+    }
+
+    private String snippet(Token offending, Span last) {
         int index = tokens.indexOf(offending);
-        if (index < 0 || offending.type() == TokenType.EOF || to.type() == TokenType.EOF) {
+        if (index < 0 || offending.type() == TokenType.EOF) {
             return "";
         }
         // ANTLR's token stream has the hidden tokens too (whitespace runs, comments): the snippet starts ten
@@ -209,8 +278,7 @@ abstract class ParserCore {
             }
         }
         Span from = new Span(fromLine, fromOffset - fromLineStart, 0);
-        Span off = new Span(offending.line(), offending.column(), offending.text().length());
-        Span last = new Span(to.line(), to.column(), to.text().length());
+        Span off = new Span(offending.line(), offending.column(), offending.displayText().length());
         String[] lines = source.split("\n");
         if (last.line() > lines.length || from.line() > last.line()) {
             return "";

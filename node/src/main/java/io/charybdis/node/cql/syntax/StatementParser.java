@@ -156,9 +156,10 @@ final class StatementParser extends DdlParser {
         };
     }
 
+    /** The statement's prediction started at the keyword before {@code t} and failed on {@code t}. */
     private CqlSyntaxException noViableAt(Token t) {
-        pos = tokens.indexOf(t);
-        return noViableAlternative();
+        int i = tokens.indexOf(t);
+        return noViableAlternative(i > 0 ? tokens.get(i - 1) : t, t);
     }
 
     // ---- roles and users ----------------------------------------------------------------------------------------

@@ -8,6 +8,6 @@ record Token(TokenType type, String text, int start, int end, int line, int colu
 
     /** The text as ANTLR shows it in messages: {@code '<EOF>'} for the end. */
     String displayText() {
-        return type == TokenType.EOF ? "<EOF>" : text;
+        return type == TokenType.EOF ? "<EOF>" : type == TokenType.EMPTY_QUOTED_NAME ? "\"\"" : text;
     }
 }

@@ -49,6 +49,8 @@ enum TokenType {
     PLUS_EQ(Kind.OTHER, "'+='"),
     MINUS_EQ(Kind.OTHER, "'-='"),
     EOF(Kind.OTHER, "EOF"),
+    /** Where the lexer failed; its text is the lexer's error message (reported when the parser reaches it). */
+    LEX_ERROR(Kind.OTHER, "LEX_ERROR"),
     K_SELECT("select", Kind.RESERVED),
     K_FROM("from", Kind.RESERVED),
     K_WHERE("where", Kind.RESERVED),

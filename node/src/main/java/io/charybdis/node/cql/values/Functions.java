@@ -228,7 +228,7 @@ public final class Functions {
             };
         }
         if (call.function().keyspace() != null && !call.function().keyspace().equals("system")) {
-            throw new InvalidRequestException("Unknown function " + call.function().toCql());
+            throw new InvalidRequestException("Unknown function " + call.function().toCql() + " called");
         }
         List<NativeFunction> candidates = overloads(name);
         if (candidates.isEmpty() && name.equals("token")
@@ -238,51 +238,78 @@ public final class Functions {
                     + "bigint) to " + receiverName + " (type " + receiverType.cqlName() + ")");
         }
         if (candidates.isEmpty()) {
-            throw new InvalidRequestException("Unknown function " + call.function().toCql()
-                    + " (user-defined functions are not supported yet)");
+            throw new InvalidRequestException("Unknown function " + call.function().toCql() + " called");
         }
-        InvalidRequestException last = null;
-        for (NativeFunction fn : candidates) {
-            if (fn.argTypes().size() != call.args().size()) {
-                continue;
+        return bindResolved(call, receiverName, receiverType, binder);
+    }
+
+    /**
+     * Binds a call-like term (a function call, a CAST, an operation, a unary minus) whose value goes to a receiver of
+     * type {@code receiverType}: the overload is resolved as Cassandra resolves it, its result must fit the receiver,
+     * and each argument is bound to its parameter ({@code arg0(system.f)}).
+     */
+    public BoundValue bindResolved(Term term, String receiverName, DataType receiverType, TermBinder binder) {
+        FunctionResolver.Call call = callOf(term);
+        NativeFunction fn = resolver.resolve(call, receiverType);
+        if (FunctionResolver.returnMatch(fn.returnType(), receiverType) == FunctionResolver.Match.NOT) {
+            if (call.kind() == FunctionResolver.Kind.OPERATION) {
+                throw new InvalidRequestException("Type error: cannot assign result of operation " + call.operator()
+                        + " (type " + Types.cqlName(fn.returnType()) + ") to " + receiverName + " (type "
+                        + Types.cqlName(receiverType) + ")");
             }
-            if (!compatible(fn.returnType(), receiverType)) {
-                last = new InvalidRequestException("Type error: cannot assign result of function system." + name
-                        + " (type " + fn.returnType().cqlName() + ") to " + receiverName + " (type "
-                        + receiverType.cqlName() + ")");
-                continue;
-            }
-            try {
-                List<BoundValue> args = new ArrayList<>();
-                for (int i = 0; i < fn.argTypes().size(); i++) {
-                    Term arg = call.args().get(i);
-                    if (arg instanceof Term.FunctionCall inner && !returnsType(inner, fn.argTypes().get(i))) {
-                        throw new InvalidRequestException("Type error: " + inner.toCql() + " cannot be passed as "
-                                + "argument " + i + " of function system." + name + " of type "
-                                + fn.argTypes().get(i).cqlName());
-                    }
-                    args.add(binder.bind(arg, "arg" + i + "(system." + name + ")", fn.argTypes().get(i)));
+            throw new InvalidRequestException("Type error: cannot assign result of function system." + fn.name()
+                    + " (type " + Types.cqlName(fn.returnType()) + ") to " + receiverName + " (type "
+                    + Types.cqlName(receiverType) + ")");
+        }
+        List<BoundValue> args = new ArrayList<>(call.args().size());
+        for (int i = 0; i < call.args().size(); i++) {
+            args.add(binder.bind(call.args().get(i), "arg" + i + "(system." + fn.name() + ")", fn.argTypes().get(i)));
+        }
+        return FunctionResolver.apply(fn, args);
+    }
+
+    /** The resolver of calls in term positions (over these functions, casts and operators). */
+    public FunctionResolver resolver() {
+        return resolver;
+    }
+
+    private final FunctionResolver resolver = new FunctionResolver(this::callOf);
+
+    /** A term as a call to resolve among overloads, or null when it is no such call (or one resolved otherwise). */
+    public FunctionResolver.Call callOf(Term term) {
+        switch (term) {
+            case Term.FunctionCall fc -> {
+                String name = fc.function().name();
+                String ks = fc.function().keyspace();
+                if (ks != null && !ks.equals("system") || name.equals("fromjson") || overloads(name).isEmpty()) {
+                    return null;
                 }
-                return ctx -> {
-                    List<ByteBuffer> values = new ArrayList<>(args.size());
-                    for (BoundValue b : args) {
-                        ByteBuffer v = b.bind(ctx);
-                        if (v == Values.UNSET) {
-                            return Values.UNSET;
-                        }
-                        values.add(v);
-                    }
-                    return fn.execute(values, ctx);
-                };
-            } catch (InvalidRequestException e) {
-                last = e;
+                return new FunctionResolver.Call(FunctionResolver.Kind.FUNCTION, ks == null ? name : ks + "." + name,
+                        null, overloads(name), fc.args());
+            }
+            case Term.Cast c -> {
+                NativeType target = NativeType.fromCqlName(c.type().type().cqlName());
+                return new FunctionResolver.Call(FunctionResolver.Kind.FUNCTION, "system.cast_as_" + target.cqlName(),
+                        null, io.charybdis.node.cql.statements.Casts.castFunctions(target), List.of(c.term()));
+            }
+            case Term.BinaryOp op -> {
+                return new FunctionResolver.Call(FunctionResolver.Kind.OPERATION, "system."
+                        + Operations.functionName(op.op()), op.op().symbol(), Operations.overloads(op.op()),
+                        List.of(operand(op.left()), operand(op.right())));
+            }
+            case Term.Negation n -> {
+                return new FunctionResolver.Call(FunctionResolver.Kind.NEGATION, "system._negate", "-",
+                        Operations.negations(), List.of(operand(n.term())));
+            }
+            default -> {
+                return null;
             }
         }
-        if (last != null) {
-            throw last;
-        }
-        throw new InvalidRequestException("Invalid number of arguments in call to function system." + name + ": "
-                + candidates.get(0).argTypes().size() + " required but " + call.args().size() + " provided");
+    }
+
+    /** An operand: a parenthesised single term ({@code (-1)}) is the term itself. */
+    private static Term operand(Term t) {
+        return t instanceof Term.TupleLiteral tl && tl.elements().size() == 1 ? tl.elements().get(0) : t;
     }
 
     private boolean returnsType(Term.FunctionCall call, DataType type) {

@@ -82,35 +82,21 @@ public final class TermBinder {
         if (term instanceof Term.TypeCast cast) {
             return bind(cast.term(), receiverName, type);
         }
-        if (term instanceof Term.Negation neg && neg.term() instanceof Term.Literal lit) {
+        if (term instanceof Term.TupleLiteral one && one.elements().size() == 1 && Types.kind(type) != TypeKind.TUPLE) {
+            // the parser cannot tell a one-element tuple from a term in parentheses; the receiver does
+            return bind(one.elements().get(0), receiverName, type);
+        }
+        if (term instanceof Term.Negation neg && neg.term() instanceof Term.Literal lit
+                && (lit.kind() == LiteralKind.INTEGER || lit.kind() == LiteralKind.FLOAT
+                || lit.kind() == LiteralKind.DURATION)) {
             return BoundValue.constant(Literals.parse(new Term.Literal(lit.kind(), "-" + lit.text()), type, receiverName));
         }
         if (term instanceof Term.FunctionCall call) {
             return functions.bindCall(call, receiverName, type, this);
         }
-        if (term instanceof Term.Negation neg && io.charybdis.node.cql.statements.Arithmetic.negatable(type)) {
-            // -(expr), -(-1): the operand takes the receiver's type
-            BoundValue inner = bind(operand(neg.term()), receiverName, type);
-            return ctx -> io.charybdis.node.cql.statements.Arithmetic.negate(type, inner.bind(ctx));
-        }
-        if (term instanceof Term.BinaryOp op) {
-            DataType result;
-            try {
-                result = io.charybdis.node.cql.statements.Arithmetic.resultType(op.op(), type, type);
-            } catch (InvalidRequestException e) {
-                throw invalid(term, receiverName, type);
-            }
-            // c = 1 + 1: both operands take the receiver's type
-            BoundValue left = bind(operand(op.left()), receiverName, type);
-            BoundValue right = bind(operand(op.right()), receiverName, type);
-            return ctx -> {
-                ByteBuffer a = left.bind(ctx);
-                ByteBuffer b = right.bind(ctx);
-                if (a == Values.UNSET || b == Values.UNSET) {
-                    return Values.UNSET;
-                }
-                return io.charybdis.node.cql.statements.Arithmetic.apply(op.op(), type, a, type, b, result);
-            };
+        if (term instanceof Term.Cast || term instanceof Term.BinaryOp || term instanceof Term.Negation) {
+            // CAST(x AS t), a + b, -(x): calls of Cassandra's cast_as_t, _add..., _negate, resolved as functions
+            return functions.bindResolved(term, receiverName, type, this);
         }
         TypeKind kind = Types.kind(type);
         switch (kind) {
@@ -276,11 +262,6 @@ public final class TermBinder {
             }
             default -> throw invalid(term, receiverName, type);
         }
-    }
-
-    /** An operand of an arithmetic term: a parenthesised single term ({@code (-1)}) is the term itself. */
-    private static Term operand(Term t) {
-        return t instanceof Term.TupleLiteral tl && tl.elements().size() == 1 ? tl.elements().get(0) : t;
     }
 
     private BoundValue[] bindElements(List<Term> terms, String receiverName, DataType elementType, String what) {

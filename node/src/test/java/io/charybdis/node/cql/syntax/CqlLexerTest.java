@@ -89,7 +89,12 @@ class CqlLexerTest {
     void shouldSplitRangesAndNegativeNumbers() {
         assertThat(types("1..3")).containsExactly(TokenType.INTEGER, TokenType.RANGE, TokenType.INTEGER,
                 TokenType.EOF);
-        assertThat(types("-1")).containsExactly(TokenType.MINUS, TokenType.INTEGER, TokenType.EOF);
+        // as Cassandra's lexer: a '-' directly before a digit belongs to the number (1-1 is two integers)
+        assertThat(types("-1")).containsExactly(TokenType.INTEGER, TokenType.EOF);
+        assertThat(types("1-1")).containsExactly(TokenType.INTEGER, TokenType.INTEGER, TokenType.EOF);
+        assertThat(types("1h-1m")).containsExactly(TokenType.DURATION, TokenType.DURATION, TokenType.EOF);
+        assertThat(types("1 - 1")).containsExactly(TokenType.INTEGER, TokenType.MINUS, TokenType.INTEGER,
+                TokenType.EOF);
         assertThat(types("a.b")).containsExactly(TokenType.IDENT, TokenType.DOT, TokenType.IDENT, TokenType.EOF);
         assertThat(types("1day")).containsExactly(TokenType.DURATION, TokenType.IDENT, TokenType.EOF);
         assertThat(types("123abc")).containsExactly(TokenType.INTEGER, TokenType.IDENT, TokenType.EOF);
@@ -118,20 +123,32 @@ class CqlLexerTest {
 
     @Test
     void shouldRejectBadCharactersWithPosition() {
-        assertThatThrownBy(() -> CqlLexer.tokenize("SELECT \u00e9 FROM t"))
+        assertThatThrownBy(() -> CqlParser.parse("SELECT \u00e9 FROM t"))
                 .isInstanceOfSatisfying(CqlSyntaxException.class, e -> {
                     assertThat(e.line()).isEqualTo(1);
                     assertThat(e.column()).isEqualTo(7);
                     assertThat(e.getMessage()).isEqualTo("line 1:7 no viable alternative at character '\u00e9'");
                 });
-        assertThatThrownBy(() -> CqlLexer.tokenize("a\n !b")).isInstanceOfSatisfying(CqlSyntaxException.class,
+        assertThatThrownBy(() -> CqlParser.parse("SELECT a\n !b")).isInstanceOfSatisfying(CqlSyntaxException.class,
                 e -> assertThat(e.getMessage()).startsWith("line 2:1 "));
-        assertThatThrownBy(() -> CqlLexer.tokenize("'open")).isInstanceOf(CqlSyntaxException.class)
-                .hasMessage("line 1:5 mismatched character '<EOF>' expecting '''");
-        assertThatThrownBy(() -> CqlLexer.tokenize("\"open")).isInstanceOf(CqlSyntaxException.class);
-        assertThatThrownBy(() -> CqlLexer.tokenize("$$open")).isInstanceOf(CqlSyntaxException.class);
-        assertThatThrownBy(() -> CqlLexer.tokenize("/* open")).isInstanceOf(CqlSyntaxException.class);
-        assertThatThrownBy(() -> CqlLexer.tokenize("$a")).isInstanceOf(CqlSyntaxException.class);
+        assertThatThrownBy(() -> CqlParser.parse("SELECT 'open")).isInstanceOf(CqlSyntaxException.class)
+                .hasMessage("line 1:12 mismatched character '<EOF>' expecting '''");
+        assertThatThrownBy(() -> CqlParser.parse("SELECT \"open")).isInstanceOf(CqlSyntaxException.class);
+        assertThatThrownBy(() -> CqlParser.parse("SELECT $$open")).isInstanceOf(CqlSyntaxException.class);
+        assertThatThrownBy(() -> CqlParser.parse("SELECT /* open")).isInstanceOf(CqlSyntaxException.class);
+        assertThatThrownBy(() -> CqlParser.parse("SELECT $a")).isInstanceOf(CqlSyntaxException.class);
+        // the lexer's error stands where its token would be: tokens before it are read as usual
+        assertThat(types("a @")).containsExactly(TokenType.IDENT, TokenType.LEX_ERROR, TokenType.EOF);
+    }
+
+    @Test
+    void shouldCommitToAUuidAfterEightHexDigitsADashAndAHexDigit() {
+        assertThatThrownBy(() -> CqlParser.parse("INSERT INTO t (k, u) VALUES (1, 550e8400-e29b)"))
+                .hasMessage("line 1:45 mismatched character ')' expecting '-'");
+        assertThatThrownBy(() -> CqlParser.parse("INSERT INTO t (k, u) VALUES (1, 550e8400-e29b-41d4-a716-4466)"))
+                .hasMessage("line 1:60 mismatched character ')' expecting set null");
+        assertThat(types("12345678-x")).containsExactly(TokenType.INTEGER, TokenType.MINUS, TokenType.IDENT,
+                TokenType.EOF);
     }
 
     @Test

@@ -270,7 +270,7 @@ class CqlParserAstTest {
                 new Assignment.SetField("f", "g", Literal.integer("3")),
                 new Assignment.Add("h", Literal.integer("4")),
                 new Assignment.Subtract("i", new Term.ListLiteral(List.of(Literal.integer("5")))));
-        assertThat(parse("UPDATE t SET c = c -1 WHERE k = 1") instanceof UpdateStatement up
+        assertThat(parse("UPDATE t SET c = c - 1 WHERE k = 1") instanceof UpdateStatement up
                 && up.assignments().get(0).equals(new Assignment.Subtract("c", Literal.integer("1")))).isTrue();
     }
 

@@ -19,12 +19,12 @@ class CqlSyntaxErrorTest {
             "SELECT * FROM t WHERE a = | 1 | 25 | no viable alternative at input '<EOF>'",
             "SELECT * FROM t WHERE a | 1 | 23 | no viable alternative at input '<EOF>'",
             "SELECT * FROM t LIMIT x | 1 | 22 | no viable alternative at input 'x'",
-            "SELECT * FROM t WHERE a = 1 extra | 1 | 28 | mismatched input 'extra' expecting EOF",
+            "SELECT * FROM t WHERE a = 1 extra | 1 | 28 | no viable alternative at input 'extra'",
             "SELECT * FROM t ORDER a | 1 | 22 | mismatched input 'a' expecting K_BY",
             "SELECT * FROM t ALLOW | 1 | 21 | mismatched input '<EOF>' expecting K_FILTERING",
             "SELECT * FROM select | 1 | 14 | no viable alternative at input 'select'",
-            "SELECT a b FROM t | 1 | 9 | mismatched input 'b' expecting K_FROM",
-            "SELECT * FROM t WHERE a IN 1 | 1 | 27 | mismatched input '1' expecting '('",
+            "SELECT a b FROM t | 1 | 9 | no viable alternative at input 'b'",
+            "SELECT * FROM t WHERE a IN 1 | 1 | 27 | no viable alternative at input '1'",
             "SELECT * FROM t WHERE (a, b) = 1 | 1 | 31 | no viable alternative at input '1'",
             "SELEC * FROM t | 1 | 0 | no viable alternative at input 'SELEC'",
             "| 1 | 0 | no viable alternative at input '<EOF>'",
@@ -96,15 +96,24 @@ class CqlSyntaxErrorTest {
         assertThatThrownBy(() -> CqlParser.parse("SELECT * FORM t WHERE a = 1"))
                 .hasMessage("line 1:9 mismatched input 'FORM' expecting K_FROM (SELECT * [FORM]...)");
         assertThatThrownBy(() -> CqlParser.parse("SELECT * FROM t WHERE a = 1 extra"))
-                .hasMessage("line 1:28 mismatched input 'extra' expecting EOF (...t WHERE a = 1 [extra])");
+                .hasMessage("line 1:28 no viable alternative at input 'extra' (...t WHERE a = 1 [extra])");
+        // a prediction that read past the token it started at: the bracket stays there, the snippet ends two
+        // tokens of the stream (whitespace included) later or at the token it failed on
+        assertThatThrownBy(() -> CqlParser.parse("SELECT * FROM t WHERE k = x.y"))
+                .hasMessage("line 0:-1 no viable alternative at input '<EOF>' (...FROM t WHERE k = [x].y)");
+        assertThatThrownBy(() -> CqlParser.parse("INSERT INTO t (k, v) VALUES (1, ks.v + 1)"))
+                .hasMessage("line 1:37 no viable alternative at input '+' (... v) VALUES (1, [ks].v...)");
         assertThatThrownBy(() -> CqlParser.parse("INSERT INTO kv (k, v) VALUES (3, 'a') USING TIMESTAMP 5 IF NOT "
                 + "EXISTS")).hasMessage("line 1:56 mismatched input 'IF' expecting EOF (... 'a') USING TIMESTAMP 5 "
                 + "[IF]...)");
         // lines are joined without their breaks; comments count as tokens
         assertThatThrownBy(() -> CqlParser.parse("BEGIN BATCH\nSELECT * FROM kv;\nAPPLY BATCH"))
                 .hasMessage("line 2:0 mismatched input 'SELECT' expecting K_APPLY (BEGIN BATCH[SELECT]...)");
+        assertThatThrownBy(() -> CqlParser.parse("SELECT * /* b */ -- c\n FORM t"))
+                .hasMessage("line 2:1 mismatched input 'FORM' expecting K_FROM (SELECT * /* b */ -- c [FORM]...)");
+        // a name read on by a prediction: the snippet ends two tokens of the stream after it, a comment counting
         assertThatThrownBy(() -> CqlParser.parse("SELECT a /* b */ -- c\n FORM t"))
-                .hasMessage("line 2:1 mismatched input 'FORM' expecting K_FROM (SELECT a /* b */ -- c [FORM]...)");
+                .hasMessage("line 2:1 no viable alternative at input 'FORM' (SELECT [a] /* b */...)");
         // where ANTLR looked ahead to choose, the quote runs from the choice to the token it failed on
         assertThatThrownBy(() -> CqlParser.parse("UPDATE kv SET v = 'a' WHERE k = 3 IF EXISTS AND v = 'a'"))
                 .hasMessage("line 1:44 no viable alternative at input 'AND' (...WHERE k = 3 IF [EXISTS] AND...)");
