@@ -44,7 +44,10 @@ public record ReplicaPlan(List<Endpoint> replicas, List<Endpoint> live, int bloc
                     }
                 }
                 if (dcLive < need) {
-                    throw new UnavailableException(cl, need, dcLive);
+                    // Cassandra 5.0 reports 0 alive here whatever the data centre's live count (its
+                    // ReplicaPlans passes the live count where the required full count goes): clients see that
+                    throw new UnavailableException("Cannot achieve consistency level " + cl + " in DC " + dc.getKey(),
+                            cl, need, 0);
                 }
             }
         } else if (live.size() < blockFor) {
