@@ -1047,12 +1047,12 @@ public final class Selection {
     private static Output function(Selector.FunctionCall fc, TableMetadata table, RowData row, Functions functions,
                                    TermBinder binder) {
         String fname = fc.function().name();
-        if (fname.equals("fromjson")) {
-            throw new InvalidRequestException("fromjson() cannot be used in the selection clause of a SELECT statement");
+        if (Functions.isFromJson(fname)) {
+            throw new InvalidRequestException(fname + "() cannot be used in the selection clause of a SELECT statement");
         }
-        if (fname.equals("tojson")) {
+        if (Functions.isToJson(fname)) {
             if (fc.args().size() != 1) {
-                throw new InvalidRequestException("Invalid number of arguments for function system.tojson(any)");
+                throw new InvalidRequestException("Invalid number of arguments for function system." + fname + "(any)");
             }
             if (fc.args().get(0) instanceof Selector.Value v && v.term() instanceof Term.Literal lit
                     && lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL) {
@@ -1204,7 +1204,8 @@ public final class Selection {
                 }
             }
         }
-        StringBuilder name = new StringBuilder("system.").append(fname).append('(');
+        // to_json names its column system.tojson(..), as Cassandra does
+        StringBuilder name = new StringBuilder("system.").append(Functions.isToJson(fname) ? "tojson" : fname).append('(');
         for (int i = 0; i < args.size(); i++) {
             name.append(i > 0 ? ", " : "").append(args.get(i).name());
         }
@@ -1276,7 +1277,7 @@ public final class Selection {
                             io.charybdis.node.cql.keys.PartitionKeyCodec.compose(vals)));
                 });
             }
-            case "tojson" -> {
+            case "tojson", "to_json" -> {
                 if (args.size() != 1) {
                     throw new InvalidRequestException("toJson() may only be used with a single argument");
                 }

@@ -66,22 +66,57 @@ public final class Functions {
                 continue;
             }
             String name = t.cqlName();
-            add(name + "asblob", List.of(t), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
-            add("blobas" + name, List.of(io.charybdis.protocol.types.NativeType.BLOB), t, (a, c) -> {
-                try {
-                    t.validate(a.get(0));
-                } catch (RuntimeException e) {
-                    throw new InvalidRequestException("In call to function system.blobas" + name
-                            + ", value 0x" + java.util.HexFormat.of().formatHex(Values.bytes(a.get(0)))
-                            + " is not a valid binary representation for type " + name);
-                }
-                return a.get(0).duplicate();
-            });
+            for (String fn : List.of(name + "asblob", name + "_as_blob")) {
+                add(fn, List.of(t), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
+            }
+            for (String fn : List.of("blobas" + name, "blob_as_" + name)) {
+                add(fn, List.of(io.charybdis.protocol.types.NativeType.BLOB), t, (a, c) -> {
+                    try {
+                        t.validate(a.get(0));
+                    } catch (RuntimeException e) {
+                        throw new InvalidRequestException("In call to function system." + fn
+                                + ", value 0x" + java.util.HexFormat.of().formatHex(Values.bytes(a.get(0)))
+                                + " is not a valid binary representation for type " + name);
+                    }
+                    return a.get(0).duplicate();
+                });
+            }
         }
         addMathFunctions();
         addFloorFunctions();
         add("varcharasblob", List.of(io.charybdis.protocol.types.NativeType.TEXT), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
         add("blobasvarchar", List.of(io.charybdis.protocol.types.NativeType.BLOB), io.charybdis.protocol.types.NativeType.TEXT, (a, c) -> a.get(0).duplicate());
+        add("varchar_as_blob", List.of(io.charybdis.protocol.types.NativeType.TEXT), io.charybdis.protocol.types.NativeType.BLOB, (a, c) -> a.get(0).duplicate());
+        add("blob_as_varchar", List.of(io.charybdis.protocol.types.NativeType.BLOB), io.charybdis.protocol.types.NativeType.TEXT, (a, c) -> a.get(0).duplicate());
+        // Cassandra 5.0 names every native function in snake case too (CASSANDRA-18037), the old names still work
+        for (Map.Entry<String, String> alias : SNAKE_CASE.entrySet()) {
+            for (NativeFunction f : List.copyOf(byName.getOrDefault(alias.getKey(), List.of()))) {
+                byName.computeIfAbsent(alias.getValue(), k -> new ArrayList<>()).add(new NativeFunction(
+                        alias.getValue(), f.argTypes(), f.returnType(), f.calledOnNullInput(), f.impl()));
+            }
+        }
+    }
+
+    /** Cassandra 5.0's snake-case names of the time functions, by their older names. */
+    private static final Map<String, String> SNAKE_CASE = Map.of(
+            "currenttimeuuid", "current_timeuuid",
+            "currenttimestamp", "current_timestamp",
+            "currentdate", "current_date",
+            "currenttime", "current_time",
+            "mintimeuuid", "min_timeuuid",
+            "maxtimeuuid", "max_timeuuid",
+            "totimestamp", "to_timestamp",
+            "todate", "to_date",
+            "tounixtimestamp", "to_unix_timestamp");
+
+    /** Whether {@code name} is fromJson under either of its names. */
+    public static boolean isFromJson(String name) {
+        return name.equals("fromjson") || name.equals("from_json");
+    }
+
+    /** Whether {@code name} is toJson under either of its names. */
+    public static boolean isToJson(String name) {
+        return name.equals("tojson") || name.equals("to_json");
     }
 
     /**
@@ -199,7 +234,7 @@ public final class Functions {
     /** Binds a function call in a term position (a value of a receiver of type {@code receiverType}). */
     public BoundValue bindCall(Term.FunctionCall call, String receiverName, DataType receiverType, TermBinder binder) {
         String name = call.function().name();
-        if (name.equals("fromjson")) {
+        if (isFromJson(name)) {
             if (call.args().size() != 1) {
                 throw new InvalidRequestException("fromJson() may only be called with a single argument");
             }
@@ -281,7 +316,7 @@ public final class Functions {
             case Term.FunctionCall fc -> {
                 String name = fc.function().name();
                 String ks = fc.function().keyspace();
-                if (ks != null && !ks.equals("system") || name.equals("fromjson") || overloads(name).isEmpty()) {
+                if (ks != null && !ks.equals("system") || isFromJson(name) || overloads(name).isEmpty()) {
                     return null;
                 }
                 return new FunctionResolver.Call(FunctionResolver.Kind.FUNCTION, ks == null ? name : ks + "." + name,
