@@ -137,11 +137,12 @@ final class Filters {
 
     private static ByteBuffer bound(BoundValue b, BindContext ctx, Restrictions.Filter f) {
         ByteBuffer v = b.bind(ctx);
+        String what = f.mapKey() != null ? "map value" : "value"; // m[k] = v: Cassandra names the map value
         if (v == null) {
-            throw new InvalidRequestException("Unsupported null value for column " + f.column().name());
+            throw new InvalidRequestException("Unsupported null " + what + " for column " + f.column().name());
         }
         if (v == Values.UNSET) {
-            throw new InvalidRequestException("Unsupported unset value for column " + f.column().name());
+            throw new InvalidRequestException("Unsupported unset " + what + " for column " + f.column().name());
         }
         return v;
     }

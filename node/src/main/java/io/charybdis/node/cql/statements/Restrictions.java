@@ -732,8 +732,11 @@ public final class Restrictions {
                     throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "
                             + sc.value().toCql());
                 }
+                // markers are named as Cassandra names them: key(c) for CONTAINS KEY, value(c) for CONTAINS
                 String receiver = sc.op() == Operator.CONTAINS_KEY || sc.op() == Operator.NOT_CONTAINS_KEY
-                        ? "key(" + c.name() + ")" : c.name();
+                        ? "key(" + c.name() + ")"
+                        : sc.op() == Operator.CONTAINS || sc.op() == Operator.NOT_CONTAINS
+                        ? "value(" + c.name() + ")" : c.name();
                 filters.add(new Filter(c, sc.op(), binder.bind(sc.value(), receiver, valueType), null, null));
             }
             case Relation.In in -> {
@@ -763,8 +766,9 @@ public final class Restrictions {
                 if (me.op() != Operator.EQ) {
                     throw new InvalidRequestException("Only EQ relations are supported on map entries");
                 }
-                filters.add(new Filter(c, me.op(), binder.bind(me.value(), c.name(), Types.valueType(c.type())), null,
-                        binder.bind(me.key(), c.name(), Types.keyType(c.type()))));
+                BoundValue key = binder.bind(me.key(), "key(" + c.name() + ")", Types.keyType(c.type()));
+                filters.add(new Filter(c, me.op(), binder.bind(me.value(), "value(" + c.name() + ")",
+                        Types.valueType(c.type())), null, key));
             }
             case Relation.IsNotNull nn -> throw new InvalidRequestException("Unsupported restriction: " + nn.column()
                     + " IS NOT NULL");
