@@ -344,10 +344,11 @@ public final class Selection {
                 DataType ft = Types.fieldTypes(inner.type()).get(f);
                 int arity = Types.fieldTypes(inner.type()).size();
                 String name = inner.name() + "." + fa.field();
-                return simple(ft, name, (r, ctx) -> {
-                    ByteBuffer v = inner.value(r, ctx);
+                // a field of an aggregate's result (max(u).x) is taken from the result, once
+                return overAggregates(List.of(inner), in -> simple(ft, name, (r, ctx) -> {
+                    ByteBuffer v = in.get(0).value(r, ctx);
                     return v == null ? null : Values.fields(v, arity).get(f);
-                });
+                }));
             }
             case Selector.ElementAccess ea -> {
                 Output inner = build(ea.receiver(), table, row, functions, binder);
@@ -356,8 +357,9 @@ public final class Selection {
                 DataType outType = k == TypeKind.MAP ? Types.valueType(inner.type()) : keyType;
                 var key = binder.bind(ea.element(), receiverOf(k, inner), keyType);
                 String name = inner.name() + "[" + termName(ea.element()) + "]";
-                return simple(outType, name, (r, ctx) -> {
-                    ByteBuffer v = inner.value(r, ctx);
+                // an element of an aggregate's result (max(m)['k']) is taken from the result, once
+                return overAggregates(List.of(inner), in -> simple(outType, name, (r, ctx) -> {
+                    ByteBuffer v = in.get(0).value(r, ctx);
                     ByteBuffer kv = key.bind(ctx);
                     if (v == null || kv == null) {
                         return null;
@@ -370,7 +372,7 @@ public final class Selection {
                         }
                     }
                     return null;
-                });
+                }));
             }
             case Selector.SliceAccess sa -> {
                 Output inner = build(sa.receiver(), table, row, functions, binder);
