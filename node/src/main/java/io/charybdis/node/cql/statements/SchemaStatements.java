@@ -964,18 +964,50 @@ public final class SchemaStatements {
         return false;
     }
 
+    /**
+     * CREATE INDEX, checked in Cassandra's order: the index name already taken, the table (counter tables), the
+     * kind of index, the targets (each column: durations, compact tables, the only partition key column, the
+     * frozen/full/keys/entries rules, non-frozen UDTs), then an index equal to an existing one in all but name.
+     */
     private SchemaChange createIndex(Schema schema, CreateIndex s, String currentKs) {
         TableMetadata t = existingTable(schema, s.table(), currentKs);
         checkNotSystem(t.keyspace());
         KeyspaceMetadata ks = schema.keyspace(t.keyspace());
+        if (s.name() != null && indexNameTaken(ks, s.name())) {
+            if (s.ifNotExists()) {
+                return null;
+            }
+            throw new InvalidRequestException("Index '" + s.name() + "' already exists");
+        }
+        if (t.isCounterTable()) {
+            throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
+        }
+        boolean legacy = s.usingClass() != null && !s.custom()
+                && (s.usingClass().equalsIgnoreCase("legacy_local_table"));
+        if (s.custom() || (s.usingClass() != null && !legacy)) {
+            throw unsupported("Custom indexes (SAI, SASI)");
+        }
+        List<ColumnMetadata> columns = new ArrayList<>();
+        for (SchemaStatement.IndexTarget target : s.targets()) {
+            ColumnMetadata c = t.column(target.column());
+            if (c == null) {
+                throw new InvalidRequestException("Undefined column name " + target.column() + " in table " + t);
+            }
+            columns.add(c);
+        }
         if (s.targets().size() != 1) {
             throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
         }
         SchemaStatement.IndexTarget target = s.targets().get(0);
-        ColumnMetadata col = t.column(target.column());
-        if (col == null) {
-            throw new InvalidRequestException("Undefined column name " + target.column() + " in table " + t);
-        }
+        ColumnMetadata col = columns.get(0);
+        String kind = switch (target.kind()) {
+            case SIMPLE, VALUES -> "values";
+            case KEYS -> "keys";
+            case ENTRIES -> "entries";
+            case FULL -> "full";
+        };
+        checkIndexTarget(t, col, target.kind(), kind);
+        boolean collection = Types.kind(col.type()).isCollection();
         String name = s.name();
         if (name == null) {
             // Cassandra's default name, made unique in the keyspace with _1, _2, ...
@@ -984,56 +1016,6 @@ public final class SchemaStatements {
             for (int i = 1; indexNameTaken(ks, name); i++) {
                 name = base + "_" + i;
             }
-        } else if (indexNameTaken(ks, name)) {
-            if (s.ifNotExists()) {
-                return null;
-            }
-            throw new InvalidRequestException("Index '" + name + "' already exists");
-        }
-        boolean legacy = s.usingClass() != null && !s.custom()
-                && (s.usingClass().equalsIgnoreCase("legacy_local_table"));
-        if (s.custom() || (s.usingClass() != null && !legacy)) {
-            throw unsupported("Custom indexes (SAI, SASI)");
-        }
-        if (t.isCounterTable()) {
-            throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
-        }
-        if (t.isCompactStorage() && col.isPrimaryKey()) {
-            throw new InvalidRequestException("Secondary indexes are not supported on PRIMARY KEY columns in COMPACT "
-                    + "STORAGE tables");
-        }
-        if (t.compactStorage() == CompactStorage.DENSE) {
-            throw new InvalidRequestException("Secondary indexes are not supported on compact value column of COMPACT "
-                    + "STORAGE tables");
-        }
-        if (col.kind() == ColumnMetadata.Kind.PARTITION_KEY && t.partitionKey().size() == 1) {
-            throw new InvalidRequestException("Cannot create secondary index on the only partition key column "
-                    + col.name());
-        }
-        boolean collection = Types.kind(col.type()).isCollection();
-        String kind = switch (target.kind()) {
-            case SIMPLE, VALUES -> "values";
-            case KEYS -> "keys";
-            case ENTRIES -> "entries";
-            case FULL -> "full";
-        };
-        if (target.kind() == SchemaStatement.IndexTargetKind.FULL && (!collection || col.isMultiCell())) {
-            throw new InvalidRequestException("full() indexes can only be created on frozen collections");
-        }
-        if (target.kind() != SchemaStatement.IndexTargetKind.FULL && collection && !col.isMultiCell()) {
-            throw new InvalidRequestException("Cannot create " + kind + "() index on frozen column " + col.name()
-                    + ". Frozen collections are immutable and must be fully indexed by using the 'full(" + col.name()
-                    + ")' modifier");
-        }
-        if (!collection && (target.kind() == SchemaStatement.IndexTargetKind.KEYS
-                || target.kind() == SchemaStatement.IndexTargetKind.ENTRIES)) {
-            throw new InvalidRequestException("Cannot create " + kind + "() index on " + col.name()
-                    + ". Non-collection columns only support simple indexes");
-        }
-        if ((target.kind() == SchemaStatement.IndexTargetKind.KEYS || target.kind() == SchemaStatement.IndexTargetKind.ENTRIES)
-                && Types.kind(col.type()) != TypeKind.MAP) {
-            throw new InvalidRequestException("Cannot create index on " + kind + " of column " + col.name()
-                    + " with non-map type");
         }
         String quotedName = io.charybdis.node.cql.syntax.Identifiers.quoteIfNeeded(col.name());
         String targetOption = !collection ? quotedName : kind + "(" + quotedName + ")";
@@ -1051,6 +1033,58 @@ public final class SchemaStatements {
         TableMetadata after = t.with(t.allColumns(), t.params(), t.nextCellId(), t.droppedColumns(), indexes);
         pending = schema.with(ks.withTable(after));
         return SchemaChange.table(SchemaChange.Change.UPDATED, t.keyspace(), t.name());
+    }
+
+    /** Cassandra's rules for the column of a native index and the kind of target on it. */
+    private static void checkIndexTarget(TableMetadata t, ColumnMetadata col, SchemaStatement.IndexTargetKind target,
+                                         String kind) {
+        DataType type = col.type();
+        TypeKind typeKind = Types.kind(type);
+        if (TypeResolver.referencesDuration(type)) {
+            if (typeKind.isCollection()) {
+                throw new InvalidRequestException("Secondary indexes are not supported on collections containing durations");
+            }
+            if (typeKind == TypeKind.TUPLE) {
+                throw new InvalidRequestException("Secondary indexes are not supported on tuples containing durations");
+            }
+            if (typeKind == TypeKind.UDT) {
+                throw new InvalidRequestException("Secondary indexes are not supported on UDTs containing durations");
+            }
+            throw new InvalidRequestException("Secondary indexes are not supported on duration columns");
+        }
+        if (t.isCompactStorage() && col.isPrimaryKey()) {
+            throw new InvalidRequestException("Secondary indexes are not supported on PRIMARY KEY columns in COMPACT "
+                    + "STORAGE tables");
+        }
+        if (t.compactStorage() == CompactStorage.DENSE) {
+            throw new InvalidRequestException("Secondary indexes are not supported on compact value column of COMPACT "
+                    + "STORAGE tables");
+        }
+        if (col.kind() == ColumnMetadata.Kind.PARTITION_KEY && t.partitionKey().size() == 1) {
+            throw new InvalidRequestException("Cannot create secondary index on the only partition key column "
+                    + col.name());
+        }
+        boolean collection = typeKind.isCollection();
+        if (target != SchemaStatement.IndexTargetKind.FULL && collection && !col.isMultiCell()) {
+            throw new InvalidRequestException("Cannot create " + kind + "() index on frozen column " + col.name()
+                    + ". Frozen collections are immutable and must be fully indexed by using the 'full(" + col.name()
+                    + ")' modifier");
+        }
+        if (target == SchemaStatement.IndexTargetKind.FULL && (!collection || col.isMultiCell())) {
+            throw new InvalidRequestException("full() indexes can only be created on frozen collections");
+        }
+        if (!collection && target != SchemaStatement.IndexTargetKind.SIMPLE) {
+            throw new InvalidRequestException("Cannot create " + kind + "() index on " + col.name()
+                    + ". Non-collection columns only support simple indexes");
+        }
+        if ((target == SchemaStatement.IndexTargetKind.KEYS || target == SchemaStatement.IndexTargetKind.ENTRIES)
+                && typeKind != TypeKind.MAP) {
+            throw new InvalidRequestException("Cannot create index on " + kind + " of column " + col.name()
+                    + " with non-map type");
+        }
+        if (typeKind == TypeKind.UDT && col.isMultiCell()) {
+            throw new InvalidRequestException("Cannot create index on non-frozen UDT column " + col.name());
+        }
     }
 
     private SchemaChange dropIndex(Schema schema, DropIndex s, String currentKs) {
