@@ -367,6 +367,16 @@ public final class Restrictions {
         for (Relation r : leftover) {
             addFilter(r, binder);
         }
+        if (forSelect && !allowFiltering) {
+            // as Cassandra: no index answers CONTAINS / CONTAINS KEY on a (frozen) clustering column
+            for (Filter f : filters) {
+                if (f.column().kind() == ColumnMetadata.Kind.CLUSTERING && (f.op() == Operator.CONTAINS
+                        || f.op() == Operator.CONTAINS_KEY) && indexFor(table, f) == null) {
+                    throw new InvalidRequestException("Clustering columns can only be restricted with CONTAINS with a "
+                            + "secondary index or filtering");
+                }
+            }
+        }
         boolean partialPk = false;
         boolean anyPk = false;
         for (List<BoundValue> v : pkValues) {
@@ -757,6 +767,14 @@ public final class Restrictions {
             }
             case Relation.MapElement me -> {
                 ColumnMetadata c = column(me.column());
+                if (Types.kind(c.type()) == TypeKind.LIST) {
+                    throw new InvalidRequestException("Indexes on list entries (" + c.name() + "[index] = value) are "
+                            + "not currently supported.");
+                }
+                if (Types.kind(c.type()) == TypeKind.MAP && !c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Map-entry equality predicates on frozen map column " + c.name()
+                            + " are not supported");
+                }
                 if (Types.kind(c.type()) != TypeKind.MAP) {
                     throw new InvalidRequestException("Column " + c.name() + " is not a map");
                 }

@@ -955,6 +955,9 @@ public final class SchemaStatements {
 
     // ---- indexes ----------------------------------------------------------------------------------------------
 
+    /** The longest file name the file systems we run on accept (ext4, xfs). */
+    private static final int MAX_FILE_NAME = 255;
+
     private static boolean indexNameTaken(KeyspaceMetadata ks, String name) {
         for (TableMetadata other : ks.tables().values()) {
             if (other.indexes().containsKey(name)) {
@@ -1010,8 +1013,9 @@ public final class SchemaStatements {
         boolean collection = Types.kind(col.type()).isCollection();
         String name = s.name();
         if (name == null) {
-            // Cassandra's default name, made unique in the keyspace with _1, _2, ...
-            String base = t.name() + "_" + col.name() + "_idx";
+            // Cassandra's default name (without the characters that are not word characters), made unique in the
+            // keyspace with _1, _2, ...
+            String base = (t.name() + "_" + col.name() + "_idx").replaceAll("\\W", "");
             name = base;
             for (int i = 1; indexNameTaken(ks, name); i++) {
                 name = base + "_" + i;
@@ -1027,6 +1031,15 @@ public final class SchemaStatements {
                 throw new InvalidRequestException("Index " + name + " is a duplicate of existing index "
                         + existing.name());
             }
+        }
+        if (!name.matches("\\w+")) {
+            throw new ConfigurationException("Illegal index name " + name);
+        }
+        // the index's table lives in a directory named <table>.<index>-<id> (32 hex digits): one file name
+        if (t.name().length() + 1 + name.length() + 33 > MAX_FILE_NAME) {
+            throw new InvalidRequestException("Index name " + name + " is too long: with its table's name it must fit "
+                    + "a file name of " + MAX_FILE_NAME + " characters (at most " + (MAX_FILE_NAME - 34 - t.name().length())
+                    + " characters for an index of table " + t.name() + ")");
         }
         Map<String, IndexMetadata> indexes = new LinkedHashMap<>(t.indexes());
         indexes.put(name, new IndexMetadata(name, "COMPOSITES", Map.of("target", targetOption)));
