@@ -25,6 +25,7 @@ import io.charybdis.node.cql.values.TimeUuids;
 import io.charybdis.node.cql.values.Values;
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.CompactStorage;
+import io.charybdis.node.schema.IndexMetadata;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
@@ -1113,8 +1114,31 @@ public final class ModificationExecution implements CqlStatement {
         }
     }
 
-    private static void checkSize(ColumnMetadata c, ByteBuffer v) {
-        // Cassandra refuses cells above 2 GB; the frame limit already bounds us far below that.
+    private void checkSize(ColumnMetadata c, ByteBuffer v) {
+        // Cassandra refuses cells above 2 GB; the frame limit already bounds us far below that. A value an index
+        // keys its entries by (the whole value, or a frozen collection for full()) must fit a partition key.
+        checkIndexedSize(c, v, "values", "full");
+    }
+
+    /** The largest value a native index can key an entry by (an index entry's partition key: an unsigned short). */
+    private static final int MAX_INDEXED_VALUE = 65535;
+
+    /**
+     * As Cassandra: a value above 64 KiB that an index of the table would key an entry by is refused (the index
+     * of a primary key column keys by that column's part of the key, which has its own limits).
+     */
+    private void checkIndexedSize(ColumnMetadata c, ByteBuffer v, String kind, String otherKind) {
+        if (v.remaining() <= MAX_INDEXED_VALUE || table.indexes().isEmpty() || c.isPrimaryKey()) {
+            return;
+        }
+        for (IndexMetadata i : table.indexes().values()) {
+            if (i.targetColumn().equals(c.name())
+                    && (i.targetKind().equals(kind) || i.targetKind().equals(otherKind))) {
+                throw new InvalidRequestException("Cannot index value of size " + v.remaining() + " for index "
+                        + i.name() + " on " + table + "(" + c.name() + ") (maximum allowed size="
+                        + MAX_INDEXED_VALUE + ")");
+            }
+        }
     }
 
     private static byte[] fieldPath(int field) {
@@ -1128,6 +1152,7 @@ public final class ModificationExecution implements CqlStatement {
         switch (k) {
             case SET -> {
                 for (ByteBuffer e : Values.elements(v, false)) {
+                    checkIndexedSize(c, e, "values", "values");
                     b.complexCell(id, ClusteringCodec.encodeSingle(Types.elementType(c.type()), e), ts, ttl, expiry,
                             Values.EMPTY);
                 }
@@ -1135,12 +1160,17 @@ public final class ModificationExecution implements CqlStatement {
             case MAP -> {
                 List<ByteBuffer> parts = Values.elements(v, true);
                 for (int i = 0; i < parts.size(); i += 2) {
+                    checkIndexedSize(c, parts.get(i), "keys", "keys");
+                    checkIndexedSize(c, parts.get(i + 1), "values", "values");
                     b.complexCell(id, ClusteringCodec.encodeSingle(Types.keyType(c.type()), parts.get(i)), ts, ttl,
                             expiry, parts.get(i + 1));
                 }
             }
             case LIST -> {
                 List<ByteBuffer> elements = Values.elements(v, false);
+                for (ByteBuffer e : elements) {
+                    checkIndexedSize(c, e, "values", "values");
+                }
                 if (prepend) {
                     // Decreasing times before a fixed epoch, so prepended elements sort before appended ones and
                     // each prepend batch keeps its own order.
