@@ -391,9 +391,15 @@ public final class SchemaStatements {
         checkNotSystem(ksName);
         KeyspaceMetadata ks = existingKeyspace(schema, ksName);
         String name = s.table().name();
-        if (!SchemaConstants.isValidName(name)) {
-            throw new InvalidRequestException("Table name must not be empty, more than 48 characters long, or "
-                    + "contain non-alphanumeric-underscore characters (got \"" + name + "\")");
+        // as Cassandra 5.0: table names up to 222 characters (a table's directory is <name>-<32 hex digits>)
+        if (name.length() > SchemaConstants.TABLE_NAME_LENGTH) {
+            throw new ConfigurationException(ksName + "." + name + ": Table name must not be more than "
+                    + SchemaConstants.TABLE_NAME_LENGTH + " characters long (got " + name.length()
+                    + " characters for \"" + name + "\")");
+        }
+        if (name.isEmpty() || !name.matches("\\w+")) {
+            throw new ConfigurationException(ksName + "." + name + ": Table name must not be empty or not contain "
+                    + "non-alphanumeric-underscore characters (got \"" + name + "\")");
         }
         if (ks.table(name) != null) {
             if (s.ifNotExists()) {
