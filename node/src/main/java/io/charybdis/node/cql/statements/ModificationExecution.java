@@ -907,6 +907,7 @@ public final class ModificationExecution implements CqlStatement {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                        checkCompactClustering(ck);
                         clusterings.add(prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
                                 : ClusteringCodec.encode(table, ck));
                     }
@@ -957,6 +958,7 @@ public final class ModificationExecution implements CqlStatement {
         if (restrictions.selectsFullClusterings()) {
             List<byte[]> cks = new ArrayList<>();
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                checkCompactClustering(ck);
                 cks.add(ClusteringCodec.encode(table, ck));
             }
             cks.sort(Arrays::compareUnsigned);
@@ -1118,6 +1120,18 @@ public final class ModificationExecution implements CqlStatement {
         // Cassandra refuses cells above 2 GB; the frame limit already bounds us far below that. A value an index
         // keys its entries by (the whole value, or a frozen collection for full()) must fit a partition key.
         checkIndexedSize(c, v, "values", "full");
+    }
+
+    /**
+     * As Cassandra: in a dense COMPACT STORAGE table with one clustering column (not compound), that column's value
+     * is the whole cell name of the legacy layout and may not be empty.
+     */
+    private void checkCompactClustering(ByteBuffer[] ck) {
+        if (table.compactStorage() == CompactStorage.DENSE && table.clustering().size() == 1 && ck.length == 1
+                && ck[0] != null && !ck[0].hasRemaining()) {
+            throw new InvalidRequestException("Invalid empty or null value for column "
+                    + table.clustering().get(0).name());
+        }
     }
 
     /** The largest value a native index can key an entry by (an index entry's partition key: an unsigned short). */

@@ -265,6 +265,10 @@ public final class SelectExecution implements CqlStatement {
         if (groupBy > 0 && groupBy < table.partitionKey().size()) {
             throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
         }
+        if (s.distinct() && groupBy > table.partitionKey().size()) {
+            throw new InvalidRequestException("Grouping on clustering columns is not allowed for SELECT DISTINCT "
+                    + "queries");
+        }
         this.groupByColumns = groupBy;
         this.groupFunction = groupFn;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
