@@ -298,6 +298,17 @@ public final class ModificationExecution implements CqlStatement {
                         throw new InvalidRequestException("PRIMARY KEY column \"" + c.name() + "\" cannot be "
                                 + "restricted as preceding column \"" + firstMissing + "\" is not restricted");
                     }
+                    if (!seen.contains(c.name()) && !prefixRow && table.compactStorage() == CompactStorage.DENSE
+                            && !onlyStaticValues) {
+                        // as Cassandra: a dense compact table's clustering columns may be given as a prefix only
+                        for (ColumnMetadata later : table.clustering().subList(c.position() + 1,
+                                table.clustering().size())) {
+                            if (seen.contains(later.name())) {
+                                throw new InvalidRequestException("PRIMARY KEY column \"" + later.name() + "\" cannot "
+                                        + "be restricted as preceding column \"" + c.name() + "\" is not restricted");
+                            }
+                        }
+                    }
                     if (!seen.contains(c.name())) {
                         if (prefixRow || c.position() > 0
                                 && seen.contains(table.clustering().get(c.position() - 1).name())
@@ -427,10 +438,18 @@ public final class ModificationExecution implements CqlStatement {
         if (kind != Kind.DELETE && !staticOnly && !prefixRow && !table.clustering().isEmpty()
                 && !restrictions.selectsFullClusterings()) {
             // as Cassandra: every clustering column after the prefix restricted by =
-            List<ColumnMetadata> ck = table.clustering();
-            throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ",
-                    ck.subList(restrictions.clusteringEqPrefixLength(), ck.size()).stream()
-                            .map(ColumnMetadata::name).toList()));
+            // (the clustering columns with no restriction at all)
+            List<String> missing = new ArrayList<>();
+            for (ColumnMetadata c : table.clustering()) {
+                boolean restricted = c.position() < restrictions.clusteringEqPrefixLength();
+                for (Restrictions.Filter f : restrictions.filters()) {
+                    restricted |= f.column().equals(c);
+                }
+                if (!restricted) {
+                    missing.add(c.name());
+                }
+            }
+            throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ", missing));
         }
         // Cassandra prepares such a statement and refuses it when executed
         this.columnRangeDeletion = kind == Kind.DELETE && !ops.isEmpty() && !staticOnly

@@ -350,7 +350,11 @@ public final class Restrictions {
             boolean indexedEq = forSelect && ckSlices[i] == null && ckValues.get(i) != null
                     && ckValues.get(i).size() == 1 && ckInMarkersTmp[i] == null
                     && indexFor(table, new Filter(c, Operator.EQ, null, null, null)) != null;
-            if ((!allowFiltering || !forSelect) && !indexedEq) {
+            // as Cassandra: an UPDATE refuses a slice first, and with no COMPACT STORAGE names the clustering
+            // columns missing rather than the gap
+            boolean updateChecksLater = "UPDATE".equals(modification) && (ckSlices[i] != null
+                    || table.compactStorage() == io.charybdis.node.schema.CompactStorage.NONE);
+            if ((!allowFiltering || !forSelect) && !indexedEq && !updateChecksLater) {
                 String preceding = table.clustering().get(prefix).name();
                 if (slicePlaced || multiSliceColumns != null) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
@@ -1228,6 +1232,15 @@ public final class Restrictions {
     }
 
     public boolean hasSlice() {
-        return sliceStart != null || sliceEnd != null;
+        if (sliceStart != null || sliceEnd != null) {
+            return true;
+        }
+        // a slice after a gap in the clustering columns (kept as a filter for an UPDATE's own checks)
+        for (Filter f : filters) {
+            if (f.column().kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOp(f.op())) {
+                return true;
+            }
+        }
+        return false;
     }
 }
