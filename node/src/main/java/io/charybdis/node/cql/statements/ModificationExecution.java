@@ -399,11 +399,16 @@ public final class ModificationExecution implements CqlStatement {
             String missing = table.partitionKey().get(0).name();
             throw new InvalidRequestException("Some partition key parts are missing: " + missing);
         }
-        if (!restrictions.filters().isEmpty()) {
-            java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
-            for (Restrictions.Filter f : restrictions.filters()) {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        for (Restrictions.Filter f : restrictions.filters()) {
+            // (a clustering column after a gap, left by an UPDATE's restrictions to the checks below)
+            boolean keyRelation = f.op() == Operator.EQ || f.op() == Operator.IN || f.op() == Operator.LT
+                    || f.op() == Operator.LTE || f.op() == Operator.GT || f.op() == Operator.GTE;
+            if (f.column().kind() != ColumnMetadata.Kind.CLUSTERING || !keyRelation) {
                 names.add(f.column().name());
             }
+        }
+        if (!names.isEmpty()) {
             throw new InvalidRequestException("Non PRIMARY KEY columns found in where clause: "
                     + String.join(", ", names) + " ");
         }
@@ -417,7 +422,7 @@ public final class ModificationExecution implements CqlStatement {
                 if (!cond.column().isStatic()) {
                     // a condition on a row's column needs the row: the full clustering
                     throw new InvalidRequestException("Some clustering keys are missing: "
-                            + table.clustering().get(0).name());
+                            + unrestrictedClustering());
                 }
             }
         }
@@ -438,18 +443,7 @@ public final class ModificationExecution implements CqlStatement {
         if (kind != Kind.DELETE && !staticOnly && !prefixRow && !table.clustering().isEmpty()
                 && !restrictions.selectsFullClusterings()) {
             // as Cassandra: every clustering column after the prefix restricted by =
-            // (the clustering columns with no restriction at all)
-            List<String> missing = new ArrayList<>();
-            for (ColumnMetadata c : table.clustering()) {
-                boolean restricted = c.position() < restrictions.clusteringEqPrefixLength();
-                for (Restrictions.Filter f : restrictions.filters()) {
-                    restricted |= f.column().equals(c);
-                }
-                if (!restricted) {
-                    missing.add(c.name());
-                }
-            }
-            throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ", missing));
+            throw new InvalidRequestException("Some clustering keys are missing: " + unrestrictedClustering());
         }
         // Cassandra prepares such a statement and refuses it when executed
         this.columnRangeDeletion = kind == Kind.DELETE && !ops.isEmpty() && !staticOnly
@@ -1139,6 +1133,21 @@ public final class ModificationExecution implements CqlStatement {
         // Cassandra refuses cells above 2 GB; the frame limit already bounds us far below that. A value an index
         // keys its entries by (the whole value, or a frozen collection for full()) must fit a partition key.
         checkIndexedSize(c, v, "values", "full");
+    }
+
+    /** The clustering columns with no restriction at all, as Cassandra lists them when some are missing. */
+    private String unrestrictedClustering() {
+        List<String> missing = new ArrayList<>();
+        for (ColumnMetadata c : table.clustering()) {
+            boolean restricted = c.position() < restrictions.clusteringEqPrefixLength();
+            for (Restrictions.Filter f : restrictions.filters()) {
+                restricted |= f.column().equals(c);
+            }
+            if (!restricted) {
+                missing.add(c.name());
+            }
+        }
+        return String.join(", ", missing);
     }
 
     /**

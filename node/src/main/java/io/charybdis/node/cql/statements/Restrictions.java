@@ -352,8 +352,8 @@ public final class Restrictions {
                     && indexFor(table, new Filter(c, Operator.EQ, null, null, null)) != null;
             // as Cassandra: an UPDATE refuses a slice first, and with no COMPACT STORAGE names the clustering
             // columns missing rather than the gap
-            boolean updateChecksLater = "UPDATE".equals(modification) && (ckSlices[i] != null
-                    || table.compactStorage() == io.charybdis.node.schema.CompactStorage.NONE);
+            boolean updateChecksLater = "UPDATE".equals(modification) && !slicePlaced && multiSliceColumns == null
+                    && (ckSlices[i] != null || table.compactStorage() == io.charybdis.node.schema.CompactStorage.NONE);
             if ((!allowFiltering || !forSelect) && !indexedEq && !updateChecksLater) {
                 String preceding = table.clustering().get(prefix).name();
                 if (slicePlaced || multiSliceColumns != null) {
