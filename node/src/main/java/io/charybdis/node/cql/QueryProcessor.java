@@ -512,14 +512,16 @@ public final class QueryProcessor {
                     ResultMessage done = change == null ? ResultMessage.VOID : new ResultMessage.SchemaChanged(change);
                     CompletableFuture<ResultMessage> answered = CompletableFuture.completedFuture(done);
                     if (change != null && ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.CreateIndex) {
-                        // as on Cassandra, the index of an empty table answers at once: wait for the build to know
-                        // (bounded: a build that takes longer goes on in the background)
+                        // as on Cassandra, the index of an empty table answers at once; a small table's build is
+                        // done before the answer too (Cassandra's schema change alone takes about as long), so a
+                        // query right after it finds the index built. Bounded: a longer build goes on in the
+                        // background, and queries meanwhile fail as Cassandra's do.
                         io.charybdis.node.schema.TableMetadata t = schemas.schema().table(change.keyspace(),
                                 change.name());
                         if (t != null) {
                             io.charybdis.node.index.IndexStatus status = indexStatus;
                             CompletableFuture<?>[] starts = t.indexes().values().stream()
-                                    .map(i -> status.whenStarted(t, i)).toArray(CompletableFuture[]::new);
+                                    .map(i -> status.whenBuilt(t, i)).toArray(CompletableFuture[]::new);
                             CompletableFuture<ResultMessage> f = CompletableFuture.allOf(starts)
                                     .completeOnTimeout(null, 1500, java.util.concurrent.TimeUnit.MILLISECONDS)
                                     .handle((v, e) -> done);

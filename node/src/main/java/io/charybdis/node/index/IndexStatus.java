@@ -15,6 +15,11 @@ public interface IndexStatus {
         return java.util.concurrent.CompletableFuture.completedFuture(null);
     }
 
+    /** Completes once the index is built (at once when it is, or when this node maintains no indexes). */
+    default java.util.concurrent.CompletableFuture<Void> whenBuilt(TableMetadata table, IndexMetadata index) {
+        return java.util.concurrent.CompletableFuture.completedFuture(null);
+    }
+
     /** For nodes without index maintenance (tests of the CQL layer alone): every index counts as built. */
     IndexStatus ALL_BUILT = (t, i) -> true;
 }

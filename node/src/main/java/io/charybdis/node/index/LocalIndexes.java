@@ -156,6 +156,7 @@ public final class LocalIndexes implements IndexStatus {
     }
 
     /** Completes when the index is built (at once when it is); the build of a dropped index never completes. */
+    @Override
     public CompletableFuture<Void> whenBuilt(TableMetadata t, IndexMetadata i) {
         if (built.contains(id(t, i))) {
             return CompletableFuture.completedFuture(null);

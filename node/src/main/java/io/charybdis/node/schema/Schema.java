@@ -102,10 +102,21 @@ public final class Schema {
             for (KeyspaceMetadata ks : keyspaces.values()) {
                 md.update(ks.name().getBytes(StandardCharsets.UTF_8));
                 md.update(ks.replication().toString().getBytes(StandardCharsets.UTF_8));
+                md.update((byte) (ks.durableWrites() ? 1 : 0));
                 for (TableMetadata t : ks.tables().values()) {
+                    // every change a prepared statement may depend on: an index created or dropped changes how a
+                    // query runs (prepared statements are analyzed again when the version changes)
                     md.update(t.id().toString().getBytes(StandardCharsets.UTF_8));
+                    md.update(t.name().getBytes(StandardCharsets.UTF_8));
                     md.update(t.allColumns().toString().getBytes(StandardCharsets.UTF_8));
                     md.update(t.params().toString().getBytes(StandardCharsets.UTF_8));
+                    md.update(new java.util.TreeMap<>(t.droppedColumns()).toString().getBytes(StandardCharsets.UTF_8));
+                    for (IndexMetadata i : new java.util.TreeMap<>(t.indexes()).values()) {
+                        // (the options in name order: a Map.of's order differs from one JVM to the next)
+                        md.update((i.name() + i.kind() + new java.util.TreeMap<>(i.options()))
+                                .getBytes(StandardCharsets.UTF_8));
+                    }
+                    md.update(t.compactStorage().toString().getBytes(StandardCharsets.UTF_8));
                 }
                 md.update(ks.types().toString().getBytes(StandardCharsets.UTF_8));
             }

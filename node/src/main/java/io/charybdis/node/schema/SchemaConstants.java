@@ -14,8 +14,11 @@ public final class SchemaConstants {
     public static final Set<String> SYSTEM_KEYSPACES = Set.of(SYSTEM, SYSTEM_SCHEMA, SYSTEM_AUTH, SYSTEM_DISTRIBUTED,
             SYSTEM_TRACES, SYSTEM_VIEWS, SYSTEM_VIRTUAL_SCHEMA);
 
-    /** Cassandra's limit on keyspace and table names. */
+    /** Cassandra's limit on keyspace names (and, before 5.0, table names). */
     public static final int NAME_LENGTH = 48;
+
+    /** Cassandra 5.0's limit on table names: with "-" and the 32 hex digits of the id, a 255-character file name. */
+    public static final int TABLE_NAME_LENGTH = 222;
 
     private SchemaConstants() {
     }

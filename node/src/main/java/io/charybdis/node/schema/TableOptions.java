@@ -211,10 +211,7 @@ public final class TableOptions {
             throw new ConfigurationException("Could not create Compression for type " + full);
         }
         out.put("class", full);
-        String chunk = out.remove("chunk_length_kb");
-        if (chunk != null) {
-            out.put("chunk_length_in_kb", chunk);
-        }
+        // (the pre-3.0 'chunk_length_kb' is no synonym in Cassandra 5.0 either: an unknown option)
         out.putIfAbsent("chunk_length_in_kb", "16");
         java.util.Set<String> unknown = new java.util.TreeSet<>(out.keySet());
         unknown.removeAll(java.util.Set.of("class", "chunk_length_in_kb", "crc_check_chance", "min_compress_ratio",
@@ -233,6 +230,24 @@ public final class TableOptions {
         }
         if (Integer.bitCount(kb) != 1) {
             throw new ConfigurationException("chunk_length_in_kb must be a power of 2");
+        }
+        String ratio = out.get("min_compress_ratio");
+        if (ratio != null) {
+            // a double, shown as Java prints it ('2' is '2.0'); 0 is the default and not shown
+            double r;
+            try {
+                r = Double.parseDouble(ratio);
+            } catch (NumberFormatException e) {
+                throw new ConfigurationException("Invalid value " + ratio + " for min_compress_ratio");
+            }
+            if (r < 0) {
+                throw new ConfigurationException("Invalid negative min_compress_ratio");
+            }
+            if (r == 0) {
+                out.remove("min_compress_ratio");
+            } else {
+                out.put("min_compress_ratio", Double.toString(r));
+            }
         }
         return java.util.Collections.unmodifiableMap(out);
     }

@@ -51,7 +51,9 @@ public final class TypeResolver {
             requireFrozenIfNested(frozen, topLevel, "collections");
             DataType e = resolve(s.element(), ks, frozen, false);
             if (referencesDuration(e)) {
-                throw new InvalidRequestException("Durations are not allowed inside sets: " + s.toCql());
+                // (the type as declared, frozen<> included)
+                throw new InvalidRequestException("Durations are not allowed inside sets: "
+                        + new SetType(e, frozen).cqlName());
             }
             return new SetType(e, frozen);
         }
@@ -59,7 +61,8 @@ public final class TypeResolver {
             requireFrozenIfNested(frozen, topLevel, "collections");
             DataType key = resolve(m.key(), ks, frozen, false);
             if (referencesDuration(key)) {
-                throw new InvalidRequestException("Durations are not allowed as map keys: " + m.toCql());
+                throw new InvalidRequestException("Durations are not allowed as map keys: "
+                        + new MapType(key, resolve(m.value(), ks, frozen, false), frozen).cqlName());
             }
             return new MapType(key, resolve(m.value(), ks, frozen, false), frozen);
         }

@@ -35,7 +35,8 @@ public final class SchemaDetails {
         }
         String column = index.targetColumn();
         String quoted = Identifiers.quoteIfNeeded(column);
-        if (target.indexOf('(') > 0) {
+        // keys(..) etc.; a quoted column name may hold parentheses itself ("keys(m)")
+        if (!target.startsWith("\"") && target.indexOf('(') > 0) {
             return index.targetKind() + "(" + quoted + ")";
         }
         ColumnMetadata c = table.column(column);

@@ -95,9 +95,11 @@ final class NativeCodec {
         if (v.hasRemaining()) {
             throw new MarshalException("Unexpected extraneous bytes after duration value");
         }
-        if (months != (int) months || days != (int) days) {
-            throw new MarshalException("The duration months and days must be 32-bit integers (" + months + ", "
-                    + days + ")");
+        if (months != (int) months) {
+            throw new MarshalException("The duration months must be a 32 bits integer but was: " + months);
+        }
+        if (days != (int) days) {
+            throw new MarshalException("The duration days must be a 32 bits integer but was: " + days);
         }
         if (!CqlDuration.sameSign(months, days, nanos)) {
             throw new MarshalException("The duration months, days and nanoseconds must be all of the same sign ("

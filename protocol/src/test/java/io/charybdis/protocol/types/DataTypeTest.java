@@ -154,6 +154,24 @@ class DataTypeTest {
     }
 
     @Test
+    void shouldRejectDurationMonthsOrDaysBeyond32BitsAsCassandraDoes() {
+        assertThatThrownBy(() -> DataType.DURATION.validate(duration(Long.MAX_VALUE, 1, 0)))
+                .isInstanceOf(MarshalException.class)
+                .hasMessage("The duration months must be a 32 bits integer but was: 9223372036854775807");
+        assertThatThrownBy(() -> DataType.DURATION.validate(duration(1, 1L << 32, 0)))
+                .isInstanceOf(MarshalException.class)
+                .hasMessage("The duration days must be a 32 bits integer but was: 4294967296");
+    }
+
+    private static ByteBuffer duration(long months, long days, long nanos) {
+        ByteBuffer b = ByteBuffer.allocate(3 * 9);
+        VInt.writeSigned(b, months);
+        VInt.writeSigned(b, days);
+        VInt.writeSigned(b, nanos);
+        return b.flip();
+    }
+
+    @Test
     void shouldEncodeNativeValuesAsCassandraDoes() {
         assertThat(hex(DataType.INT.decompose(1))).isEqualTo("00000001");
         assertThat(hex(DataType.BIGINT.decompose(-2L))).isEqualTo("fffffffffffffffe");

@@ -26,6 +26,7 @@ import io.charybdis.node.cql.values.TimeUuids;
 import io.charybdis.node.cql.values.Values;
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.CompactStorage;
+import io.charybdis.node.schema.IndexMetadata;
 import io.charybdis.node.schema.TableMetadata;
 import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
@@ -304,6 +305,17 @@ public final class ModificationExecution implements CqlStatement {
                         throw new InvalidRequestException("PRIMARY KEY column \"" + c.name() + "\" cannot be "
                                 + "restricted as preceding column \"" + firstMissing + "\" is not restricted");
                     }
+                    if (!seen.contains(c.name()) && !prefixRow && table.compactStorage() == CompactStorage.DENSE
+                            && !onlyStaticValues) {
+                        // as Cassandra: a dense compact table's clustering columns may be given as a prefix only
+                        for (ColumnMetadata later : table.clustering().subList(c.position() + 1,
+                                table.clustering().size())) {
+                            if (seen.contains(later.name())) {
+                                throw new InvalidRequestException("PRIMARY KEY column \"" + later.name() + "\" cannot "
+                                        + "be restricted as preceding column \"" + c.name() + "\" is not restricted");
+                            }
+                        }
+                    }
                     if (!seen.contains(c.name())) {
                         if (prefixRow || c.position() > 0
                                 && seen.contains(table.clustering().get(c.position() - 1).name())
@@ -394,11 +406,16 @@ public final class ModificationExecution implements CqlStatement {
             String missing = table.partitionKey().get(0).name();
             throw new InvalidRequestException("Some partition key parts are missing: " + missing);
         }
-        if (!restrictions.filters().isEmpty()) {
-            java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
-            for (Restrictions.Filter f : restrictions.filters()) {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        for (Restrictions.Filter f : restrictions.filters()) {
+            // (a clustering column after a gap, left by an UPDATE's restrictions to the checks below)
+            boolean keyRelation = f.op() == Operator.EQ || f.op() == Operator.IN || f.op() == Operator.LT
+                    || f.op() == Operator.LTE || f.op() == Operator.GT || f.op() == Operator.GTE;
+            if (f.column().kind() != ColumnMetadata.Kind.CLUSTERING || !keyRelation) {
                 names.add(f.column().name());
             }
+        }
+        if (!names.isEmpty()) {
             throw new InvalidRequestException("Non PRIMARY KEY columns found in where clause: "
                     + String.join(", ", names) + " ");
         }
@@ -412,7 +429,7 @@ public final class ModificationExecution implements CqlStatement {
                 if (!cond.column().isStatic()) {
                     // a condition on a row's column needs the row: the full clustering
                     throw new InvalidRequestException("Some clustering keys are missing: "
-                            + table.clustering().get(0).name());
+                            + unrestrictedClustering());
                 }
             }
         }
@@ -433,10 +450,7 @@ public final class ModificationExecution implements CqlStatement {
         if (kind != Kind.DELETE && !staticOnly && !prefixRow && !table.clustering().isEmpty()
                 && !restrictions.selectsFullClusterings()) {
             // as Cassandra: every clustering column after the prefix restricted by =
-            List<ColumnMetadata> ck = table.clustering();
-            throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ",
-                    ck.subList(restrictions.clusteringEqPrefixLength(), ck.size()).stream()
-                            .map(ColumnMetadata::name).toList()));
+            throw new InvalidRequestException("Some clustering keys are missing: " + unrestrictedClustering());
         }
         // Cassandra prepares such a statement and refuses it when executed
         this.columnRangeDeletion = kind == Kind.DELETE && !ops.isEmpty() && !staticOnly
@@ -914,6 +928,7 @@ public final class ModificationExecution implements CqlStatement {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                        checkCompactClustering(ck);
                         byte[] key = prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
                                 : ClusteringCodec.encode(table, ck);
                         clusterings.add(key);
@@ -987,6 +1002,7 @@ public final class ModificationExecution implements CqlStatement {
             List<byte[]> cks = new ArrayList<>();
             java.util.IdentityHashMap<byte[], ByteBuffer> written = null;
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                checkCompactClustering(ck);
                 byte[] key = ClusteringCodec.encode(table, ck);
                 cks.add(key);
                 written = keepWritten(written, key, ck);
@@ -1149,8 +1165,58 @@ public final class ModificationExecution implements CqlStatement {
         }
     }
 
-    private static void checkSize(ColumnMetadata c, ByteBuffer v) {
-        // Cassandra refuses cells above 2 GB; the frame limit already bounds us far below that.
+    private void checkSize(ColumnMetadata c, ByteBuffer v) {
+        // Cassandra refuses cells above 2 GB; the frame limit already bounds us far below that. A value an index
+        // keys its entries by (the whole value, or a frozen collection for full()) must fit a partition key.
+        checkIndexedSize(c, v, "values", "full");
+    }
+
+    /** The clustering columns with no restriction at all, as Cassandra lists them when some are missing. */
+    private String unrestrictedClustering() {
+        List<String> missing = new ArrayList<>();
+        for (ColumnMetadata c : table.clustering()) {
+            boolean restricted = c.position() < restrictions.clusteringEqPrefixLength();
+            for (Restrictions.Filter f : restrictions.filters()) {
+                restricted |= f.column().equals(c);
+            }
+            if (!restricted) {
+                missing.add(c.name());
+            }
+        }
+        return String.join(", ", missing);
+    }
+
+    /**
+     * As Cassandra: in a dense COMPACT STORAGE table with one clustering column (not compound), that column's value
+     * is the whole cell name of the legacy layout and may not be empty.
+     */
+    private void checkCompactClustering(ByteBuffer[] ck) {
+        if (table.compactStorage() == CompactStorage.DENSE && table.clustering().size() == 1 && ck.length == 1
+                && ck[0] != null && !ck[0].hasRemaining()) {
+            throw new InvalidRequestException("Invalid empty or null value for column "
+                    + table.clustering().get(0).name());
+        }
+    }
+
+    /** The largest value a native index can key an entry by (an index entry's partition key: an unsigned short). */
+    private static final int MAX_INDEXED_VALUE = 65535;
+
+    /**
+     * As Cassandra: a value above 64 KiB that an index of the table would key an entry by is refused (the index
+     * of a primary key column keys by that column's part of the key, which has its own limits).
+     */
+    private void checkIndexedSize(ColumnMetadata c, ByteBuffer v, String kind, String otherKind) {
+        if (v.remaining() <= MAX_INDEXED_VALUE || table.indexes().isEmpty() || c.isPrimaryKey()) {
+            return;
+        }
+        for (IndexMetadata i : table.indexes().values()) {
+            if (i.targetColumn().equals(c.name())
+                    && (i.targetKind().equals(kind) || i.targetKind().equals(otherKind))) {
+                throw new InvalidRequestException("Cannot index value of size " + v.remaining() + " for index "
+                        + i.name() + " on " + table + "(" + c.name() + ") (maximum allowed size="
+                        + MAX_INDEXED_VALUE + ")");
+            }
+        }
     }
 
     private static byte[] fieldPath(int field) {
@@ -1164,6 +1230,7 @@ public final class ModificationExecution implements CqlStatement {
         switch (k) {
             case SET -> {
                 for (ByteBuffer e : Values.elements(v, false)) {
+                    checkIndexedSize(c, e, "values", "values");
                     b.complexCell(id, ClusteringCodec.encodeSingle(Types.elementType(c.type()), e), ts, ttl, expiry,
                             Values.EMPTY);
                 }
@@ -1171,12 +1238,17 @@ public final class ModificationExecution implements CqlStatement {
             case MAP -> {
                 List<ByteBuffer> parts = Values.elements(v, true);
                 for (int i = 0; i < parts.size(); i += 2) {
+                    checkIndexedSize(c, parts.get(i), "keys", "keys");
+                    checkIndexedSize(c, parts.get(i + 1), "values", "values");
                     b.complexCell(id, ClusteringCodec.encodeSingle(Types.keyType(c.type()), parts.get(i)), ts, ttl,
                             expiry, parts.get(i + 1));
                 }
             }
             case LIST -> {
                 List<ByteBuffer> elements = Values.elements(v, false);
+                for (ByteBuffer e : elements) {
+                    checkIndexedSize(c, e, "values", "values");
+                }
                 if (prepend) {
                     // Decreasing times before a fixed epoch, so prepended elements sort before appended ones and
                     // each prepend batch keeps its own order.

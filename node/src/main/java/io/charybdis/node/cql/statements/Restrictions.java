@@ -350,7 +350,11 @@ public final class Restrictions {
             boolean indexedEq = forSelect && ckSlices[i] == null && ckValues.get(i) != null
                     && ckValues.get(i).size() == 1 && ckInMarkersTmp[i] == null
                     && indexFor(table, new Filter(c, Operator.EQ, null, null, null)) != null;
-            if ((!allowFiltering || !forSelect) && !indexedEq) {
+            // as Cassandra: an UPDATE refuses a slice first, and with no COMPACT STORAGE names the clustering
+            // columns missing rather than the gap
+            boolean updateChecksLater = "UPDATE".equals(modification) && !slicePlaced && multiSliceColumns == null
+                    && (ckSlices[i] != null || table.compactStorage() == io.charybdis.node.schema.CompactStorage.NONE);
+            if ((!allowFiltering || !forSelect) && !indexedEq && !updateChecksLater) {
                 String preceding = table.clustering().get(prefix).name();
                 if (slicePlaced || multiSliceColumns != null) {
                     throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be restricted "
@@ -366,6 +370,16 @@ public final class Restrictions {
         }
         for (Relation r : leftover) {
             addFilter(r, binder);
+        }
+        if (forSelect && !allowFiltering) {
+            // as Cassandra: no index answers CONTAINS / CONTAINS KEY on a (frozen) clustering column
+            for (Filter f : filters) {
+                if (f.column().kind() == ColumnMetadata.Kind.CLUSTERING && (f.op() == Operator.CONTAINS
+                        || f.op() == Operator.CONTAINS_KEY) && indexFor(table, f) == null) {
+                    throw new InvalidRequestException("Clustering columns can only be restricted with CONTAINS with a "
+                            + "secondary index or filtering");
+                }
+            }
         }
         boolean partialPk = false;
         boolean anyPk = false;
@@ -760,6 +774,14 @@ public final class Restrictions {
             }
             case Relation.MapElement me -> {
                 ColumnMetadata c = column(me.column());
+                if (Types.kind(c.type()) == TypeKind.LIST) {
+                    throw new InvalidRequestException("Indexes on list entries (" + c.name() + "[index] = value) are "
+                            + "not currently supported.");
+                }
+                if (Types.kind(c.type()) == TypeKind.MAP && !c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Map-entry equality predicates on frozen map column " + c.name()
+                            + " are not supported");
+                }
                 if (Types.kind(c.type()) != TypeKind.MAP) {
                     throw new InvalidRequestException("Column " + c.name() + " is not a map");
                 }
@@ -1214,6 +1236,15 @@ public final class Restrictions {
     }
 
     public boolean hasSlice() {
-        return sliceStart != null || sliceEnd != null;
+        if (sliceStart != null || sliceEnd != null) {
+            return true;
+        }
+        // a slice after a gap in the clustering columns (kept as a filter for an UPDATE's own checks)
+        for (Filter f : filters) {
+            if (f.column().kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOp(f.op())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

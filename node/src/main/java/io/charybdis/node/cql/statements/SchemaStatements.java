@@ -391,9 +391,15 @@ public final class SchemaStatements {
         checkNotSystem(ksName);
         KeyspaceMetadata ks = existingKeyspace(schema, ksName);
         String name = s.table().name();
-        if (!SchemaConstants.isValidName(name)) {
-            throw new InvalidRequestException("Table name must not be empty, more than 48 characters long, or "
-                    + "contain non-alphanumeric-underscore characters (got \"" + name + "\")");
+        // as Cassandra 5.0: table names up to 222 characters (a table's directory is <name>-<32 hex digits>)
+        if (name.length() > SchemaConstants.TABLE_NAME_LENGTH) {
+            throw new ConfigurationException(ksName + "." + name + ": Table name must not be more than "
+                    + SchemaConstants.TABLE_NAME_LENGTH + " characters long (got " + name.length()
+                    + " characters for \"" + name + "\")");
+        }
+        if (name.isEmpty() || !name.matches("\\w+")) {
+            throw new ConfigurationException(ksName + "." + name + ": Table name must not be empty or not contain "
+                    + "non-alphanumeric-underscore characters (got \"" + name + "\")");
         }
         if (ks.table(name) != null) {
             if (s.ifNotExists()) {
@@ -955,6 +961,9 @@ public final class SchemaStatements {
 
     // ---- indexes ----------------------------------------------------------------------------------------------
 
+    /** The longest file name the file systems we run on accept (ext4, xfs). */
+    private static final int MAX_FILE_NAME = 255;
+
     private static boolean indexNameTaken(KeyspaceMetadata ks, String name) {
         for (TableMetadata other : ks.tables().values()) {
             if (other.indexes().containsKey(name)) {
@@ -964,10 +973,37 @@ public final class SchemaStatements {
         return false;
     }
 
+    /**
+     * CREATE INDEX, checked in Cassandra's order: the index name already taken, the table (counter tables), the
+     * kind of index, the targets (each column: durations, compact tables, the only partition key column, the
+     * frozen/full/keys/entries rules, non-frozen UDTs), then an index equal to an existing one in all but name.
+     */
     private SchemaChange createIndex(Schema schema, CreateIndex s, String currentKs) {
         TableMetadata t = existingTable(schema, s.table(), currentKs);
         checkNotSystem(t.keyspace());
         KeyspaceMetadata ks = schema.keyspace(t.keyspace());
+        if (s.name() != null && indexNameTaken(ks, s.name())) {
+            if (s.ifNotExists()) {
+                return null;
+            }
+            throw new InvalidRequestException("Index '" + s.name() + "' already exists");
+        }
+        if (t.isCounterTable()) {
+            throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
+        }
+        boolean legacy = s.usingClass() != null && !s.custom()
+                && (s.usingClass().equalsIgnoreCase("legacy_local_table"));
+        if (s.custom() || (s.usingClass() != null && !legacy)) {
+            throw unsupported("Custom indexes (SAI, SASI)");
+        }
+        List<ColumnMetadata> columns = new ArrayList<>();
+        for (SchemaStatement.IndexTarget target : s.targets()) {
+            ColumnMetadata c = t.column(target.column());
+            if (c == null) {
+                throw new InvalidRequestException("Undefined column name " + target.column() + " in table " + t);
+            }
+            columns.add(c);
+        }
         if (s.targets().isEmpty()) {
             throw new InvalidRequestException("Only CUSTOM indexes can be created without specifying a target column");
         }
@@ -975,31 +1011,68 @@ public final class SchemaStatements {
             throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
         }
         SchemaStatement.IndexTarget target = s.targets().get(0);
-        ColumnMetadata col = t.column(target.column());
-        if (col == null) {
-            throw new InvalidRequestException("Undefined column name " + target.column() + " in table " + t);
-        }
+        ColumnMetadata col = columns.get(0);
+        String kind = switch (target.kind()) {
+            case SIMPLE, VALUES -> "values";
+            case KEYS -> "keys";
+            case ENTRIES -> "entries";
+            case FULL -> "full";
+        };
+        checkIndexTarget(t, col, target.kind(), kind);
+        boolean collection = Types.kind(col.type()).isCollection();
         String name = s.name();
         if (name == null) {
-            // Cassandra's default name, made unique in the keyspace with _1, _2, ...
-            String base = t.name() + "_" + col.name() + "_idx";
+            // Cassandra's default name (without the characters that are not word characters), made unique in the
+            // keyspace with _1, _2, ...
+            String base = (t.name() + "_" + col.name() + "_idx").replaceAll("\\W", "");
             name = base;
             for (int i = 1; indexNameTaken(ks, name); i++) {
                 name = base + "_" + i;
             }
-        } else if (indexNameTaken(ks, name)) {
-            if (s.ifNotExists()) {
-                return null;
+        }
+        String quotedName = io.charybdis.node.cql.syntax.Identifiers.quoteIfNeeded(col.name());
+        String targetOption = !collection ? quotedName : kind + "(" + quotedName + ")";
+        for (IndexMetadata existing : t.indexes().values()) {
+            if (existing.options().get("target").equals(targetOption)) {
+                if (s.ifNotExists()) {
+                    return null;
+                }
+                throw new InvalidRequestException("Index " + name + " is a duplicate of existing index "
+                        + existing.name());
             }
-            throw new InvalidRequestException("Index '" + name + "' already exists");
         }
-        boolean legacy = s.usingClass() != null && !s.custom()
-                && (s.usingClass().equalsIgnoreCase("legacy_local_table"));
-        if (s.custom() || (s.usingClass() != null && !legacy)) {
-            throw unsupported("Custom indexes (SAI, SASI)");
+        if (!name.matches("\\w+")) {
+            throw new ConfigurationException("Illegal index name " + name);
         }
-        if (t.isCounterTable()) {
-            throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
+        // the index's table lives in a directory named <table>.<index>-<id> (32 hex digits): one file name
+        if (t.name().length() + 1 + name.length() + 33 > MAX_FILE_NAME) {
+            throw new InvalidRequestException("Index name " + name + " is too long: with its table's name it must fit "
+                    + "a file name of " + MAX_FILE_NAME + " characters (at most " + (MAX_FILE_NAME - 34 - t.name().length())
+                    + " characters for an index of table " + t.name() + ")");
+        }
+        Map<String, IndexMetadata> indexes = new LinkedHashMap<>(t.indexes());
+        indexes.put(name, new IndexMetadata(name, "COMPOSITES", Map.of("target", targetOption)));
+        TableMetadata after = t.with(t.allColumns(), t.params(), t.nextCellId(), t.droppedColumns(), indexes);
+        pending = schema.with(ks.withTable(after));
+        return SchemaChange.table(SchemaChange.Change.UPDATED, t.keyspace(), t.name());
+    }
+
+    /** Cassandra's rules for the column of a native index and the kind of target on it. */
+    private static void checkIndexTarget(TableMetadata t, ColumnMetadata col, SchemaStatement.IndexTargetKind target,
+                                         String kind) {
+        DataType type = col.type();
+        TypeKind typeKind = Types.kind(type);
+        if (TypeResolver.referencesDuration(type)) {
+            if (typeKind.isCollection()) {
+                throw new InvalidRequestException("Secondary indexes are not supported on collections containing durations");
+            }
+            if (typeKind == TypeKind.TUPLE) {
+                throw new InvalidRequestException("Secondary indexes are not supported on tuples containing durations");
+            }
+            if (typeKind == TypeKind.UDT) {
+                throw new InvalidRequestException("Secondary indexes are not supported on UDTs containing durations");
+            }
+            throw new InvalidRequestException("Secondary indexes are not supported on duration columns");
         }
         if (t.isCompactStorage() && col.isPrimaryKey()) {
             throw new InvalidRequestException("Secondary indexes are not supported on PRIMARY KEY columns in COMPACT "
@@ -1013,47 +1086,27 @@ public final class SchemaStatements {
             throw new InvalidRequestException("Cannot create secondary index on the only partition key column "
                     + col.name());
         }
-        boolean collection = Types.kind(col.type()).isCollection();
-        String kind = switch (target.kind()) {
-            case SIMPLE, VALUES -> "values";
-            case KEYS -> "keys";
-            case ENTRIES -> "entries";
-            case FULL -> "full";
-        };
-        if (target.kind() == SchemaStatement.IndexTargetKind.FULL && (!collection || col.isMultiCell())) {
-            throw new InvalidRequestException("full() indexes can only be created on frozen collections");
-        }
-        if (target.kind() != SchemaStatement.IndexTargetKind.FULL && collection && !col.isMultiCell()) {
+        boolean collection = typeKind.isCollection();
+        if (target != SchemaStatement.IndexTargetKind.FULL && collection && !col.isMultiCell()) {
             throw new InvalidRequestException("Cannot create " + kind + "() index on frozen column " + col.name()
                     + ". Frozen collections are immutable and must be fully indexed by using the 'full(" + col.name()
                     + ")' modifier");
         }
-        if (!collection && (target.kind() == SchemaStatement.IndexTargetKind.KEYS
-                || target.kind() == SchemaStatement.IndexTargetKind.ENTRIES)) {
+        if (target == SchemaStatement.IndexTargetKind.FULL && (!collection || col.isMultiCell())) {
+            throw new InvalidRequestException("full() indexes can only be created on frozen collections");
+        }
+        if (!collection && target != SchemaStatement.IndexTargetKind.SIMPLE) {
             throw new InvalidRequestException("Cannot create " + kind + "() index on " + col.name()
                     + ". Non-collection columns only support simple indexes");
         }
-        if ((target.kind() == SchemaStatement.IndexTargetKind.KEYS || target.kind() == SchemaStatement.IndexTargetKind.ENTRIES)
-                && Types.kind(col.type()) != TypeKind.MAP) {
+        if ((target == SchemaStatement.IndexTargetKind.KEYS || target == SchemaStatement.IndexTargetKind.ENTRIES)
+                && typeKind != TypeKind.MAP) {
             throw new InvalidRequestException("Cannot create index on " + kind + " of column " + col.name()
                     + " with non-map type");
         }
-        String quotedName = io.charybdis.node.cql.syntax.Identifiers.quoteIfNeeded(col.name());
-        String targetOption = !collection ? quotedName : kind + "(" + quotedName + ")";
-        for (IndexMetadata existing : t.indexes().values()) {
-            if (existing.options().get("target").equals(targetOption)) {
-                if (s.ifNotExists()) {
-                    return null;
-                }
-                throw new InvalidRequestException("Index " + name + " is a duplicate of existing index "
-                        + existing.name());
-            }
+        if (typeKind == TypeKind.UDT && col.isMultiCell()) {
+            throw new InvalidRequestException("Cannot create index on non-frozen UDT column " + col.name());
         }
-        Map<String, IndexMetadata> indexes = new LinkedHashMap<>(t.indexes());
-        indexes.put(name, new IndexMetadata(name, "COMPOSITES", Map.of("target", targetOption)));
-        TableMetadata after = t.with(t.allColumns(), t.params(), t.nextCellId(), t.droppedColumns(), indexes);
-        pending = schema.with(ks.withTable(after));
-        return SchemaChange.table(SchemaChange.Change.UPDATED, t.keyspace(), t.name());
     }
 
     private SchemaChange dropIndex(Schema schema, DropIndex s, String currentKs) {

@@ -76,6 +76,8 @@ public final class SelectExecution implements CqlStatement {
     /** The native index the query reads through (null: none), the restriction it answers, and whether it is built. */
     private final io.charybdis.node.index.IndexTarget indexTarget;
     private final Restrictions.Filter indexFilter;
+    /** The restrictions an index of the table could answer (their values are checked against the 64K limit). */
+    private final List<Restrictions.Filter> indexedFilters;
     private final io.charybdis.node.index.IndexStatus indexStatus;
     /** A RowData a finished execution left for the next one (saves building one per request). */
     private final java.util.concurrent.atomic.AtomicReference<RowData> spareRow =
@@ -265,6 +267,10 @@ public final class SelectExecution implements CqlStatement {
         if (groupBy > 0 && groupBy < table.partitionKey().size()) {
             throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
         }
+        if (s.distinct() && groupBy > table.partitionKey().size()) {
+            throw new InvalidRequestException("Grouping on clustering columns is not allowed for SELECT DISTINCT "
+                    + "queries");
+        }
         this.groupByColumns = groupBy;
         this.groupFunction = groupFn;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
@@ -289,6 +295,25 @@ public final class SelectExecution implements CqlStatement {
         }
         this.indexFilter = chosen;
         this.indexTarget = target;
+        List<Restrictions.Filter> indexed = new ArrayList<>();
+        if (virtual == null) {
+            for (Restrictions.Filter f : restrictions.filters()) {
+                if (f.value() != null && Restrictions.indexFor(table, f) != null) {
+                    indexed.add(f);
+                }
+            }
+        }
+        this.indexedFilters = List.copyOf(indexed);
+    }
+
+    /** As Cassandra: a value an index would be searched by (whether or not this query reads the index) fits 64K. */
+    private void checkIndexedValues(QueryContext ctx) {
+        for (Restrictions.Filter f : indexedFilters) {
+            ByteBuffer v = f.value().bind(ctx.bind());
+            if (v != null && v != Values.UNSET && v.remaining() > 65535) {
+                throw new InvalidRequestException("Index expression values may not be larger than 64K");
+            }
+        }
     }
 
     /** {@code floor(c, duration[, start])} as a GROUP BY element: the overload for c's type, constants bound. */
@@ -516,6 +541,7 @@ public final class SelectExecution implements CqlStatement {
         if (virtual == null) {
             ConsistencyRules.forRead(ctx.consistency());
         }
+        checkIndexedValues(ctx);
         if (indexTarget != null) {
             checkIndexUsable(ctx);
         }

@@ -684,10 +684,17 @@ abstract class ExpressionParser extends ParserCore {
                             + (k instanceof Term.BindMarker ? " (bind variables are not supported in DDL queries)"
                             : ""));
                 }
-                if (!(v instanceof Term.Literal)) {
-                    throw invalid(start, "Invalid property value: " + v.toCql() + " for property: " + k.toCql()
+                if (!(v instanceof Term.Literal lv) || lv.kind() == LiteralKind.NULL) {
+                    throw invalid(start, "Invalid property value: " + (v == Term.Literal.NULL ? "NULL" : v.toCql())
+                            + " for property: " + k.toCql()
                             + (v instanceof Term.BindMarker ? " (bind variables are not supported in DDL queries)"
                             : ""));
+                }
+                String key = ((Term.Literal) k).text();
+                for (Map.Entry<Term, Term> e : entries) {
+                    if (((Term.Literal) e.getKey()).text().equals(key)) {
+                        throw invalid(start, "Multiple definition for property " + key);
+                    }
                 }
                 entries.add(Map.entry(k, v));
             } while (accept(TokenType.COMMA));
