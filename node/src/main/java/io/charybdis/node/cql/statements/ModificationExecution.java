@@ -196,6 +196,7 @@ public final class ModificationExecution implements CqlStatement {
             clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW);
         } else {
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                Restrictions.checkKeyLength(ck);
                 clusterings.add(ClusteringCodec.encode(table, ck));
             }
             clusterings.sort(Arrays::compareUnsigned);
@@ -365,6 +366,25 @@ public final class ModificationExecution implements CqlStatement {
                 ifNotExists = false;
                 ifExists = del.ifExists();
                 bindConditions(del.conditions(), binder);
+                if ((ifExists || !conditions.isEmpty()) && restrictions.hasPartitionKeys()
+                        && !table.clustering().isEmpty() && !restrictions.selectsFullClusterings()) {
+                    // as Cassandra: a conditional deletion of part of a partition touches its static row only
+                    boolean regularTargets = ops.isEmpty();
+                    for (Op op : ops) {
+                        regularTargets |= !op.column().isStatic();
+                    }
+                    if (regularTargets) {
+                        throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns "
+                                + "with equality relations in order to delete non static columns");
+                    }
+                    for (BoundCondition cond : conditions) {
+                        if (!cond.column().isStatic()) {
+                            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY "
+                                    + "columns with equality relations in order to use IF condition on non static "
+                                    + "columns");
+                        }
+                    }
+                }
             }
             case io.charybdis.node.cql.syntax.InsertJsonStatement ij -> {
                 kind = Kind.INSERT;
@@ -404,8 +424,8 @@ public final class ModificationExecution implements CqlStatement {
             for (BoundCondition cond : conditions) {
                 if (!cond.column().isStatic()) {
                     // a condition on a row's column needs the row: the full clustering
-                    throw new InvalidRequestException("Some clustering keys are missing: "
-                            + table.clustering().get(0).name());
+                    throw new InvalidRequestException("Some clustering keys are missing: " + String.join(", ",
+                            table.clustering().stream().map(ColumnMetadata::name).toList()));
                 }
             }
         }
@@ -906,6 +926,7 @@ public final class ModificationExecution implements CqlStatement {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                        Restrictions.checkKeyLength(ck);
                         clusterings.add(prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
                                 : ClusteringCodec.encode(table, ck));
                     }
@@ -956,6 +977,7 @@ public final class ModificationExecution implements CqlStatement {
         if (restrictions.selectsFullClusterings()) {
             List<byte[]> cks = new ArrayList<>();
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                Restrictions.checkKeyLength(ck);
                 cks.add(ClusteringCodec.encode(table, ck));
             }
             cks.sort(Arrays::compareUnsigned);
@@ -1268,6 +1290,9 @@ public final class ModificationExecution implements CqlStatement {
             return ClusteringCodec.STATIC_ROW;
         }
         List<ByteBuffer[]> cks = restrictions.clusterings(bind);
+        for (ByteBuffer[] ck : cks) {
+            Restrictions.checkKeyLength(ck);
+        }
         if (cks.size() != 1) {
             throw new InvalidRequestException("IN on the clustering key columns is not supported with conditional "
                     + conditionalKind());

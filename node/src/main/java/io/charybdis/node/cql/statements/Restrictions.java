@@ -97,6 +97,15 @@ public final class Restrictions {
         List<BoundValue>[] others = new List[ckCount];
         this.multiInOthers = others;
         List<Relation> leftover = new ArrayList<>();
+        if (modification != null) {
+            // as Cassandra: refused before any column is looked up
+            for (Relation r : where) {
+                if (r instanceof Relation.SingleColumn sc
+                        && (sc.op() == Operator.CONTAINS || sc.op() == Operator.CONTAINS_KEY)) {
+                    throw new InvalidRequestException("Cannot use " + modification + " with " + sc.op().cql());
+                }
+            }
+        }
         for (Relation r : where) {
             switch (r) {
                 case Relation.SingleColumn sc -> {
@@ -364,6 +373,35 @@ public final class Restrictions {
         if (sliceStart != null && ckSlices.length > 0 && sliceStart.size() == 1 && prefix < ckCount) {
             // already placed
         }
+        if (forSelect && !allowFiltering) {
+            // as Cassandra: CONTAINS on a clustering column needs an index or filtering, and like any restriction on a
+            // clustering column it cannot follow a slice on an earlier one
+            ColumnMetadata sliced = multiSliceColumns != null ? multiSliceColumns.get(0) : null;
+            for (int i = 0; i < ckCount && sliced == null; i++) {
+                if (ckSlices[i] != null) {
+                    sliced = table.clustering().get(i);
+                }
+            }
+            for (Relation r : leftover) {
+                if (r instanceof Relation.SingleColumn sc
+                        && (sc.op() == Operator.CONTAINS || sc.op() == Operator.CONTAINS_KEY)) {
+                    ColumnMetadata c = column(sc.column());
+                    TypeKind k = Types.kind(c.type());
+                    boolean typeFits = sc.op() == Operator.CONTAINS ? k.isCollection() : k == TypeKind.MAP;
+                    if (c.kind() != ColumnMetadata.Kind.CLUSTERING || !typeFits
+                            || indexFor(table, new Filter(c, sc.op(), null, null, null)) != null) {
+                        continue;
+                    }
+                    if (sliced != null && sliced.position() < c.position()) {
+                        throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be "
+                                + "restricted (preceding column \"" + sliced.name() + "\" is restricted by a non-EQ "
+                                + "relation)");
+                    }
+                    throw new InvalidRequestException("Clustering columns can only be restricted with CONTAINS with a "
+                            + "secondary index or filtering");
+                }
+            }
+        }
         for (Relation r : leftover) {
             addFilter(r, binder);
         }
@@ -431,10 +469,21 @@ public final class Restrictions {
         }
     }
 
-    /** Whether clustering column {@code position} is restricted to one value by = (what ORDER BY may skip). */
+    /**
+     * Whether clustering column {@code position} is restricted to one value by =, an IN of one value or a
+     * multi-column IN of one tuple (what ORDER BY may skip, as Cassandra).
+     */
     public boolean isClusteringRestrictedByEq(int position) {
-        return position < ckEqValues.size() && ckEqValues.get(position).size() == 1 && ckInMarkers[position] == null
-                && !hasMultiColumnIn;
+        if (hasMultiColumnIn && multiColumnInColumns != null) {
+            for (ColumnMetadata c : multiColumnInColumns) {
+                if (c.position() == position) {
+                    return multiColumnInMarker == null && multiColumnIn.size() == 1;
+                }
+            }
+            return position < multiInOthers.length && multiInOthers[position] != null
+                    && multiInOthers[position].size() == 1 && ckInMarkers[position] == null;
+        }
+        return position < ckEqValues.size() && ckEqValues.get(position).size() == 1 && ckInMarkers[position] == null;
     }
 
     /** A key column restricted twice: Cassandra names the kind of the first restriction. */
@@ -699,6 +748,9 @@ public final class Restrictions {
             case Relation.SingleColumn sc -> {
                 ColumnMetadata c = column(sc.column());
                 DataType valueType = c.type();
+                if (isSliceOp(sc.op())) {
+                    checkSliceOnDurations(c);
+                }
                 if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
                     throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
                             + ") cannot be restricted by any relation");
@@ -724,9 +776,6 @@ public final class Restrictions {
                     throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns");
                 } else if (c.type().isMultiCell() && sc.op() != Operator.EQ && sc.op() != Operator.NEQ) {
                     throw new InvalidRequestException("Slice restrictions are not supported on collections");
-                } else if (Types.kind(c.type()) == TypeKind.DURATION && (sc.op() == Operator.LT
-                        || sc.op() == Operator.LTE || sc.op() == Operator.GT || sc.op() == Operator.GTE)) {
-                    throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
                 }
                 if (sc.op() == Operator.NEQ) {
                     throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "
@@ -760,6 +809,13 @@ public final class Restrictions {
                 if (Types.kind(c.type()) != TypeKind.MAP) {
                     throw new InvalidRequestException("Column " + c.name() + " is not a map");
                 }
+                if (isSliceOp(me.op())) {
+                    checkSliceOnDurations(c);
+                }
+                if (!c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Map-entry equality predicates on frozen map column " + c.name()
+                            + " are not supported");
+                }
                 if (me.op() != Operator.EQ) {
                     throw new InvalidRequestException("Only EQ relations are supported on map entries");
                 }
@@ -770,6 +826,25 @@ public final class Restrictions {
                     + " IS NOT NULL");
             default -> throw new InvalidRequestException("Unsupported restriction " + r);
         }
+    }
+
+    /** Cassandra's refusal of a slice over values that hold durations (they have no order). */
+    private static void checkSliceOnDurations(ColumnMetadata c) {
+        if (!io.charybdis.node.schema.TypeResolver.referencesDuration(c.type())) {
+            return;
+        }
+        TypeKind k = Types.kind(c.type());
+        if (k.isCollection()) {
+            throw new InvalidRequestException("Slice restrictions are not supported on collections containing "
+                    + "durations");
+        }
+        if (k == TypeKind.TUPLE) {
+            throw new InvalidRequestException("Slice restrictions are not supported on tuples containing durations");
+        }
+        if (k == TypeKind.UDT) {
+            throw new InvalidRequestException("Slice restrictions are not supported on UDTs containing durations");
+        }
+        throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
     }
 
     private static boolean isSliceOrEq(Operator op) {
@@ -865,6 +940,7 @@ public final class Restrictions {
         List<PartitionKey> out = new ArrayList<>();
         TreeSet<ByteBuffer> seen = new TreeSet<>();
         cartesian(perColumn, 0, new ByteBuffer[n], combo -> {
+            checkKeyLength(combo);
             ByteBuffer key = PartitionKeyCodec.compose(combo);
             if (key.remaining() == 0) {
                 throw new InvalidRequestException("Key may not be empty");
@@ -894,6 +970,21 @@ public final class Restrictions {
             sorted.add(out.get(i));
         }
         return sorted;
+    }
+
+    /** Cassandra's largest key: a partition key, or the clustering of a row written, of its values' sizes summed. */
+    static final int MAX_KEY_LENGTH = 65535;
+
+    /** Refuses a partition key or a written row's clustering longer than Cassandra's largest. */
+    static void checkKeyLength(ByteBuffer[] values) {
+        long length = 0;
+        for (ByteBuffer v : values) {
+            length += v == null ? 0 : v.remaining();
+        }
+        if (length > MAX_KEY_LENGTH) {
+            throw new InvalidRequestException("Key length of " + length + " is longer than maximum of "
+                    + MAX_KEY_LENGTH);
+        }
     }
 
     /** With both key values and token() bounds (Cassandra allows it), the keys outside the bounds are dropped. */

@@ -143,6 +143,11 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
             }
+        }
+        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
+        // as Cassandra: a DISTINCT over a range of partitions must select every partition key column (one that names
+        // its partitions by = or IN need not)
+        if (distinct && (!restrictions.hasPartitionKeys() || restrictions.hasTokenRestriction())) {
             java.util.Set<String> selected = new java.util.HashSet<>();
             if (!s.isWildcard()) {
                 for (Selector.Item item : s.selectors()) {
@@ -160,7 +165,6 @@ public final class SelectExecution implements CqlStatement {
                 }
             }
         }
-        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
         Selection sel = s.isWildcard() ? Selection.wildcard(table, template)
                 : Selection.of(table, template, s.selectors(), functions, binder);
         if (s.perPartitionLimit() != null && sel.isAggregate() && s.groupBy().isEmpty()) {
@@ -722,6 +726,9 @@ public final class SelectExecution implements CqlStatement {
             if (value == null || value == Values.UNSET) {
                 throw new InvalidRequestException("Unsupported " + (value == null ? "null" : "unset")
                         + " value for column " + indexFilter.column().name());
+            }
+            if (value.remaining() > Restrictions.MAX_KEY_LENGTH) {
+                throw new InvalidRequestException("Index expression values may not be larger than 64K");
             }
             if (indexFilter.mapKey() != null) {
                 ByteBuffer mk = indexFilter.mapKey().bind(bind);
