@@ -72,6 +72,8 @@ public final class Restrictions {
     private List<ColumnMetadata> multiSliceColumns;
     /** Whether a multi-column slice spans clustering columns of mixed ASC/DESC order. */
     private boolean mixedOrder;
+    /** Whether two multi-column slices start on different columns ({@code (b, c) > (1, 0) AND (d, e) < (2, 2)}). */
+    private boolean secondMultiSlice;
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
                         boolean allowFiltering) {
@@ -97,6 +99,7 @@ public final class Restrictions {
         List<BoundValue>[] others = new List[ckCount];
         this.multiInOthers = others;
         List<Relation> leftover = new ArrayList<>();
+        where = singleColumnTupleIns(where);
         if (modification != null) {
             // as Cassandra: refused before any column is looked up
             for (Relation r : where) {
@@ -286,7 +289,7 @@ public final class Restrictions {
                                         new io.charybdis.protocol.types.TupleType(types), false));
                     } else {
                         for (Term t : ((InValues.Terms) mci.values()).terms()) {
-                            multiColumnIn.add(tupleValues(t, cols, binder));
+                            multiColumnIn.add(tupleValues(t, cols, binder, false));
                         }
                     }
                     hasMultiColumnIn = true;
@@ -313,6 +316,15 @@ public final class Restrictions {
         int prefix = 0;
         while (prefix < ckCount && ckValues.get(prefix) != null) {
             prefix++;
+        }
+        boolean sliceBeforeMulti = false;
+        for (int i = 0; multiSliceColumns != null && i < multiSliceColumns.get(0).position(); i++) {
+            sliceBeforeMulti |= ckSlices[i] != null;
+        }
+        if (forSelect && allowFiltering && multiSliceColumns != null
+                && (multiSliceColumns.get(0).position() > prefix || sliceBeforeMulti || secondMultiSlice)) {
+            // as Cassandra: a multi-column slice bounds a storage range, it is never checked row by row
+            throw new InvalidRequestException("Multi-column slice restrictions cannot be used for filtering.");
         }
         boolean slicePlaced = false;
         for (int i = 0; i < ckCount; i++) {
@@ -470,6 +482,35 @@ public final class Restrictions {
     }
 
     /**
+     * With several multi-column INs ({@code (b) IN ((0), (1)) AND (c) IN ((0))}), those over one column become the
+     * single-column INs they mean, so that each restricts its own column.
+     */
+    private static List<Relation> singleColumnTupleIns(List<Relation> where) {
+        int multiIns = 0;
+        for (Relation r : where) {
+            multiIns += r instanceof Relation.MultiColumnIn ? 1 : 0;
+        }
+        if (multiIns < 2) {
+            return where;
+        }
+        List<Relation> out = new ArrayList<>(where.size());
+        for (Relation r : where) {
+            if (r instanceof Relation.MultiColumnIn mci && mci.op() == Operator.IN && mci.columns().size() == 1
+                    && mci.values() instanceof InValues.Terms ts && ts.terms().stream()
+                            .allMatch(t -> t instanceof Term.TupleLiteral tl && tl.elements().size() == 1)) {
+                List<Term> values = new ArrayList<>();
+                for (Term t : ts.terms()) {
+                    values.add(((Term.TupleLiteral) t).elements().get(0));
+                }
+                out.add(new Relation.In(mci.columns().get(0), Operator.IN, new InValues.Terms(values)));
+            } else {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
      * Whether clustering column {@code position} is restricted to one value by =, an IN of one value or a
      * multi-column IN of one tuple (what ORDER BY may skip, as Cassandra).
      */
@@ -593,7 +634,7 @@ public final class Restrictions {
                 }
             }
         }
-        List<BoundValue> values = tupleValues(mc.value(), cols, binder);
+        List<BoundValue> values = tupleValues(mc.value(), cols, binder, mc.op() != Operator.EQ);
         if (mc.op() == Operator.EQ) {
             multiRestricted.addAll(cols);
             for (int i = 0; i < cols.size(); i++) {
@@ -607,6 +648,9 @@ public final class Restrictions {
         }
         // mixed ASC/DESC: the slice is not one storage range; slices() splits it, as Cassandra does
         mixedOrder |= mixed;
+        if (multiSliceColumns != null && !multiSliceColumns.get(0).equals(cols.get(0))) {
+            secondMultiSlice = true;
+        }
         boolean start = (mc.op() == Operator.GT || mc.op() == Operator.GTE) != cols.get(0).reversed();
         boolean incl = mc.op() == Operator.GTE || mc.op() == Operator.LTE;
         if (start ? sliceStart != null : sliceEnd != null) {
@@ -625,8 +669,10 @@ public final class Restrictions {
         }
     }
 
-    private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder) {
+    /** @param slice whether the tuple bounds a slice (Cassandra's null message then speaks of a condition) */
+    private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice) {
         List<BoundValue> values = new ArrayList<>();
+        String nullMessage = slice ? "Invalid null value in condition for column " : "Invalid null value for column ";
         if (t instanceof Term.TupleLiteral tl) {
             if (tl.elements().size() != cols.size()) {
                 throw new InvalidRequestException("Expected " + cols.size() + " elements in value tuple, but got "
@@ -638,7 +684,7 @@ public final class Restrictions {
                 values.add(ctx -> {
                     ByteBuffer v = b.bind(ctx);
                     if (v == null) {
-                        throw new InvalidRequestException("Invalid null value for column " + name);
+                        throw new InvalidRequestException(nullMessage + name);
                     }
                     return v;
                 });
@@ -664,7 +710,11 @@ public final class Restrictions {
                     if (v == null || v == Values.UNSET) {
                         return v;
                     }
-                    return Values.fields(v, n).get(idx);
+                    ByteBuffer field = Values.fields(v, n).get(idx);
+                    if (field == null && slice) {
+                        throw new InvalidRequestException(nullMessage + cols.get(idx).name());
+                    }
+                    return field;
                 });
             }
             return values;
@@ -751,6 +801,10 @@ public final class Restrictions {
                 if (isSliceOp(sc.op())) {
                     checkSliceOnDurations(c);
                 }
+                if (sc.op() == Operator.NEQ) {
+                    throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "
+                            + sc.value().toCql());
+                }
                 if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
                     throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
                             + ") cannot be restricted by any relation");
@@ -787,6 +841,10 @@ public final class Restrictions {
             }
             case Relation.In in -> {
                 ColumnMetadata c = column(in.column());
+                if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
+                            + ") cannot be restricted by any relation");
+                }
                 if (c.type().isMultiCell() && in.op() == Operator.IN) {
                     throw new InvalidRequestException("Collection column '" + c.name() + "' ("
                             + Types.cqlName(c.type()) + ") cannot be restricted by a 'IN' relation");
@@ -887,7 +945,10 @@ public final class Restrictions {
             ByteBuffer[] values = new ByteBuffer[parts.length];
             for (int i = 0; i < parts.length; i++) {
                 values[i] = parts[i].bind(ctx);
-                if (values[i] == null || values[i] == Values.UNSET) {
+                if (values[i] == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid unset value for argument in call to function token");
+                }
+                if (values[i] == null) {
                     throw new InvalidRequestException("Invalid null value for token() argument " + pk.get(i).name());
                 }
             }

@@ -603,6 +603,8 @@ public final class SelectExecution implements CqlStatement {
         int partitionRegularRows;
         boolean partitionHasStatic;
         List<Object[]> sortBuffer;
+        /** With {@link #sortBuffer}: the LIMIT, applied once the rows of all partitions are in order. */
+        int sortLimit;
         int groupLimit;
         final int groupsPerPartitionLimit;
         int groupsWritten;
@@ -692,6 +694,7 @@ public final class SelectExecution implements CqlStatement {
                                 + "side, or disable paging for this query");
                     }
                     sortBuffer = new ArrayList<>();
+                    sortLimit = remaining;
                 }
             }
             if (indexTarget != null) {
@@ -1328,7 +1331,6 @@ public final class SelectExecution implements CqlStatement {
                 captureOutputs(values);
                 sortBuffer.add(new Object[]{row.clusteringKeyCopy(), values});
                 emitted++;
-                remaining--;
                 return;
             }
             selection.write(row, bind, writer);
@@ -1367,6 +1369,9 @@ public final class SelectExecution implements CqlStatement {
                     int c = Arrays.compareUnsigned((byte[]) a[0], (byte[]) b[0]);
                     return reversed ? -c : c;
                 });
+                if (sortBuffer.size() > sortLimit) {
+                    sortBuffer.subList(sortLimit, sortBuffer.size()).clear();
+                }
                 for (Object[] r : sortBuffer) {
                     @SuppressWarnings("unchecked")
                     List<ByteBuffer> values = (List<ByteBuffer>) r[1];
