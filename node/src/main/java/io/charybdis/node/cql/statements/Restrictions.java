@@ -219,6 +219,10 @@ public final class Restrictions {
                             throw new InvalidRequestException("The token() function must be applied to all partition "
                                     + "key components or none of them");
                         }
+                        if (new java.util.HashSet<>(t.columns()).size() != t.columns().size()) {
+                            throw new InvalidRequestException("The token() function contains duplicate partition key "
+                                    + "components");
+                        }
                         if (!names.containsAll(t.columns())) {
                             throw new InvalidRequestException("The token() function must contains only partition key "
                                     + "components");

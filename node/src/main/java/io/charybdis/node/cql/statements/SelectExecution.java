@@ -105,6 +105,17 @@ public final class SelectExecution implements CqlStatement {
         if (distinct && s.perPartitionLimit() != null) {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
+        if (!s.isWildcard() && selectsOnlyStatic(s, table)) {
+            for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
+                for (String name : restrictedColumns(r)) {
+                    ColumnMetadata col = table.column(name);
+                    if (col != null && col.kind() == ColumnMetadata.Kind.CLUSTERING) {
+                        throw new InvalidRequestException("Cannot restrict clustering columns when selecting only "
+                                + "static columns");
+                    }
+                }
+            }
+        }
         if (distinct) {
             for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
                 List<String> restricted = switch (r) {
@@ -269,6 +280,10 @@ public final class SelectExecution implements CqlStatement {
         if (groupBy > 0 && groupBy < table.partitionKey().size()) {
             throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
         }
+        if (distinct && groupBy > table.partitionKey().size()) {
+            throw new InvalidRequestException("Grouping on clustering columns is not allowed for SELECT DISTINCT "
+                    + "queries");
+        }
         this.groupByColumns = groupBy;
         this.groupFunction = groupFn;
         this.staticOnlyRows = !restrictions.hasClusteringRestrictions();
@@ -293,6 +308,39 @@ public final class SelectExecution implements CqlStatement {
         }
         this.indexFilter = chosen;
         this.indexTarget = target;
+    }
+
+    /** The columns a WHERE relation restricts. */
+    private static List<String> restrictedColumns(io.charybdis.node.cql.syntax.Relation r) {
+        return switch (r) {
+            case io.charybdis.node.cql.syntax.Relation.SingleColumn sc -> List.of(sc.column());
+            case io.charybdis.node.cql.syntax.Relation.In in -> List.of(in.column());
+            case io.charybdis.node.cql.syntax.Relation.Between b -> List.of(b.column());
+            case io.charybdis.node.cql.syntax.Relation.MapElement m -> List.of(m.column());
+            case io.charybdis.node.cql.syntax.Relation.MultiColumn mc -> mc.columns();
+            case io.charybdis.node.cql.syntax.Relation.MultiColumnIn mci -> mci.columns();
+            case io.charybdis.node.cql.syntax.Relation.MultiColumnBetween mcb -> mcb.columns();
+            default -> List.of();
+        };
+    }
+
+    /**
+     * Whether the selection names static columns and otherwise only partition key columns (Cassandra's
+     * containsOnlyStaticColumns; only plain column selectors are looked at).
+     */
+    private static boolean selectsOnlyStatic(SelectStatement s, TableMetadata table) {
+        boolean anyStatic = false;
+        for (Selector.Item item : s.selectors()) {
+            if (!(item.selector() instanceof Selector.Column c)) {
+                return false;
+            }
+            ColumnMetadata col = table.column(c.name());
+            if (col == null || !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+                return false;
+            }
+            anyStatic |= col.isStatic();
+        }
+        return anyStatic;
     }
 
     /** {@code floor(c, duration[, start])} as a GROUP BY element: the overload for c's type, constants bound. */
