@@ -74,11 +74,11 @@ public final class BatchExecution implements CqlStatement {
             counters |= m.isCounterUpdate();
             others |= !m.isCounterUpdate();
         }
-        if (counters && others) {
-            throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
-        }
         if (type == io.charybdis.node.cql.syntax.BatchStatement.Type.COUNTER && others) {
             throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
+        }
+        if (counters && others) {
+            throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
         }
         if (type == io.charybdis.node.cql.syntax.BatchStatement.Type.LOGGED && counters) {
             throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
