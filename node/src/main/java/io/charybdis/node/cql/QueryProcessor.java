@@ -263,14 +263,14 @@ public final class QueryProcessor {
     public record BatchItem(String query, Prepared prepared, List<ByteBuffer> values, List<String> names) {
     }
 
-    public CompletableFuture<ResultMessage> batch(boolean logged, List<BatchItem> items, QueryOptions options,
-                                                  ClientState client, ByteBufAllocator alloc,
+    public CompletableFuture<ResultMessage> batch(BatchStatement.Type type, List<BatchItem> items,
+                                                  QueryOptions options, ClientState client, ByteBufAllocator alloc,
                                                   ProtocolVersion version) {
-        return batch(logged, items, options, client, alloc, version, null);
+        return batch(type, items, options, client, alloc, version, null);
     }
 
     /** A BATCH request; {@code trace}: its tracing session, null when it is not traced. */
-    public CompletableFuture<ResultMessage> batch(boolean logged, List<BatchItem> items, QueryOptions options,
+    public CompletableFuture<ResultMessage> batch(BatchStatement.Type type, List<BatchItem> items, QueryOptions options,
                                                   ClientState client, ByteBufAllocator alloc,
                                                   ProtocolVersion version, TraceState trace) {
         List<BatchExecution.Child> children = new ArrayList<>();
@@ -315,8 +315,15 @@ public final class QueryProcessor {
             }
             children.add(new BatchExecution.Child(m, values));
         }
+        List<ModificationExecution> statements = new ArrayList<>();
+        for (BatchExecution.Child c : children) {
+            statements.add(c.statement());
+        }
+        BatchExecution.validateType(type, statements);
+        BatchExecution.validateConditions(statements, false);
         StatementMetrics.batchStarted(client.metrics(), children, options);
-        BatchExecution batch = new BatchExecution(coordinator, logged, List.of(), guardrails);
+        BatchExecution batch = new BatchExecution(coordinator, type != BatchStatement.Type.UNLOGGED, List.of(),
+                guardrails);
         Supplier<CompletableFuture<ResultMessage>> go = () -> {
             long now = timestamps.next();
             QueryContext ctx = new QueryContext(alloc, version, options, client, List.of(), now,
@@ -585,18 +592,7 @@ public final class QueryProcessor {
                 && batch.attributes().timestamp() != null) {
             throw new InvalidRequestException("Cannot provide custom timestamp for counter BATCH");
         }
-        if (batch.type() != BatchStatement.Type.COUNTER && children.stream().anyMatch(ModificationExecution::isCounterUpdate)
-                && !children.stream().allMatch(ModificationExecution::isCounterUpdate)) {
-            throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
-        }
-        for (ModificationExecution m : children) {
-            if (batch.type() == BatchStatement.Type.COUNTER && !m.isCounterUpdate()) {
-                throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
-            }
-            if (batch.type() == BatchStatement.Type.LOGGED && m.isCounterUpdate()) {
-                throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
-            }
-        }
+        BatchExecution.validateType(batch.type(), children);
         io.charybdis.node.cql.syntax.Term ts = batch.attributes() == null ? null : batch.attributes().timestamp();
         // ScyllaDB's BEGIN BATCH USING TIMEOUT d: its marker joins the children's
         io.charybdis.node.cql.syntax.Term timeoutTerm = batch.attributes() == null ? null

@@ -349,7 +349,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
                 }
                 QueryOptions opts = new QueryOptions(b.consistency(), List.of(), null, false, -1, null,
                         b.serialConsistency(), b.defaultTimestamp(), b.keyspace(), b.nowInSeconds());
-                result = qp.batch(b.type() != io.charybdis.protocol.request.BatchType.UNLOGGED, items, opts, client,
+                result = qp.batch(switch (b.type()) {
+                            case LOGGED -> io.charybdis.node.cql.syntax.BatchStatement.Type.LOGGED;
+                            case UNLOGGED -> io.charybdis.node.cql.syntax.BatchStatement.Type.UNLOGGED;
+                            case COUNTER -> io.charybdis.node.cql.syntax.BatchStatement.Type.COUNTER;
+                        }, items, opts, client,
                         ctx.alloc(), version(), trace);
             }
             case Request.Register r -> {

@@ -62,6 +62,30 @@ public final class BatchExecution implements CqlStatement {
     }
 
     /**
+     * Cassandra's checks of the statements' kinds against the batch's type (a BEGIN ... BATCH or a protocol BATCH
+     * message alike): counter and non-counter statements never mix, a COUNTER batch holds only counter updates and
+     * a LOGGED batch none.
+     */
+    public static void validateType(io.charybdis.node.cql.syntax.BatchStatement.Type type,
+                                    List<ModificationExecution> statements) {
+        boolean counters = false;
+        boolean others = false;
+        for (ModificationExecution m : statements) {
+            counters |= m.isCounterUpdate();
+            others |= !m.isCounterUpdate();
+        }
+        if (type == io.charybdis.node.cql.syntax.BatchStatement.Type.COUNTER && others) {
+            throw new InvalidRequestException("Cannot include non-counter statement in a counter batch");
+        }
+        if (counters && others) {
+            throw new InvalidRequestException("Counter and non-counter mutations cannot exist in the same batch");
+        }
+        if (type == io.charybdis.node.cql.syntax.BatchStatement.Type.LOGGED && counters) {
+            throw new InvalidRequestException("Cannot include a counter statement in a logged batch");
+        }
+    }
+
+    /**
      * The checks Cassandra makes of a batch with conditions when it is prepared: no USING TIMESTAMP on the batch (its
      * statements may have their own), one table. {@code batchTimestamp}: the batch has USING TIMESTAMP.
      */

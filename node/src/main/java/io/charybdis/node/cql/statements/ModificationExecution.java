@@ -199,6 +199,7 @@ public final class ModificationExecution implements CqlStatement {
             clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : ClusteringCodec.STATIC_ROW);
         } else {
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                Restrictions.checkKeyLength(ck);
                 byte[] key = ClusteringCodec.encode(table, ck);
                 clusterings.add(key);
                 written = keepWritten(written, key, ck);
@@ -384,6 +385,25 @@ public final class ModificationExecution implements CqlStatement {
                 ifNotExists = false;
                 ifExists = del.ifExists();
                 bindConditions(del.conditions(), binder);
+                if ((ifExists || !conditions.isEmpty()) && restrictions.hasPartitionKeys()
+                        && !table.clustering().isEmpty() && !restrictions.selectsFullClusterings()) {
+                    // as Cassandra: a conditional deletion of part of a partition touches its static row only
+                    boolean regularTargets = ops.isEmpty();
+                    for (Op op : ops) {
+                        regularTargets |= !op.column().isStatic();
+                    }
+                    if (regularTargets) {
+                        throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY columns "
+                                + "with equality relations in order to delete non static columns");
+                    }
+                    for (BoundCondition cond : conditions) {
+                        if (!cond.column().isStatic()) {
+                            throw new InvalidRequestException("DELETE statements must restrict all PRIMARY KEY "
+                                    + "columns with equality relations in order to use IF condition on non static "
+                                    + "columns");
+                        }
+                    }
+                }
             }
             case io.charybdis.node.cql.syntax.InsertJsonStatement ij -> {
                 kind = Kind.INSERT;
@@ -656,6 +676,25 @@ public final class ModificationExecution implements CqlStatement {
         return Types.kind(c.type()) == TypeKind.MAP ? Types.valueType(c.type()) : Types.elementType(c.type());
     }
 
+    /** Cassandra's refusal of a slice condition over values that hold durations (they have no order). */
+    private static void checkSliceConditionOnDurations(Operator op, DataType type) {
+        boolean slice = op == Operator.LT || op == Operator.LTE || op == Operator.GT || op == Operator.GTE;
+        if (!slice || !io.charybdis.node.schema.TypeResolver.referencesDuration(type)) {
+            return;
+        }
+        TypeKind k = Types.kind(type);
+        if (k.isCollection()) {
+            throw new InvalidRequestException("Slice conditions are not supported on collections containing durations");
+        }
+        if (k == TypeKind.TUPLE) {
+            throw new InvalidRequestException("Slice conditions are not supported on tuples containing durations");
+        }
+        if (k == TypeKind.UDT) {
+            throw new InvalidRequestException("Slice conditions are not supported on UDTs containing durations");
+        }
+        throw new InvalidRequestException("Slice conditions ( " + op.cql() + " ) are not supported on durations");
+    }
+
     private void bindConditions(List<Condition> conds, TermBinder binder) {
         for (Condition cond : conds) {
             ColumnMetadata c = column(cond.column());
@@ -678,8 +717,11 @@ public final class ModificationExecution implements CqlStatement {
                     conditions.add(new BoundCondition(c, s.op(), binder.bind(s.value(), receiver, vt), null, null,
                             -1));
                 }
-                case Condition.Simple s -> conditions.add(new BoundCondition(c, s.op(),
-                        binder.bind(s.value(), c.name(), c.type()), null, null, -1));
+                case Condition.Simple s -> {
+                    checkSliceConditionOnDurations(s.op(), c.type());
+                    conditions.add(new BoundCondition(c, s.op(), binder.bind(s.value(), c.name(), c.type()), null,
+                            null, -1));
+                }
                 case Condition.In in -> {
                     if (in.values() instanceof io.charybdis.node.cql.syntax.InValues.Terms terms) {
                         List<BoundValue> values = new ArrayList<>();
@@ -698,6 +740,7 @@ public final class ModificationExecution implements CqlStatement {
                 case Condition.Element e -> {
                     BoundValue key = elementKey(c, e.element(), binder);
                     DataType vt = elementValueType(c);
+                    checkSliceConditionOnDurations(e.op(), vt);
                     conditions.add(new BoundCondition(c, e.op(), binder.bind(e.value(), "value(" + c.name() + ")", vt),
                             null, key, -1));
                 }
@@ -928,6 +971,7 @@ public final class ModificationExecution implements CqlStatement {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                        Restrictions.checkKeyLength(ck);
                         checkCompactClustering(ck);
                         byte[] key = prefixRow ? ClusteringCodec.encodePrefix(table, ck, ck.length)
                                 : ClusteringCodec.encode(table, ck);
@@ -1002,6 +1046,7 @@ public final class ModificationExecution implements CqlStatement {
             List<byte[]> cks = new ArrayList<>();
             java.util.IdentityHashMap<byte[], ByteBuffer> written = null;
             for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
+                Restrictions.checkKeyLength(ck);
                 checkCompactClustering(ck);
                 byte[] key = ClusteringCodec.encode(table, ck);
                 cks.add(key);
@@ -1376,6 +1421,9 @@ public final class ModificationExecution implements CqlStatement {
             return ClusteringCodec.STATIC_ROW;
         }
         List<ByteBuffer[]> cks = restrictions.clusterings(bind);
+        for (ByteBuffer[] ck : cks) {
+            Restrictions.checkKeyLength(ck);
+        }
         if (cks.size() != 1) {
             throw new InvalidRequestException("IN on the clustering key columns is not supported with conditional "
                     + conditionalKind());
@@ -1500,6 +1548,19 @@ public final class ModificationExecution implements CqlStatement {
         return holds(cond, actual, type, bind);
     }
 
+    /**
+     * A value compared with a whole non-frozen collection: an empty one is null there, as in Cassandra (such a
+     * collection has no empty value).
+     */
+    private static ByteBuffer emptyCollectionAsNull(BoundCondition cond, ByteBuffer v, DataType type) {
+        if (v != null && v != Values.UNSET && cond.element() == null && cond.field() < 0
+                && cond.column().isMultiCell() && Types.kind(type).isCollection()
+                && Values.elements(v.duplicate(), Types.kind(type) == TypeKind.MAP).isEmpty()) {
+            return null;
+        }
+        return v;
+    }
+
     private static boolean holds(BoundCondition cond, ByteBuffer actual, DataType type, BindContext bind) {
         if (cond.op() == Operator.IN && cond.in() == null) {
             ByteBuffer list = cond.value().bind(bind);
@@ -1509,7 +1570,8 @@ public final class ModificationExecution implements CqlStatement {
             if (list == Values.UNSET) {
                 throw new InvalidRequestException("Invalid 'unset' value in condition");
             }
-            for (ByteBuffer v : Values.elements(list, false)) {
+            for (ByteBuffer element : Values.elements(list, false)) {
+                ByteBuffer v = emptyCollectionAsNull(cond, element, type);
                 if (v == null ? actual == null : actual != null && type.compare(actual, v) == 0) {
                     return true;
                 }
@@ -1518,7 +1580,7 @@ public final class ModificationExecution implements CqlStatement {
         }
         if (cond.op() == Operator.IN) {
             for (BoundValue b : cond.in()) {
-                ByteBuffer v = b.bind(bind);
+                ByteBuffer v = emptyCollectionAsNull(cond, b.bind(bind), type);
                 if (v == null ? actual == null : actual != null && type.compare(actual, v) == 0) {
                     return true;
                 }
@@ -1552,10 +1614,12 @@ public final class ModificationExecution implements CqlStatement {
             }
             return false;
         }
-        if (expected != null && cond.element() == null && cond.field() < 0 && cond.column().isMultiCell()
-                && Types.kind(type).isCollection() && Values.elements(expected.duplicate(),
-                        Types.kind(type) == TypeKind.MAP).isEmpty()) {
-            // a non-frozen collection has no empty value: an empty literal is null, as in Cassandra
+        if (emptyCollectionAsNull(cond, expected, type) == null && expected != null) {
+            if (cond.op() != Operator.EQ && cond.op() != Operator.NEQ) {
+                throw new InvalidRequestException("Invalid comparison with an empty "
+                        + Types.kind(type).name().toLowerCase(java.util.Locale.ROOT) + " for operator \""
+                        + cond.op().cql() + "\"");
+            }
             expected = null;
         }
         if (cond.op() == Operator.EQ) {

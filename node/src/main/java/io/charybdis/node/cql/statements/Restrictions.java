@@ -72,6 +72,8 @@ public final class Restrictions {
     private List<ColumnMetadata> multiSliceColumns;
     /** Whether a multi-column slice spans clustering columns of mixed ASC/DESC order. */
     private boolean mixedOrder;
+    /** Whether two multi-column slices start on different columns ({@code (b, c) > (1, 0) AND (d, e) < (2, 2)}). */
+    private boolean secondMultiSlice;
 
     public Restrictions(TableMetadata table, List<Relation> where, TermBinder binder, boolean forSelect,
                         boolean allowFiltering) {
@@ -97,6 +99,16 @@ public final class Restrictions {
         List<BoundValue>[] others = new List[ckCount];
         this.multiInOthers = others;
         List<Relation> leftover = new ArrayList<>();
+        where = singleColumnTupleIns(where);
+        if (modification != null) {
+            // as Cassandra: refused before any column is looked up
+            for (Relation r : where) {
+                if (r instanceof Relation.SingleColumn sc
+                        && (sc.op() == Operator.CONTAINS || sc.op() == Operator.CONTAINS_KEY)) {
+                    throw new InvalidRequestException("Cannot use " + modification + " with " + sc.op().cql());
+                }
+            }
+        }
         for (Relation r : where) {
             switch (r) {
                 case Relation.SingleColumn sc -> {
@@ -207,6 +219,10 @@ public final class Restrictions {
                             throw new InvalidRequestException("The token() function must be applied to all partition "
                                     + "key components or none of them");
                         }
+                        if (new java.util.HashSet<>(t.columns()).size() != t.columns().size()) {
+                            throw new InvalidRequestException("The token() function contains duplicate partition key "
+                                    + "components");
+                        }
                         if (!names.containsAll(t.columns())) {
                             throw new InvalidRequestException("The token() function must contains only partition key "
                                     + "components");
@@ -277,7 +293,7 @@ public final class Restrictions {
                                         new io.charybdis.protocol.types.TupleType(types), false));
                     } else {
                         for (Term t : ((InValues.Terms) mci.values()).terms()) {
-                            multiColumnIn.add(tupleValues(t, cols, binder));
+                            multiColumnIn.add(tupleValues(t, cols, binder, false));
                         }
                     }
                     hasMultiColumnIn = true;
@@ -304,6 +320,15 @@ public final class Restrictions {
         int prefix = 0;
         while (prefix < ckCount && ckValues.get(prefix) != null) {
             prefix++;
+        }
+        boolean sliceBeforeMulti = false;
+        for (int i = 0; multiSliceColumns != null && i < multiSliceColumns.get(0).position(); i++) {
+            sliceBeforeMulti |= ckSlices[i] != null;
+        }
+        if (forSelect && allowFiltering && multiSliceColumns != null
+                && (multiSliceColumns.get(0).position() > prefix || sliceBeforeMulti || secondMultiSlice)) {
+            // as Cassandra: a multi-column slice bounds a storage range, it is never checked row by row
+            throw new InvalidRequestException("Multi-column slice restrictions cannot be used for filtering.");
         }
         boolean slicePlaced = false;
         for (int i = 0; i < ckCount; i++) {
@@ -367,6 +392,35 @@ public final class Restrictions {
         }
         if (sliceStart != null && ckSlices.length > 0 && sliceStart.size() == 1 && prefix < ckCount) {
             // already placed
+        }
+        if (forSelect && !allowFiltering) {
+            // as Cassandra: CONTAINS on a clustering column needs an index or filtering, and like any restriction on a
+            // clustering column it cannot follow a slice on an earlier one
+            ColumnMetadata sliced = multiSliceColumns != null ? multiSliceColumns.get(0) : null;
+            for (int i = 0; i < ckCount && sliced == null; i++) {
+                if (ckSlices[i] != null) {
+                    sliced = table.clustering().get(i);
+                }
+            }
+            for (Relation r : leftover) {
+                if (r instanceof Relation.SingleColumn sc
+                        && (sc.op() == Operator.CONTAINS || sc.op() == Operator.CONTAINS_KEY)) {
+                    ColumnMetadata c = column(sc.column());
+                    TypeKind k = Types.kind(c.type());
+                    boolean typeFits = sc.op() == Operator.CONTAINS ? k.isCollection() : k == TypeKind.MAP;
+                    if (c.kind() != ColumnMetadata.Kind.CLUSTERING || !typeFits
+                            || indexFor(table, new Filter(c, sc.op(), null, null, null)) != null) {
+                        continue;
+                    }
+                    if (sliced != null && sliced.position() < c.position()) {
+                        throw new InvalidRequestException("Clustering column \"" + c.name() + "\" cannot be "
+                                + "restricted (preceding column \"" + sliced.name() + "\" is restricted by a non-EQ "
+                                + "relation)");
+                    }
+                    throw new InvalidRequestException("Clustering columns can only be restricted with CONTAINS with a "
+                            + "secondary index or filtering");
+                }
+            }
         }
         for (Relation r : leftover) {
             addFilter(r, binder);
@@ -445,10 +499,50 @@ public final class Restrictions {
         }
     }
 
-    /** Whether clustering column {@code position} is restricted to one value by = (what ORDER BY may skip). */
+    /**
+     * With several multi-column INs ({@code (b) IN ((0), (1)) AND (c) IN ((0))}), those over one column become the
+     * single-column INs they mean, so that each restricts its own column.
+     */
+    private static List<Relation> singleColumnTupleIns(List<Relation> where) {
+        int multiIns = 0;
+        for (Relation r : where) {
+            multiIns += r instanceof Relation.MultiColumnIn ? 1 : 0;
+        }
+        if (multiIns < 2) {
+            return where;
+        }
+        List<Relation> out = new ArrayList<>(where.size());
+        for (Relation r : where) {
+            if (r instanceof Relation.MultiColumnIn mci && mci.op() == Operator.IN && mci.columns().size() == 1
+                    && mci.values() instanceof InValues.Terms ts && ts.terms().stream()
+                            .allMatch(t -> t instanceof Term.TupleLiteral tl && tl.elements().size() == 1)) {
+                List<Term> values = new ArrayList<>();
+                for (Term t : ts.terms()) {
+                    values.add(((Term.TupleLiteral) t).elements().get(0));
+                }
+                out.add(new Relation.In(mci.columns().get(0), Operator.IN, new InValues.Terms(values)));
+            } else {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether clustering column {@code position} is restricted to one value by =, an IN of one value or a
+     * multi-column IN of one tuple (what ORDER BY may skip, as Cassandra).
+     */
     public boolean isClusteringRestrictedByEq(int position) {
-        return position < ckEqValues.size() && ckEqValues.get(position).size() == 1 && ckInMarkers[position] == null
-                && !hasMultiColumnIn;
+        if (hasMultiColumnIn && multiColumnInColumns != null) {
+            for (ColumnMetadata c : multiColumnInColumns) {
+                if (c.position() == position) {
+                    return multiColumnInMarker == null && multiColumnIn.size() == 1;
+                }
+            }
+            return position < multiInOthers.length && multiInOthers[position] != null
+                    && multiInOthers[position].size() == 1 && ckInMarkers[position] == null;
+        }
+        return position < ckEqValues.size() && ckEqValues.get(position).size() == 1 && ckInMarkers[position] == null;
     }
 
     /** A key column restricted twice: Cassandra names the kind of the first restriction. */
@@ -558,7 +652,7 @@ public final class Restrictions {
                 }
             }
         }
-        List<BoundValue> values = tupleValues(mc.value(), cols, binder);
+        List<BoundValue> values = tupleValues(mc.value(), cols, binder, mc.op() != Operator.EQ);
         if (mc.op() == Operator.EQ) {
             multiRestricted.addAll(cols);
             for (int i = 0; i < cols.size(); i++) {
@@ -572,6 +666,9 @@ public final class Restrictions {
         }
         // mixed ASC/DESC: the slice is not one storage range; slices() splits it, as Cassandra does
         mixedOrder |= mixed;
+        if (multiSliceColumns != null && !multiSliceColumns.get(0).equals(cols.get(0))) {
+            secondMultiSlice = true;
+        }
         boolean start = (mc.op() == Operator.GT || mc.op() == Operator.GTE) != cols.get(0).reversed();
         boolean incl = mc.op() == Operator.GTE || mc.op() == Operator.LTE;
         if (start ? sliceStart != null : sliceEnd != null) {
@@ -590,8 +687,10 @@ public final class Restrictions {
         }
     }
 
-    private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder) {
+    /** @param slice whether the tuple bounds a slice (Cassandra's null message then speaks of a condition) */
+    private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice) {
         List<BoundValue> values = new ArrayList<>();
+        String nullMessage = slice ? "Invalid null value in condition for column " : "Invalid null value for column ";
         if (t instanceof Term.TupleLiteral tl) {
             if (tl.elements().size() != cols.size()) {
                 throw new InvalidRequestException("Expected " + cols.size() + " elements in value tuple, but got "
@@ -603,7 +702,7 @@ public final class Restrictions {
                 values.add(ctx -> {
                     ByteBuffer v = b.bind(ctx);
                     if (v == null) {
-                        throw new InvalidRequestException("Invalid null value for column " + name);
+                        throw new InvalidRequestException(nullMessage + name);
                     }
                     return v;
                 });
@@ -629,7 +728,11 @@ public final class Restrictions {
                     if (v == null || v == Values.UNSET) {
                         return v;
                     }
-                    return Values.fields(v, n).get(idx);
+                    ByteBuffer field = Values.fields(v, n).get(idx);
+                    if (field == null && slice) {
+                        throw new InvalidRequestException(nullMessage + cols.get(idx).name());
+                    }
+                    return field;
                 });
             }
             return values;
@@ -713,6 +816,13 @@ public final class Restrictions {
             case Relation.SingleColumn sc -> {
                 ColumnMetadata c = column(sc.column());
                 DataType valueType = c.type();
+                if (isSliceOp(sc.op())) {
+                    checkSliceOnDurations(c);
+                }
+                if (sc.op() == Operator.NEQ) {
+                    throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "
+                            + sc.value().toCql());
+                }
                 if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
                     throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
                             + ") cannot be restricted by any relation");
@@ -738,9 +848,6 @@ public final class Restrictions {
                     throw new InvalidRequestException("LIKE restriction is only supported on properly indexed columns");
                 } else if (c.type().isMultiCell() && sc.op() != Operator.EQ && sc.op() != Operator.NEQ) {
                     throw new InvalidRequestException("Slice restrictions are not supported on collections");
-                } else if (Types.kind(c.type()) == TypeKind.DURATION && (sc.op() == Operator.LT
-                        || sc.op() == Operator.LTE || sc.op() == Operator.GT || sc.op() == Operator.GTE)) {
-                    throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
                 }
                 if (sc.op() == Operator.NEQ) {
                     throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "
@@ -755,6 +862,10 @@ public final class Restrictions {
             }
             case Relation.In in -> {
                 ColumnMetadata c = column(in.column());
+                if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
+                            + ") cannot be restricted by any relation");
+                }
                 if (c.type().isMultiCell() && in.op() == Operator.IN) {
                     throw new InvalidRequestException("Collection column '" + c.name() + "' ("
                             + Types.cqlName(c.type()) + ") cannot be restricted by a 'IN' relation");
@@ -785,6 +896,13 @@ public final class Restrictions {
                 if (Types.kind(c.type()) != TypeKind.MAP) {
                     throw new InvalidRequestException("Column " + c.name() + " is not a map");
                 }
+                if (isSliceOp(me.op())) {
+                    checkSliceOnDurations(c);
+                }
+                if (!c.type().isMultiCell()) {
+                    throw new InvalidRequestException("Map-entry equality predicates on frozen map column " + c.name()
+                            + " are not supported");
+                }
                 if (me.op() != Operator.EQ) {
                     throw new InvalidRequestException("Only EQ relations are supported on map entries");
                 }
@@ -796,6 +914,25 @@ public final class Restrictions {
                     + " IS NOT NULL");
             default -> throw new InvalidRequestException("Unsupported restriction " + r);
         }
+    }
+
+    /** Cassandra's refusal of a slice over values that hold durations (they have no order). */
+    private static void checkSliceOnDurations(ColumnMetadata c) {
+        if (!io.charybdis.node.schema.TypeResolver.referencesDuration(c.type())) {
+            return;
+        }
+        TypeKind k = Types.kind(c.type());
+        if (k.isCollection()) {
+            throw new InvalidRequestException("Slice restrictions are not supported on collections containing "
+                    + "durations");
+        }
+        if (k == TypeKind.TUPLE) {
+            throw new InvalidRequestException("Slice restrictions are not supported on tuples containing durations");
+        }
+        if (k == TypeKind.UDT) {
+            throw new InvalidRequestException("Slice restrictions are not supported on UDTs containing durations");
+        }
+        throw new InvalidRequestException("Slice restrictions are not supported on duration columns");
     }
 
     private static boolean isSliceOrEq(Operator op) {
@@ -838,7 +975,10 @@ public final class Restrictions {
             ByteBuffer[] values = new ByteBuffer[parts.length];
             for (int i = 0; i < parts.length; i++) {
                 values[i] = parts[i].bind(ctx);
-                if (values[i] == null || values[i] == Values.UNSET) {
+                if (values[i] == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid unset value for argument in call to function token");
+                }
+                if (values[i] == null) {
                     throw new InvalidRequestException("Invalid null value for token() argument " + pk.get(i).name());
                 }
             }
@@ -891,6 +1031,7 @@ public final class Restrictions {
         List<PartitionKey> out = new ArrayList<>();
         TreeSet<ByteBuffer> seen = new TreeSet<>();
         cartesian(perColumn, 0, new ByteBuffer[n], combo -> {
+            checkKeyLength(combo);
             ByteBuffer key = PartitionKeyCodec.compose(combo);
             if (key.remaining() == 0) {
                 throw new InvalidRequestException("Key may not be empty");
@@ -920,6 +1061,21 @@ public final class Restrictions {
             sorted.add(out.get(i));
         }
         return sorted;
+    }
+
+    /** Cassandra's largest key: a partition key, or the clustering of a row written, of its values' sizes summed. */
+    static final int MAX_KEY_LENGTH = 65535;
+
+    /** Refuses a partition key or a written row's clustering longer than Cassandra's largest. */
+    static void checkKeyLength(ByteBuffer[] values) {
+        long length = 0;
+        for (ByteBuffer v : values) {
+            length += v == null ? 0 : v.remaining();
+        }
+        if (length > MAX_KEY_LENGTH) {
+            throw new InvalidRequestException("Key length of " + length + " is longer than maximum of "
+                    + MAX_KEY_LENGTH);
+        }
     }
 
     /** With both key values and token() bounds (Cassandra allows it), the keys outside the bounds are dropped. */

@@ -107,6 +107,17 @@ public final class SelectExecution implements CqlStatement {
         if (distinct && s.perPartitionLimit() != null) {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
+        if (!s.isWildcard() && selectsOnlyStatic(s, table)) {
+            for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
+                for (String name : restrictedColumns(r)) {
+                    ColumnMetadata col = table.column(name);
+                    if (col != null && col.kind() == ColumnMetadata.Kind.CLUSTERING) {
+                        throw new InvalidRequestException("Cannot restrict clustering columns when selecting only "
+                                + "static columns");
+                    }
+                }
+            }
+        }
         if (distinct) {
             for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
                 List<String> restricted = switch (r) {
@@ -145,6 +156,11 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
             }
+        }
+        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
+        // as Cassandra: a DISTINCT over a range of partitions must select every partition key column (one that names
+        // its partitions by = or IN need not)
+        if (distinct && (!restrictions.hasPartitionKeys() || restrictions.hasTokenRestriction())) {
             java.util.Set<String> selected = new java.util.HashSet<>();
             if (!s.isWildcard()) {
                 for (Selector.Item item : s.selectors()) {
@@ -162,7 +178,6 @@ public final class SelectExecution implements CqlStatement {
                 }
             }
         }
-        this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
         Selection sel = s.isWildcard() ? Selection.wildcard(table, template)
                 : Selection.of(table, template, s.selectors(), functions, binder);
         if (s.perPartitionLimit() != null && sel.isAggregate() && s.groupBy().isEmpty()) {
@@ -267,7 +282,7 @@ public final class SelectExecution implements CqlStatement {
         if (groupBy > 0 && groupBy < table.partitionKey().size()) {
             throw new InvalidRequestException("Group by is not supported on only a part of the partition key");
         }
-        if (s.distinct() && groupBy > table.partitionKey().size()) {
+        if (distinct && groupBy > table.partitionKey().size()) {
             throw new InvalidRequestException("Grouping on clustering columns is not allowed for SELECT DISTINCT "
                     + "queries");
         }
@@ -314,6 +329,39 @@ public final class SelectExecution implements CqlStatement {
                 throw new InvalidRequestException("Index expression values may not be larger than 64K");
             }
         }
+    }
+
+    /** The columns a WHERE relation restricts. */
+    private static List<String> restrictedColumns(io.charybdis.node.cql.syntax.Relation r) {
+        return switch (r) {
+            case io.charybdis.node.cql.syntax.Relation.SingleColumn sc -> List.of(sc.column());
+            case io.charybdis.node.cql.syntax.Relation.In in -> List.of(in.column());
+            case io.charybdis.node.cql.syntax.Relation.Between b -> List.of(b.column());
+            case io.charybdis.node.cql.syntax.Relation.MapElement m -> List.of(m.column());
+            case io.charybdis.node.cql.syntax.Relation.MultiColumn mc -> mc.columns();
+            case io.charybdis.node.cql.syntax.Relation.MultiColumnIn mci -> mci.columns();
+            case io.charybdis.node.cql.syntax.Relation.MultiColumnBetween mcb -> mcb.columns();
+            default -> List.of();
+        };
+    }
+
+    /**
+     * Whether the selection names static columns and otherwise only partition key columns (Cassandra's
+     * containsOnlyStaticColumns; only plain column selectors are looked at).
+     */
+    private static boolean selectsOnlyStatic(SelectStatement s, TableMetadata table) {
+        boolean anyStatic = false;
+        for (Selector.Item item : s.selectors()) {
+            if (!(item.selector() instanceof Selector.Column c)) {
+                return false;
+            }
+            ColumnMetadata col = table.column(c.name());
+            if (col == null || !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
+                return false;
+            }
+            anyStatic |= col.isStatic();
+        }
+        return anyStatic;
     }
 
     /** {@code floor(c, duration[, start])} as a GROUP BY element: the overload for c's type, constants bound. */
@@ -625,6 +673,8 @@ public final class SelectExecution implements CqlStatement {
         int partitionRegularRows;
         boolean partitionHasStatic;
         List<Object[]> sortBuffer;
+        /** With {@link #sortBuffer}: the LIMIT, applied once the rows of all partitions are in order. */
+        int sortLimit;
         int groupLimit;
         final int groupsPerPartitionLimit;
         int groupsWritten;
@@ -714,6 +764,7 @@ public final class SelectExecution implements CqlStatement {
                                 + "side, or disable paging for this query");
                     }
                     sortBuffer = new ArrayList<>();
+                    sortLimit = remaining;
                 }
             }
             if (indexTarget != null) {
@@ -755,6 +806,9 @@ public final class SelectExecution implements CqlStatement {
             if (value == null || value == Values.UNSET) {
                 throw new InvalidRequestException("Unsupported " + (value == null ? "null" : "unset")
                         + " value for column " + indexFilter.column().name());
+            }
+            if (value.remaining() > Restrictions.MAX_KEY_LENGTH) {
+                throw new InvalidRequestException("Index expression values may not be larger than 64K");
             }
             if (indexFilter.mapKey() != null) {
                 ByteBuffer mk = indexFilter.mapKey().bind(bind);
@@ -1363,7 +1417,6 @@ public final class SelectExecution implements CqlStatement {
                 captureOutputs(values);
                 sortBuffer.add(new Object[]{row.clusteringKeyCopy(), values});
                 emitted++;
-                remaining--;
                 return;
             }
             selection.write(row, bind, writer);
@@ -1415,6 +1468,9 @@ public final class SelectExecution implements CqlStatement {
                     int c = Arrays.compareUnsigned((byte[]) a[0], (byte[]) b[0]);
                     return reversed ? -c : c;
                 });
+                if (sortBuffer.size() > sortLimit) {
+                    sortBuffer.subList(sortLimit, sortBuffer.size()).clear();
+                }
                 for (Object[] r : sortBuffer) {
                     @SuppressWarnings("unchecked")
                     List<ByteBuffer> values = (List<ByteBuffer>) r[1];

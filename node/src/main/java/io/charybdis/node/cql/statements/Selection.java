@@ -1256,6 +1256,14 @@ public final class Selection {
                     throw new InvalidRequestException("Invalid number of arguments in call to function system.token: "
                             + table.partitionKey().size() + " required but " + keyArgs.size() + " provided");
                 }
+                for (int i = 0; i < keyArgs.size(); i++) {
+                    DataType keyType = table.partitionKey().get(i).type();
+                    if (fc.args().get(i) instanceof Selector.Column
+                            && !Functions.fits(keyArgs.get(i).type(), keyType)) {
+                        throw new InvalidRequestException("Type error: " + keyArgs.get(i).name() + " cannot be passed "
+                                + "as argument " + i + " of function system.token of type " + keyType.cqlName());
+                    }
+                }
                 boolean ownKey = true;
                 for (int i = 0; i < keyArgs.size(); i++) {
                     ownKey &= fc.args().get(i) instanceof Selector.Column col

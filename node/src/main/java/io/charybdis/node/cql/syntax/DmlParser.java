@@ -589,6 +589,9 @@ abstract class DmlParser extends ExpressionParser {
 
     final UseStatement use() {
         expect(TokenType.K_USE);
+        if (at(TokenType.QMARK)) {
+            throw invalid(peek(), "Bind variables cannot be used for keyspace names");
+        }
         return new UseStatement(ident());
     }
 

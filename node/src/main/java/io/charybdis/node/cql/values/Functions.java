@@ -232,8 +232,15 @@ public final class Functions {
     }
 
     /** Binds a function call in a term position (a value of a receiver of type {@code receiverType}). */
+    /** The native aggregates, which Cassandra refuses as terms (in WHERE, in values). */
+    private static final java.util.Set<String> AGGREGATES = java.util.Set.of("count", "sum", "avg", "min", "max");
+
     public BoundValue bindCall(Term.FunctionCall call, String receiverName, DataType receiverType, TermBinder binder) {
         String name = call.function().name();
+        if (AGGREGATES.contains(name) && (call.function().keyspace() == null
+                || call.function().keyspace().equals("system"))) {
+            throw new InvalidRequestException("Aggregation function are not supported in the where clause");
+        }
         if (isFromJson(name)) {
             if (call.args().size() != 1) {
                 throw new InvalidRequestException("fromJson() may only be called with a single argument");

@@ -69,6 +69,29 @@ public final class TermBinder {
         };
     }
 
+    /**
+     * Whether a value hinted as {@code hint} may go to a receiver of type {@code receiver}: Cassandra's value
+     * compatibility of native types (the same type, ascii into text, any type into blob, the integers into varint,
+     * timestamps and bigints into each other).
+     */
+    static boolean hintFits(io.charybdis.protocol.types.NativeType hint,
+                            io.charybdis.protocol.types.NativeType receiver) {
+        if (hint == receiver || receiver == io.charybdis.protocol.types.NativeType.BLOB) {
+            return true;
+        }
+        return switch (receiver) {
+            case TEXT -> hint == io.charybdis.protocol.types.NativeType.ASCII;
+            case VARINT -> hint == io.charybdis.protocol.types.NativeType.INT
+                    || hint == io.charybdis.protocol.types.NativeType.BIGINT
+                    || hint == io.charybdis.protocol.types.NativeType.SMALLINT
+                    || hint == io.charybdis.protocol.types.NativeType.TINYINT;
+            case BIGINT -> hint == io.charybdis.protocol.types.NativeType.TIMESTAMP;
+            case COUNTER -> hint == io.charybdis.protocol.types.NativeType.BIGINT;
+            case TIMESTAMP -> hint == io.charybdis.protocol.types.NativeType.BIGINT;
+            default -> false;
+        };
+    }
+
     public BoundValue bind(Term term, String receiverName, DataType type) {
         if (term instanceof Term.BindMarker m) {
             return marker(m, receiverName, type);
@@ -80,6 +103,13 @@ public final class TermBinder {
             return BoundValue.constant(Literals.parse(lit, type, receiverName));
         }
         if (term instanceof Term.TypeCast cast) {
+            if (cast.type() instanceof io.charybdis.node.cql.syntax.CqlTypeSyntax.Native hint
+                    && type instanceof io.charybdis.protocol.types.NativeType receiver
+                    && !hintFits(io.charybdis.protocol.types.NativeType.fromCqlName(hint.type().cqlName()),
+                            receiver)) {
+                throw new InvalidRequestException("Cannot assign value (" + hint.toCql() + ")"
+                        + cast.term().toCql() + " to " + receiverName + " of type " + type.cqlName());
+            }
             return bind(cast.term(), receiverName, type);
         }
         if (term instanceof Term.TupleLiteral one && one.elements().size() == 1 && Types.kind(type) != TypeKind.TUPLE) {
