@@ -382,6 +382,7 @@ public final class Selection {
                 String name = inner.name() + "[" + (sa.from() == null ? "" : termName(sa.from())) + ".."
                         + (sa.to() == null ? "" : termName(sa.to())) + "]";
                 boolean map = k == TypeKind.MAP;
+                boolean multiCell = inner.type().isMultiCell();
                 return simple(inner.type(), name, (r, ctx) -> {
                     ByteBuffer lo = from == null ? null : from.bind(ctx);
                     ByteBuffer hi = to == null ? null : to.bind(ctx);
@@ -391,7 +392,10 @@ public final class Selection {
                     lo = lo == Values.UNSET ? null : lo;
                     hi = hi == Values.UNSET ? null : hi;
                     ByteBuffer v = inner.value(r, ctx);
-                    List<ByteBuffer> parts = v == null ? List.of() : Values.elements(v, map);
+                    if (v == null) {
+                        return null;
+                    }
+                    List<ByteBuffer> parts = Values.elements(v, map);
                     int step = map ? 2 : 1;
                     List<ByteBuffer> kept = new ArrayList<>();
                     for (int i = 0; i < parts.size(); i += step) {
@@ -403,7 +407,11 @@ public final class Selection {
                             }
                         }
                     }
-                    // as Cassandra: a slice is a collection, empty rather than null when nothing is in it
+                    // as Cassandra: a slice of a frozen collection is a collection, empty rather than null when
+                    // nothing is in it; a slice of a non-frozen one selects its cells, none of them being null
+                    if (kept.isEmpty() && multiCell) {
+                        return null;
+                    }
                     ByteBuffer out = Values.collection(kept);
                     if (map) {
                         out.putInt(0, kept.size() / 2);
@@ -461,7 +469,7 @@ public final class Selection {
                     if (withNulls != null) {
                         return withNulls;
                     }
-                    var bound = binder.bind(term, name, hinted);
+                    var bound = binder.bindHinted(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
                 }
                 return build(th.selector(), table, row, functions, binder);

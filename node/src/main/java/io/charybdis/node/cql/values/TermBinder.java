@@ -26,6 +26,8 @@ public final class TermBinder {
     /** What each marker is bound to: a column's name, or a special receiver ({@code [limit]}, {@code in(k)}...). */
     private final String[] receivers;
     private final Functions functions;
+    /** Set while binding a selection's type-hinted literal, where collection literals may hold markers. */
+    private boolean markersInCollections;
 
     public TermBinder(String keyspace, String table, int markerCount, Functions functions) {
         this.keyspace = keyspace;
@@ -63,10 +65,25 @@ public final class TermBinder {
             try {
                 type.validate(v);
             } catch (MarshalException e) {
-                throw new InvalidRequestException("Exception while binding column " + name + ": " + e.getMessage());
+                // as Cassandra: the type's own message, naming no column
+                throw new InvalidRequestException(e.getMessage());
             }
             return v;
         };
+    }
+
+    /**
+     * Binds a type-hinted term of a selection ({@code (list<int>)[1, ?]}): there, unlike in values and conditions,
+     * Cassandra lets collection literals hold bind markers.
+     */
+    public BoundValue bindHinted(Term term, String receiverName, DataType type) {
+        boolean was = markersInCollections;
+        markersInCollections = true;
+        try {
+            return bind(term, receiverName, type);
+        } finally {
+            markersInCollections = was;
+        }
     }
 
     public BoundValue bind(Term term, String receiverName, DataType type) {
@@ -126,6 +143,9 @@ public final class TermBinder {
                 }
                 BoundValue[] elements = bindElements(list.elements(), receiverName, elementType,
                         kind == TypeKind.VECTOR ? "vector" : "list");
+                if (kind == TypeKind.LIST) {
+                    refuseMarkers(list.elements(), "list", receiverName);
+                }
                 return ctx -> {
                     List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
                     return values == null ? Values.UNSET : Types.joinComponents(type, values);
@@ -145,6 +165,7 @@ public final class TermBinder {
                 }
                 DataType elementType = Types.elementType(type);
                 BoundValue[] elements = bindElements(elementsTerms, receiverName, elementType, "set");
+                refuseMarkers(elementsTerms, "set", receiverName);
                 return ctx -> {
                     List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
                     if (values == null) {
@@ -180,6 +201,11 @@ public final class TermBinder {
                             "key");
                     vals[i] = element(entries.get(i).getValue(), "value(" + receiverName + ")", vt, "map", receiverName,
                             "value");
+                }
+                if (!(term instanceof Term.UdtLiteral)) {
+                    for (Map.Entry<Term, Term> e : entries) {
+                        refuseMarkers(List.of(e.getKey(), e.getValue()), "map", receiverName);
+                    }
                 }
                 return ctx -> {
                     TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(kt::compare);
@@ -230,7 +256,8 @@ public final class TermBinder {
                     for (BoundValue f : fields) {
                         ByteBuffer v = f.bind(ctx);
                         if (v == Values.UNSET) {
-                            return Values.UNSET;
+                            throw new InvalidRequestException("Invalid unset value for tuple field number "
+                                    + values.size());
                         }
                         values.add(v);
                     }
@@ -265,10 +292,16 @@ public final class TermBinder {
                     fields[i] = t == null ? ctx -> null : element(t, receiverName + "." + names.get(i),
                             fieldTypes.get(i), "user type", receiverName, "field " + names.get(i));
                 }
+                boolean frozen = !type.isMultiCell();
+                String typeName = ((io.charybdis.protocol.types.UserType) type).name();
                 return ctx -> {
                     List<ByteBuffer> values = new ArrayList<>(fields.length);
                     for (BoundValue f : fields) {
                         ByteBuffer v = f.bind(ctx);
+                        if (v == Values.UNSET && frozen) {
+                            throw new InvalidRequestException("Invalid unset value for field '"
+                                    + names.get(values.size()) + "' of user defined type " + typeName);
+                        }
                         values.add(v == Values.UNSET ? null : v);
                     }
                     return Values.tuple(values);
@@ -300,6 +333,14 @@ public final class TermBinder {
         try {
             return bind(term, elementReceiver, type);
         } catch (InvalidRequestException e) {
+            boolean nested = term instanceof Term.TupleLiteral || term instanceof Term.ListLiteral
+                    || term instanceof Term.SetLiteral || term instanceof Term.MapLiteral
+                    || term instanceof Term.UdtLiteral;
+            if (nested && !containsMarker(term)) {
+                String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
+                throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
+                        + " is not of type " + type.cqlName());
+            }
             if (term instanceof Term.Literal lit && lit.kind() != LiteralKind.NULL) {
                 String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
@@ -307,6 +348,41 @@ public final class TermBinder {
             }
             throw e;
         }
+    }
+
+    /**
+     * As Cassandra: a list, set or map literal holds no bind marker, at any depth (a marker stands for the whole
+     * collection instead); vectors, tuples and user type literals may hold them.
+     */
+    private void refuseMarkers(List<Term> elements, String what, String receiverName) {
+        if (markersInCollections) {
+            return;
+        }
+        for (Term t : elements) {
+            if (containsMarker(t)) {
+                throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName
+                        + ": bind variables are not supported inside collection literals");
+            }
+        }
+    }
+
+    /** Whether a term holds a bind marker anywhere inside it. */
+    public static boolean containsMarker(Term t) {
+        return switch (t) {
+            case Term.BindMarker m -> true;
+            case Term.ListLiteral l -> l.elements().stream().anyMatch(TermBinder::containsMarker);
+            case Term.SetLiteral l -> l.elements().stream().anyMatch(TermBinder::containsMarker);
+            case Term.TupleLiteral l -> l.elements().stream().anyMatch(TermBinder::containsMarker);
+            case Term.MapLiteral m -> m.entries().stream()
+                    .anyMatch(e -> containsMarker(e.getKey()) || containsMarker(e.getValue()));
+            case Term.UdtLiteral u -> u.fields().values().stream().anyMatch(TermBinder::containsMarker);
+            case Term.FunctionCall f -> f.args().stream().anyMatch(TermBinder::containsMarker);
+            case Term.TypeCast c -> containsMarker(c.term());
+            case Term.Cast c -> containsMarker(c.term());
+            case Term.Negation n -> containsMarker(n.term());
+            case Term.BinaryOp b -> containsMarker(b.left()) || containsMarker(b.right());
+            default -> false;
+        };
     }
 
     private BoundValue[] bindAll(List<Term> terms, String receiverName, DataType elementType) {
