@@ -485,6 +485,7 @@ public final class ModificationExecution implements CqlStatement {
         switch (a) {
             case Assignment.SetValue sv -> {
                 if (Types.isCounter(c.type())) {
+                    binder.bind(sv.value(), c.name(), c.type()); // as Cassandra, the value is prepared first
                     throw new InvalidRequestException("Cannot set the value of counter column " + c.name()
                             + " (counters can only be incremented/decremented, not set)");
                 }

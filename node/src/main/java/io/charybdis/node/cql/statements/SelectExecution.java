@@ -105,6 +105,7 @@ public final class SelectExecution implements CqlStatement {
         if (distinct && s.perPartitionLimit() != null) {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
+        String distinctMissing = null;
         if (distinct) {
             for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
                 List<String> restricted = switch (r) {
@@ -154,13 +155,17 @@ public final class SelectExecution implements CqlStatement {
             boolean anyColumn = !selected.isEmpty();
             for (ColumnMetadata pk : table.partitionKey()) {
                 // (a DISTINCT of only aggregates, e.g. count(*), needs no key columns)
-                if ((s.isWildcard() || anyColumn) && !selected.contains(pk.name())) {
-                    throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key "
-                            + "columns (missing " + pk.name() + ")");
+                if ((s.isWildcard() || anyColumn) && !selected.contains(pk.name()) && distinctMissing == null) {
+                    distinctMissing = pk.name();
                 }
             }
         }
         this.restrictions = new Restrictions(table, s.where(), binder, true, s.allowFiltering() || virtual != null);
+        // as Cassandra: only a DISTINCT over a range of partitions must select the whole partition key
+        if (distinctMissing != null && !restrictions.hasPartitionKeys()) {
+            throw new InvalidRequestException("SELECT DISTINCT queries must request all the partition key "
+                    + "columns (missing " + distinctMissing + ")");
+        }
         Selection sel = s.isWildcard() ? Selection.wildcard(table, template)
                 : Selection.of(table, template, s.selectors(), functions, binder);
         if (s.perPartitionLimit() != null && sel.isAggregate() && s.groupBy().isEmpty()) {

@@ -1419,6 +1419,13 @@ public final class Selection {
         private long count;
         /** avg of decimals: Cassandra's running mean, avg += (x - avg) / n rounded half-even at each value. */
         private BigDecimal decimalAvg = BigDecimal.ZERO;
+        /**
+         * Decimal sums keep at most 10,000 digits, the precision of Cassandra's decimal arithmetic: summing 1e500000000
+         * and 1 exactly would need half a billion digits and hold the shard for minutes (Cassandra's own sum does,
+         * CASSANDRA-21401); every sum that fits in 10,000 digits is exact.
+         */
+        private static final java.math.MathContext SUM_PRECISION = new java.math.MathContext(10000,
+                java.math.RoundingMode.HALF_UP);
 
         Aggregate(String fn, String name, Output arg) {
             this.fn = fn;
@@ -1529,8 +1536,9 @@ public final class Selection {
                         default -> {
                             Object o = arg.type().compose(v.duplicate());
                             if (o instanceof BigDecimal bd && fn.equals("avg")) {
-                                decimalAvg = decimalAvg.add(bd.subtract(decimalAvg).divide(BigDecimal.valueOf(count + 1),
-                                        java.math.RoundingMode.HALF_EVEN));
+                                decimalAvg = decimalAvg.add(bd.subtract(decimalAvg, SUM_PRECISION)
+                                        .divide(BigDecimal.valueOf(count + 1), java.math.RoundingMode.HALF_EVEN),
+                                        SUM_PRECISION);
                             }
                             addComposed(o);
                         }
@@ -1561,7 +1569,7 @@ public final class Selection {
             if (o instanceof Float || o instanceof Double) {
                 dsum += ((Number) o).doubleValue();
             } else if (o instanceof BigDecimal bd) {
-                sum = sum.add(bd);
+                sum = sum.add(bd, SUM_PRECISION);
             } else if (o instanceof BigInteger bi) {
                 sum = sum.add(new BigDecimal(bi));
             } else {

@@ -92,6 +92,10 @@ public final class TermBinder {
         }
         if (term instanceof Term.Literal lit) {
             if (lit.kind() == LiteralKind.NULL) {
+                if (Types.isCounter(type)) {
+                    // as Cassandra: a null constant is not assignable to a counter, wherever it stands
+                    throw new InvalidRequestException("Invalid null value for counter increment/decrement");
+                }
                 return ctx -> null;
             }
             return BoundValue.constant(Literals.parse(lit, type, receiverName));
@@ -248,7 +252,16 @@ public final class TermBinder {
                     }
                 }
                 for (int i = 0; i < fields.length; i++) {
-                    fields[i] = bind(tuple.elements().get(i), receiverName, fieldTypes.get(i));
+                    Term component = tuple.elements().get(i);
+                    try {
+                        fields[i] = bind(component, receiverName, fieldTypes.get(i));
+                    } catch (InvalidRequestException e) {
+                        if (isCollectionOrTupleLiteral(component) && !containsMarker(component)) {
+                            throw new InvalidRequestException("Invalid tuple literal for " + receiverName
+                                    + ": component " + i + " is not of type " + fieldTypes.get(i).cqlName());
+                        }
+                        throw e;
+                    }
                 }
                 int arity = fieldTypes.size();
                 return ctx -> {
@@ -333,10 +346,7 @@ public final class TermBinder {
         try {
             return bind(term, elementReceiver, type);
         } catch (InvalidRequestException e) {
-            boolean nested = term instanceof Term.TupleLiteral || term instanceof Term.ListLiteral
-                    || term instanceof Term.SetLiteral || term instanceof Term.MapLiteral
-                    || term instanceof Term.UdtLiteral;
-            if (nested && !containsMarker(term)) {
+            if (isCollectionOrTupleLiteral(term) && !containsMarker(term)) {
                 String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
                         + " is not of type " + type.cqlName());
@@ -364,6 +374,11 @@ public final class TermBinder {
                         + ": bind variables are not supported inside collection literals");
             }
         }
+    }
+
+    private static boolean isCollectionOrTupleLiteral(Term t) {
+        return t instanceof Term.TupleLiteral || t instanceof Term.ListLiteral || t instanceof Term.SetLiteral
+                || t instanceof Term.MapLiteral || t instanceof Term.UdtLiteral;
     }
 
     /** Whether a term holds a bind marker anywhere inside it. */
