@@ -134,6 +134,10 @@ public final class TermBinder {
             };
         }
         TypeKind kind = Types.kind(type);
+        if (term instanceof Term.ListLiteral && kind != TypeKind.LIST && kind != TypeKind.VECTOR) {
+            // as Cassandra: a list literal tests its receiver first, wherever it stands
+            throw unexpectedListReceiver(type);
+        }
         switch (kind) {
             case LIST, VECTOR -> {
                 if (!(term instanceof Term.ListLiteral list)) {
@@ -161,9 +165,6 @@ public final class TermBinder {
                     elementsTerms = set.elements();
                 } else if (term instanceof Term.EmptyBraces) {
                     elementsTerms = List.of();
-                } else if (term instanceof Term.ListLiteral) {
-                    throw new InvalidRequestException("Unexpected receiver type '" + type.cqlName()
-                            + "'; only list and vector are expected");
                 } else {
                     throw invalid(term, receiverName, type);
                 }
@@ -256,7 +257,8 @@ public final class TermBinder {
                     try {
                         fields[i] = bind(component, receiverName, fieldTypes.get(i));
                     } catch (InvalidRequestException e) {
-                        if (isCollectionOrTupleLiteral(component) && !containsMarker(component)) {
+                        if (isCollectionOrTupleLiteral(component) && !containsMarker(component)
+                                && !e.getMessage().startsWith("Unexpected receiver type")) {
                             throw new InvalidRequestException("Invalid tuple literal for " + receiverName
                                     + ": component " + i + " is not of type " + fieldTypes.get(i).cqlName());
                         }
@@ -346,7 +348,8 @@ public final class TermBinder {
         try {
             return bind(term, elementReceiver, type);
         } catch (InvalidRequestException e) {
-            if (isCollectionOrTupleLiteral(term) && !containsMarker(term)) {
+            if (isCollectionOrTupleLiteral(term) && !containsMarker(term)
+                    && !e.getMessage().startsWith("Unexpected receiver type")) {
                 String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
                         + " is not of type " + type.cqlName());
@@ -374,6 +377,11 @@ public final class TermBinder {
                         + ": bind variables are not supported inside collection literals");
             }
         }
+    }
+
+    private static InvalidRequestException unexpectedListReceiver(DataType type) {
+        return new InvalidRequestException("Unexpected receiver type '" + type.cqlName()
+                + "'; only list and vector are expected");
     }
 
     private static boolean isCollectionOrTupleLiteral(Term t) {
