@@ -441,7 +441,9 @@ public final class Selection {
                     Output l = lr.get(0);
                     Output r = lr.get(1);
                     DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type(), l.name(), r.name());
-                    String name = l.name() + " " + bo.op().symbol() + " " + r.name();
+                    // as Cassandra: an operand written in parentheses keeps them in the column's name
+                    String name = parenthesized(bo.left(), l.name()) + " " + bo.op().symbol() + " "
+                            + parenthesized(bo.right(), r.name());
                     return simple(result, name, (row2, ctx) -> Arithmetic.apply(bo.op(), l.type(), l.value(row2, ctx),
                             r.type(), r.value(row2, ctx), result));
                 });
@@ -502,6 +504,11 @@ public final class Selection {
                 throw new InvalidRequestException("Unsupported selector: " + s);
             }
         }
+    }
+
+    private static String parenthesized(Selector s, String name) {
+        int n = s instanceof Selector.BinaryOp bo ? bo.parentheses() : 0;
+        return "(".repeat(n) + name + ")".repeat(n);
     }
 
     /** The collection kind an element or slice selection applies to (sets and maps), or Cassandra's error. */
