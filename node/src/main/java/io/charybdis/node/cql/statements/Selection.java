@@ -540,7 +540,10 @@ public final class Selection {
      * string or null refused.
      */
     private static Output constantArgument(Selector.Value v, TermBinder binder) {
-        Term.Literal lit = (Term.Literal) v.term();
+        if (!(v.term() instanceof Term.Literal lit)) {
+            // a bind marker or literal no overload could type: a client error, never a server one
+            throw cannotInfer(v.term());
+        }
         DataType t = switch (lit.kind()) {
             case STRING, NULL -> throw cannotInfer(lit);
             case INTEGER -> NativeType.INT;
