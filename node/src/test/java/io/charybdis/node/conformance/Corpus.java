@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  *   <li>{@code @skip <reason>}: recorded, but not run against Charybdis (a known difference, to be fixed);</li>
  *   <li>{@code @bind <value> | <value> ...}: the statement is prepared and executed with these bound values, CQL
  *       literals parsed by the driver's codec for each bind variable's type ({@code null}; {@code unset} leaves the
- *       variable unset); an empty list binds none;</li>
+ *       variable unset; {@code raw:0x<hex>} binds those bytes as they are, to send malformed values); an empty
+ *       list binds none;</li>
  *   <li>{@code @prepare}: the statement is prepared, not executed; the outcome is its metadata (bind variables
  *       with their names and types, the partition key indexes drivers route by, the result columns);</li>
  *   <li>{@code @page <n>}: the statement runs with a fetch size of {@code n}; the driver fetches every page, and

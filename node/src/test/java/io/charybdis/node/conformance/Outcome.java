@@ -166,6 +166,11 @@ final class Outcome {
                 b = b.unset(i);
                 continue;
             }
+            if (v.startsWith("raw:0x")) {
+                // the exact bytes, whatever the variable's type (malformed values: deserialization errors)
+                b = b.setBytesUnsafe(i, java.nio.ByteBuffer.wrap(java.util.HexFormat.of().parseHex(v.substring(6))));
+                continue;
+            }
             com.datastax.oss.driver.api.core.type.codec.TypeCodec<Object> codec = registry.codecFor(vars.get(i).getType());
             b = b.set(i, codec.parse(v), codec);
         }

@@ -299,7 +299,8 @@ class BadInputTest {
             Response r = c.read();
             assertThat(r.stream()).isEqualTo(8);
             assertThat(r.errorCode()).isEqualTo(0x2200);
-            assertThat(r.errorMessage()).contains("v");
+            // Cassandra's own message for a malformed int, which names no column
+            assertThat(r.errorMessage()).isEqualTo("Expected 4 or 0 byte int (3)");
         }
         healthyClientStillWorks();
     }

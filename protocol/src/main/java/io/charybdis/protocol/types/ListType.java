@@ -42,9 +42,7 @@ public record ListType(DataType element, boolean frozen) implements DataType {
     @Override
     public void validate(ByteBuffer value) {
         if (value != null) {
-            for (ByteBuffer e : Values.readAll(value, 1, "list")) {
-                element.validate(e);
-            }
+            Values.validateCollection(value, "list", element);
         }
     }
 

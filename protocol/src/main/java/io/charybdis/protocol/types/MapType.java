@@ -47,11 +47,7 @@ public record MapType(DataType key, DataType value, boolean frozen) implements D
     @Override
     public void validate(ByteBuffer v) {
         if (v != null) {
-            List<ByteBuffer> all = Values.readAll(v, 2, "map");
-            for (int i = 0; i < all.size(); i += 2) {
-                key.validate(all.get(i));
-                value.validate(all.get(i + 1));
-            }
+            Values.validateCollection(v, "map", key, value);
         }
     }
 

@@ -47,9 +47,7 @@ public record SetType(DataType element, boolean frozen) implements DataType {
     @Override
     public void validate(ByteBuffer value) {
         if (value != null) {
-            for (ByteBuffer e : Values.readAll(value, 1, "set")) {
-                element.validate(e);
-            }
+            Values.validateCollection(value, "set", element);
         }
     }
 

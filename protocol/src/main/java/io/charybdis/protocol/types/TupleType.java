@@ -46,12 +46,7 @@ public record TupleType(List<DataType> components) implements DataType {
     @Override
     public void validate(ByteBuffer value) {
         if (value != null) {
-            List<ByteBuffer> parts = Values.readComponents(value, components.size(), "tuple");
-            for (int i = 0; i < parts.size(); i++) {
-                if (parts.get(i) != null) {
-                    components.get(i).validate(parts.get(i));
-                }
-            }
+            Values.validateComponents(value, components, "tuple");
         }
     }
 

@@ -69,12 +69,7 @@ public record UserType(String keyspace, String name, List<String> fieldNames, Li
     @Override
     public void validate(ByteBuffer value) {
         if (value != null) {
-            List<ByteBuffer> parts = Values.readComponents(value, fieldTypes.size(), "user type");
-            for (int i = 0; i < parts.size(); i++) {
-                if (parts.get(i) != null) {
-                    fieldTypes.get(i).validate(parts.get(i));
-                }
-            }
+            Values.validateComponents(value, fieldTypes, "user type");
         }
     }
 

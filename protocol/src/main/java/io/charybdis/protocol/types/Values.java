@@ -48,6 +48,78 @@ final class Values {
         }
     }
 
+    /**
+     * Validates a count-prefixed collection value as Cassandra's serializers do: read and validate one element at a
+     * time, failing with Cassandra's messages ({@code Not enough bytes to read a list}, {@code The data cannot be
+     * deserialized as a set}, {@code Null value read when not allowed}, the element type's own message, {@code
+     * Unexpected extraneous bytes after map value}). {@code types} holds one type per element of an entry (one for
+     * lists and sets, key and value for maps).
+     */
+    static void validateCollection(ByteBuffer value, String what, DataType... types) {
+        ByteBuffer in = value.duplicate();
+        if (in.remaining() < 4) {
+            throw new MarshalException("Not enough bytes to read a " + what);
+        }
+        int n = in.getInt();
+        if (n < 0) {
+            throw new MarshalException("The data cannot be deserialized as a " + what);
+        }
+        boolean nullElement = false;
+        for (int i = 0; i < n; i++) {
+            for (DataType t : types) {
+                if (in.remaining() < 4) {
+                    throw new MarshalException("Not enough bytes to read a " + what);
+                }
+                int size = in.getInt();
+                if (size < 0 && types.length == 1 && what.equals("list")) {
+                    // Cassandra reads a list's null element and fails later; we refuse it once the value is read
+                    nullElement = true;
+                    continue;
+                }
+                if (size < 0) {
+                    throw new MarshalException("Null value read when not allowed");
+                }
+                if (in.remaining() < size) {
+                    throw new MarshalException("Not enough bytes to read a " + what);
+                }
+                t.validate(in.slice(in.position(), size));
+                in.position(in.position() + size);
+            }
+        }
+        expectEnd(in, what);
+        if (nullElement) {
+            throw new MarshalException("null is not supported inside collections");
+        }
+    }
+
+    /**
+     * Validates a tuple or user type value as Cassandra does: trailing components may be missing, a negative size
+     * is a null component, and each component is checked by its type as it is read.
+     */
+    static void validateComponents(ByteBuffer value, List<DataType> types, String what) {
+        ByteBuffer in = value.duplicate();
+        for (int i = 0; i < types.size(); i++) {
+            if (!in.hasRemaining()) {
+                return;
+            }
+            if (in.remaining() < 4) {
+                throw new MarshalException("Not enough bytes to read size of " + i + "th component");
+            }
+            int size = in.getInt();
+            if (size < 0) {
+                continue;
+            }
+            if (in.remaining() < size) {
+                throw new MarshalException("Not enough bytes to read " + i + "th component");
+            }
+            types.get(i).validate(in.slice(in.position(), size));
+            in.position(in.position() + size);
+        }
+        if (in.hasRemaining()) {
+            throw new MarshalException("Invalid remaining data after end of " + what + " value");
+        }
+    }
+
     /** Serialized elements of a count-prefixed value (list, set, map: keys and values alternate). */
     static List<ByteBuffer> readAll(ByteBuffer value, int perEntry, String what) {
         ByteBuffer in = value.duplicate();

@@ -47,6 +47,9 @@ public record VectorType(DataType element, int dimension) implements DataType {
 
     private List<ByteBuffer> split(ByteBuffer value) {
         ByteBuffer in = value.duplicate();
+        if (!in.hasRemaining()) {
+            throw new MarshalException("Invalid empty vector value");
+        }
         List<ByteBuffer> out = new ArrayList<>(dimension);
         int fixed = element.fixedLength();
         for (int i = 0; i < dimension; i++) {
@@ -56,14 +59,12 @@ public record VectorType(DataType element, int dimension) implements DataType {
             } else {
                 long l = VInt.readUnsigned(in);
                 if (l > in.remaining()) {
-                    throw new MarshalException("Not enough bytes to read a vector element: need=" + l
-                            + " available=" + in.remaining());
+                    throw new MarshalException("Not enough bytes to read a " + cqlName());
                 }
                 n = (int) l;
             }
             if (in.remaining() < n) {
-                throw new MarshalException("Expected " + dimension + " elements of " + element.cqlName()
-                        + " in a vector, got " + i);
+                throw new MarshalException("Not enough bytes to read a " + cqlName());
             }
             out.add(in.slice(in.position(), n));
             in.position(in.position() + n);

@@ -93,6 +93,8 @@ public final class ModificationExecution implements CqlStatement {
     /** A DELETE of specific columns over a clustering range: refused at execution, as Cassandra does. */
     private final boolean columnRangeDeletion;
     private final boolean needsRead;
+    /** Whether list operations read the list: then each row keeps a view of its lists (see ListViews). */
+    private final boolean readsLists;
     private final boolean staticOnly;
     private final ResultMetadata casMetadata;
 
@@ -481,6 +483,7 @@ public final class ModificationExecution implements CqlStatement {
                     || (op.kind() == OpKind.REMOVE && Types.kind(op.column().type()) == TypeKind.LIST);
         }
         this.needsRead = read;
+        this.readsLists = read;
         this.variables = binder.variables();
         this.pkIndexes = SelectExecution.pkBindIndexes(table, binder.receivers());
         if (conditions.stream().anyMatch(c -> Types.isCounter(c.column().type()))) {
@@ -523,6 +526,7 @@ public final class ModificationExecution implements CqlStatement {
         switch (a) {
             case Assignment.SetValue sv -> {
                 if (Types.isCounter(c.type())) {
+                    binder.bind(sv.value(), c.name(), c.type()); // as Cassandra, the value is prepared first
                     throw new InvalidRequestException("Cannot set the value of counter column " + c.name()
                             + " (counters can only be incremented/decremented, not set)");
                 }
@@ -560,8 +564,17 @@ public final class ModificationExecution implements CqlStatement {
                             + sub.value().toCql() + ") for " + (k.isCollection() ? "frozen collection column "
                             : k == TypeKind.TUPLE ? "tuple column " : "non counter column ") + c.name());
                 }
-                DataType t = k == TypeKind.MAP ? Types.setOf(Types.keyType(c.type()), false) : c.type();
-                return new Op(c, OpKind.REMOVE, binder.bind(sub.value(), c.name(), t), null, -1);
+                if (k == TypeKind.MAP) {
+                    try {
+                        return new Op(c, OpKind.REMOVE, binder.bind(sub.value(), c.name(),
+                                Types.setOf(Types.keyType(c.type()), false)), null, -1);
+                    } catch (InvalidRequestException e) {
+                        // as Cassandra, whatever does not fit a set of the map's keys
+                        throw new InvalidRequestException("Value for a map substraction has to be a set, but was: '"
+                                + sub.value().toCql() + "'");
+                    }
+                }
+                return new Op(c, OpKind.REMOVE, binder.bind(sub.value(), c.name(), c.type()), null, -1);
             }
             case Assignment.Prepend pre -> {
                 if (k != TypeKind.LIST || !c.isMultiCell()) {
@@ -985,10 +998,11 @@ public final class ModificationExecution implements CqlStatement {
                     hasStaticOps |= op.column().isStatic();
                 }
                 if (hasStaticOps) {
+                    ListViews staticLists = readsLists ? new ListViews() : null;
                     b.beginRow(ClusteringCodec.STATIC_ROW);
                     for (Op op : ops) {
                         if (op.column().isStatic()) {
-                            apply(b, op, bind, ts, ttlSeconds, now, current, ClusteringCodec.STATIC_ROW);
+                            apply(b, op, bind, ts, ttlSeconds, now, current, ClusteringCodec.STATIC_ROW, staticLists);
                         }
                     }
                     b.endRow();
@@ -997,6 +1011,7 @@ public final class ModificationExecution implements CqlStatement {
                     if (ck == null) {
                         continue;
                     }
+                    ListViews rowLists = readsLists ? new ListViews() : null;
                     b.beginRow(ck);
                     if (written != null) {
                         b.writtenClustering(ts, written.get(ck));
@@ -1006,7 +1021,7 @@ public final class ModificationExecution implements CqlStatement {
                     }
                     for (Op op : ops) {
                         if (!op.column().isStatic()) {
-                            apply(b, op, bind, ts, ttlSeconds, now, current, ck);
+                            apply(b, op, bind, ts, ttlSeconds, now, current, ck, rowLists);
                         }
                     }
                     b.endRow();
@@ -1069,8 +1084,9 @@ public final class ModificationExecution implements CqlStatement {
     }
 
     private void apply(MutationBuilder b, Op op, BindContext bind, long ts, int ttl, int now, ReadResult current,
-                       byte[] clustering) {
+                       byte[] clustering, ListViews lists) {
         ColumnMetadata c = op.column();
+        boolean list = Types.kind(c.type()) == TypeKind.LIST && c.isMultiCell();
         int id = c.cellId();
         int expiry = now + ttl;
         switch (op.kind()) {
@@ -1081,8 +1097,9 @@ public final class ModificationExecution implements CqlStatement {
                 }
                 if (c.isMultiCell()) {
                     b.complexDeletion(id, ts - 1, now);
-                    if (v != null) {
-                        addElements(b, c, v, ts, ttl, expiry, false);
+                    List<ByteBuffer[]> added = v != null ? addElements(b, c, v, ts, ttl, expiry, false) : List.of();
+                    if (list && lists != null) {
+                        lists.replace(c, added);
                     }
                 } else if (v == null) {
                     b.cellTombstone(id, ts, now);
@@ -1091,25 +1108,18 @@ public final class ModificationExecution implements CqlStatement {
                     b.cell(id, ts, ttl, expiry, v);
                 }
             }
-            case APPEND -> {
+            case APPEND, PREPEND -> {
+                // as Cassandra: adding null or unset adds nothing
                 ByteBuffer v = op.value().bind(bind);
                 if (v == null || v == Values.UNSET) {
-                    if (v == null) {
-                        throw new InvalidRequestException("Invalid null value for collection " + c.name());
-                    }
                     return;
                 }
-                addElements(b, c, v, ts, ttl, expiry, false);
-            }
-            case PREPEND -> {
-                ByteBuffer v = op.value().bind(bind);
-                if (v == null) {
-                    throw new InvalidRequestException("Invalid null value for list " + c.name());
+                boolean prepend = op.kind() == OpKind.PREPEND;
+                List<ByteBuffer[]> added = addElements(b, c, v, ts, ttl, expiry, prepend);
+                if (list && lists != null) {
+                    List<ByteBuffer[]> view = lists.view(c, () -> currentCells(current, clustering, c));
+                    view.addAll(prepend ? 0 : view.size(), added);
                 }
-                if (v == Values.UNSET) {
-                    return;
-                }
-                addElements(b, c, v, ts, ttl, expiry, true);
             }
             case REMOVE -> {
                 ByteBuffer v = op.value().bind(bind);
@@ -1119,11 +1129,14 @@ public final class ModificationExecution implements CqlStatement {
                 TypeKind k = Types.kind(c.type());
                 List<ByteBuffer> elements = Values.elements(v, false);
                 if (k == TypeKind.LIST) {
-                    List<ByteBuffer[]> cells = currentCells(current, clustering, c);
-                    for (ByteBuffer[] cell : cells) {
+                    List<ByteBuffer[]> cells = lists != null ? lists.view(c, () -> currentCells(current, clustering, c))
+                            : currentCells(current, clustering, c);
+                    for (java.util.Iterator<ByteBuffer[]> it = cells.iterator(); it.hasNext(); ) {
+                        ByteBuffer[] cell = it.next();
                         for (ByteBuffer e : elements) {
                             if (Types.elementType(c.type()).compare(cell[1], e) == 0) {
                                 b.complexCellTombstone(id, Values.bytes(cell[0]), ts, now);
+                                it.remove();
                                 break;
                             }
                         }
@@ -1141,7 +1154,10 @@ public final class ModificationExecution implements CqlStatement {
                 if (k == null) {
                     throw new InvalidRequestException("Invalid null map key");
                 }
-                if (k == Values.UNSET || v == Values.UNSET) {
+                if (k == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid unset map key");
+                }
+                if (v == Values.UNSET) {
                     return;
                 }
                 byte[] path = ClusteringCodec.encodeSingle(Types.keyType(c.type()), k);
@@ -1152,25 +1168,40 @@ public final class ModificationExecution implements CqlStatement {
                 }
             }
             case SET_INDEX, DELETE_INDEX -> {
+                boolean set = op.kind() == OpKind.SET_INDEX;
                 ByteBuffer idx = op.key().bind(bind);
-                if (idx == null || idx == Values.UNSET || idx.remaining() != 4) {
+                if (idx == null || idx.remaining() != 4 && idx != Values.UNSET) {
                     throw new InvalidRequestException("Invalid null value for list index");
                 }
+                if (idx == Values.UNSET) {
+                    // as Cassandra: an unset index is refused when setting, and deletes nothing
+                    if (set) {
+                        throw new InvalidRequestException("Invalid unset value for list index");
+                    }
+                    return;
+                }
                 int i = idx.getInt(idx.position());
-                List<ByteBuffer[]> cells = currentCells(current, clustering, c);
+                List<ByteBuffer[]> cells = lists != null ? lists.view(c, () -> currentCells(current, clustering, c))
+                        : currentCells(current, clustering, c);
+                if (cells.isEmpty()) {
+                    throw new InvalidRequestException(set ? "Attempted to set an element on a list which is null"
+                            : "Attempted to delete an element from a list which is null");
+                }
                 if (i < 0 || i >= cells.size()) {
                     throw new InvalidRequestException("List index " + i + " out of bound, list has size "
                             + cells.size());
                 }
                 byte[] path = Values.bytes(cells.get(i)[0]);
-                ByteBuffer v = op.kind() == OpKind.SET_INDEX ? op.value().bind(bind) : null;
+                ByteBuffer v = set ? op.value().bind(bind) : null;
                 if (v == Values.UNSET) {
                     return;
                 }
                 if (v == null) {
                     b.complexCellTombstone(id, path, ts, now);
+                    cells.remove(i);
                 } else {
                     b.complexCell(id, path, ts, ttl, expiry, v);
+                    cells.set(i, new ByteBuffer[]{cells.get(i)[0], v});
                 }
             }
             case SET_FIELD -> {
@@ -1191,16 +1222,27 @@ public final class ModificationExecution implements CqlStatement {
                     b.complexDeletion(id, CounterShards.DELETION_TIMESTAMP, now);
                 } else if (c.isMultiCell()) {
                     b.complexDeletion(id, ts, now);
+                    if (list && lists != null) {
+                        lists.replace(c, List.of());
+                    }
                 } else {
                     b.cellTombstone(id, ts, now);
                 }
             }
             case DELETE_KEY -> {
                 ByteBuffer k = op.key().bind(bind);
-                if (k == null || k == Values.UNSET) {
-                    throw new InvalidRequestException(Types.kind(c.type()) == TypeKind.MAP ? "Invalid null map key"
+                boolean map = Types.kind(c.type()) == TypeKind.MAP;
+                if (k == null) {
+                    throw new InvalidRequestException(map ? "Invalid null map key"
                             : Types.kind(c.type()) == TypeKind.LIST ? "Invalid null value for list index"
-                            : "Invalid null value for " + c.name() + " element");
+                            : "Invalid null set element");
+                }
+                if (k == Values.UNSET) {
+                    // as Cassandra: an unset map key is refused, an unset set element deletes nothing
+                    if (map) {
+                        throw new InvalidRequestException("Invalid unset map key");
+                    }
+                    return;
                 }
                 DataType kt = Types.kind(c.type()) == TypeKind.MAP ? Types.keyType(c.type())
                         : Types.elementType(c.type());
@@ -1268,8 +1310,9 @@ public final class ModificationExecution implements CqlStatement {
         return new byte[]{(byte) (field >>> 8), (byte) field};
     }
 
-    private void addElements(MutationBuilder b, ColumnMetadata c, ByteBuffer v, long ts, int ttl, int expiry,
-                             boolean prepend) {
+    /** Writes the elements of a collection or UDT value; returns the (path, value) cells added to a list. */
+    private List<ByteBuffer[]> addElements(MutationBuilder b, ColumnMetadata c, ByteBuffer v, long ts, int ttl,
+                                           int expiry, boolean prepend) {
         int id = c.cellId();
         TypeKind k = Types.kind(c.type());
         switch (k) {
@@ -1294,18 +1337,24 @@ public final class ModificationExecution implements CqlStatement {
                 for (ByteBuffer e : elements) {
                     checkIndexedSize(c, e, "values", "values");
                 }
+                List<ByteBuffer[]> added = new ArrayList<>(elements.size());
                 if (prepend) {
                     // Decreasing times before a fixed epoch, so prepended elements sort before appended ones and
                     // each prepend batch keeps its own order.
                     long base = PREPEND_EPOCH_MILLIS - PREPEND_SEQ.addAndGet(elements.size());
                     for (int i = 0; i < elements.size(); i++) {
-                        b.complexCell(id, listPath(TimeUuids.min(base + i)), ts, ttl, expiry, elements.get(i));
+                        byte[] path = listPath(TimeUuids.min(base + i));
+                        b.complexCell(id, path, ts, ttl, expiry, elements.get(i));
+                        added.add(new ByteBuffer[]{ByteBuffer.wrap(path), elements.get(i)});
                     }
                 } else {
                     for (ByteBuffer e : elements) {
-                        b.complexCell(id, listPath(TimeUuids.now()), ts, ttl, expiry, e);
+                        byte[] path = listPath(TimeUuids.now());
+                        b.complexCell(id, path, ts, ttl, expiry, e);
+                        added.add(new ByteBuffer[]{ByteBuffer.wrap(path), e});
                     }
                 }
+                return added;
             }
             case UDT -> {
                 List<ByteBuffer> fields = Values.fields(v, Types.fieldTypes(c.type()).size());
@@ -1318,6 +1367,24 @@ public final class ModificationExecution implements CqlStatement {
                 }
             }
             default -> throw new IllegalStateException("not multi-cell: " + c);
+        }
+        return List.of();
+    }
+
+    /**
+     * The cells of the lists one row's operations have seen so far: a statement's list operations apply in order,
+     * each seeing the elements the ones before it added, set or removed ({@code SET l = l + [3], l[2] = 7}, two
+     * {@code DELETE l[2], l[2]} deleting two elements), as Cassandra applies them.
+     */
+    private static final class ListViews {
+        private final java.util.Map<Integer, List<ByteBuffer[]>> byColumn = new java.util.HashMap<>(4);
+
+        List<ByteBuffer[]> view(ColumnMetadata c, java.util.function.Supplier<List<ByteBuffer[]>> current) {
+            return byColumn.computeIfAbsent(c.cellId(), id -> new ArrayList<>(current.get()));
+        }
+
+        void replace(ColumnMetadata c, List<ByteBuffer[]> cells) {
+            byColumn.put(c.cellId(), new ArrayList<>(cells));
         }
     }
 

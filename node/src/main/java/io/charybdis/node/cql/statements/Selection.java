@@ -384,6 +384,7 @@ public final class Selection {
                 String name = inner.name() + "[" + (sa.from() == null ? "" : termName(sa.from())) + ".."
                         + (sa.to() == null ? "" : termName(sa.to())) + "]";
                 boolean map = k == TypeKind.MAP;
+                boolean multiCell = inner.type().isMultiCell();
                 return simple(inner.type(), name, (r, ctx) -> {
                     ByteBuffer lo = from == null ? null : from.bind(ctx);
                     ByteBuffer hi = to == null ? null : to.bind(ctx);
@@ -393,7 +394,10 @@ public final class Selection {
                     lo = lo == Values.UNSET ? null : lo;
                     hi = hi == Values.UNSET ? null : hi;
                     ByteBuffer v = inner.value(r, ctx);
-                    List<ByteBuffer> parts = v == null ? List.of() : Values.elements(v, map);
+                    if (v == null) {
+                        return null;
+                    }
+                    List<ByteBuffer> parts = Values.elements(v, map);
                     int step = map ? 2 : 1;
                     List<ByteBuffer> kept = new ArrayList<>();
                     for (int i = 0; i < parts.size(); i += step) {
@@ -405,7 +409,11 @@ public final class Selection {
                             }
                         }
                     }
-                    // as Cassandra: a slice is a collection, empty rather than null when nothing is in it
+                    // as Cassandra: a slice of a frozen collection is a collection, empty rather than null when
+                    // nothing is in it; a slice of a non-frozen one selects its cells, none of them being null
+                    if (kept.isEmpty() && multiCell) {
+                        return null;
+                    }
                     ByteBuffer out = Values.collection(kept);
                     if (map) {
                         out.putInt(0, kept.size() / 2);
@@ -438,7 +446,9 @@ public final class Selection {
                     Output l = lr.get(0);
                     Output r = lr.get(1);
                     DataType result = Arithmetic.resultType(bo.op(), l.type(), r.type(), l.name(), r.name());
-                    String name = l.name() + " " + bo.op().symbol() + " " + r.name();
+                    // as Cassandra: an operand written in parentheses keeps them in the column's name
+                    String name = parenthesized(bo.left(), l.name()) + " " + bo.op().symbol() + " "
+                            + parenthesized(bo.right(), r.name());
                     return simple(result, name, (row2, ctx) -> Arithmetic.apply(bo.op(), l.type(), l.value(row2, ctx),
                             r.type(), r.value(row2, ctx), result));
                 });
@@ -466,7 +476,7 @@ public final class Selection {
                     if (withNulls != null) {
                         return withNulls;
                     }
-                    var bound = binder.bind(term, name, hinted);
+                    var bound = binder.bindHinted(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
                 }
                 return build(th.selector(), table, row, functions, binder);
@@ -501,6 +511,11 @@ public final class Selection {
         }
     }
 
+    private static String parenthesized(Selector s, String name) {
+        int n = s instanceof Selector.BinaryOp bo ? bo.parentheses() : 0;
+        return "(".repeat(n) + name + ")".repeat(n);
+    }
+
     /** The collection kind an element or slice selection applies to (sets and maps), or Cassandra's error. */
     private static TypeKind collectionOf(Output inner, String what) {
         TypeKind k = Types.kind(inner.type());
@@ -530,7 +545,10 @@ public final class Selection {
      * string or null refused.
      */
     private static Output constantArgument(Selector.Value v, TermBinder binder) {
-        Term.Literal lit = (Term.Literal) v.term();
+        if (!(v.term() instanceof Term.Literal lit)) {
+            // a bind marker or literal no overload could type: a client error, never a server one
+            throw cannotInfer(v.term());
+        }
         DataType t = switch (lit.kind()) {
             case STRING, NULL -> throw cannotInfer(lit);
             case INTEGER -> NativeType.INT;
@@ -1505,6 +1523,13 @@ public final class Selection {
         private long count;
         /** avg of decimals: Cassandra's running mean, avg += (x - avg) / n rounded half-even at each value. */
         private BigDecimal decimalAvg = BigDecimal.ZERO;
+        /**
+         * Decimal sums keep at most 10,000 digits, the precision of Cassandra's decimal arithmetic: summing 1e500000000
+         * and 1 exactly would need half a billion digits and hold the shard for minutes (Cassandra's own sum does,
+         * CASSANDRA-21401); every sum that fits in 10,000 digits is exact.
+         */
+        private static final java.math.MathContext SUM_PRECISION = new java.math.MathContext(10000,
+                java.math.RoundingMode.HALF_UP);
 
         Aggregate(String fn, String name, Output arg) {
             this.fn = fn;
@@ -1615,8 +1640,9 @@ public final class Selection {
                         default -> {
                             Object o = arg.type().compose(v.duplicate());
                             if (o instanceof BigDecimal bd && fn.equals("avg")) {
-                                decimalAvg = decimalAvg.add(bd.subtract(decimalAvg).divide(BigDecimal.valueOf(count + 1),
-                                        java.math.RoundingMode.HALF_EVEN));
+                                decimalAvg = decimalAvg.add(bd.subtract(decimalAvg, SUM_PRECISION)
+                                        .divide(BigDecimal.valueOf(count + 1), java.math.RoundingMode.HALF_EVEN),
+                                        SUM_PRECISION);
                             }
                             addComposed(o);
                         }
@@ -1647,7 +1673,7 @@ public final class Selection {
             if (o instanceof Float || o instanceof Double) {
                 dsum += ((Number) o).doubleValue();
             } else if (o instanceof BigDecimal bd) {
-                sum = sum.add(bd);
+                sum = sum.add(bd, SUM_PRECISION);
             } else if (o instanceof BigInteger bi) {
                 sum = sum.add(new BigDecimal(bi));
             } else {

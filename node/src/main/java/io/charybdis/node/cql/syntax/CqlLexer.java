@@ -232,7 +232,8 @@ final class CqlLexer {
         }
         int i = digits(pos);
         boolean isFloat = false;
-        if (at(i) == '.' && at(i + 1) != '.') {
+        // as Cassandra's lexer: "1..2" is 1 RANGE 2, but "0...3." is the float 0. then RANGE
+        if (at(i) == '.' && (at(i + 1) != '.' || at(i + 2) == '.')) {
             isFloat = true;
             i = digits(i + 1);
         }

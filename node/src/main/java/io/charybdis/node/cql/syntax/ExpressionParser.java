@@ -523,7 +523,11 @@ abstract class ExpressionParser extends ParserCore {
                         elements.add(selector());
                     } while (accept(TokenType.COMMA));
                     expect(TokenType.RPAREN);
-                    result = elements.size() == 1 ? elements.get(0) : new Selector.TupleSelector(elements);
+                    if (elements.size() == 1 && elements.get(0) instanceof Selector.BinaryOp bo) {
+                        result = new Selector.BinaryOp(bo.op(), bo.left(), bo.right(), bo.parentheses() + 1);
+                    } else {
+                        result = elements.size() == 1 ? elements.get(0) : new Selector.TupleSelector(elements);
+                    }
                 }
             }
             case LBRACKET -> {

@@ -68,7 +68,14 @@ public sealed interface Selector {
         }
     }
 
-    record BinaryOp(ArithmeticOperator op, Selector left, Selector right) implements Selector {
+    /**
+     * {@code left op right}; {@code parentheses}: how many pairs it is written in ({@code ((a + b))}: 2), which
+     * Cassandra keeps in the column's name.
+     */
+    record BinaryOp(ArithmeticOperator op, Selector left, Selector right, int parentheses) implements Selector {
+        public BinaryOp(ArithmeticOperator op, Selector left, Selector right) {
+            this(op, left, right, 0);
+        }
     }
 
     record ListSelector(List<Selector> elements) implements Selector {

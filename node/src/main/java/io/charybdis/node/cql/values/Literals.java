@@ -155,19 +155,94 @@ public final class Literals {
                 }
                 case EMPTY -> throw new InvalidRequestException("Cannot set a value of type empty");
                 case TUPLE -> {
-                    // as Cassandra: a constant for a tuple is its first component, the others null
-                    DataType first = Types.fieldTypes(type).get(0);
-                    if (lk == LiteralKind.NULL || !assignable(lit, first)) {
+                    if (lk == LiteralKind.NULL) {
                         throw new InvalidRequestException("Invalid " + describe(lk) + " constant (" + lit.text()
                                 + ") for \"" + receiverName + "\" of type " + Types.cqlName(type));
                     }
-                    return Values.tuple(List.of(parse(lit, first, receiverName)));
+                    if (lk == LiteralKind.HEX) {
+                        // as Cassandra: a blob constant is the value's bytes
+                        ByteBuffer raw = ByteBuffer.wrap(java.util.HexFormat.of().parseHex(text.substring(2)));
+                        type.validate(raw);
+                        return raw;
+                    }
+                    // as Cassandra: any other constant is the tuple's string form ('1:a', '@' for null)
+                    return tupleFromString(text, type);
                 }
                 default -> throw new InvalidRequestException("Invalid " + describe(lk) + " constant (" + lit.text()
                         + ") for \"" + receiverName + "\" of type " + Types.cqlName(type));
             }
         } catch (IllegalArgumentException | java.time.DateTimeException e) {
             throw new InvalidRequestException("Unable to make " + Types.cqlName(type) + " from '" + text + "'");
+        }
+    }
+
+    /**
+     * A tuple from its string form, as Cassandra's TupleType.fromString reads it: components separated by unescaped
+     * {@code :}, {@code @} for a null component, {@code \:} and {@code \@} for the characters themselves; missing
+     * trailing components are absent, an empty string is the empty value.
+     */
+    static ByteBuffer tupleFromString(String text, DataType type) {
+        if (text.isEmpty()) {
+            return Values.EMPTY;
+        }
+        List<DataType> types = Types.fieldTypes(type);
+        List<String> parts = new java.util.ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\' && i + 1 < text.length()) {
+                cur.append(c).append(text.charAt(++i));
+            } else if (c == ':') {
+                parts.add(cur.toString());
+                cur.setLength(0);
+            } else {
+                cur.append(c);
+            }
+        }
+        parts.add(cur.toString());
+        if (parts.size() > types.size()) {
+            throw new InvalidRequestException("Invalid tuple literal: too many elements. Type " + Types.cqlName(type)
+                    + " expects " + types.size() + " but got " + parts.size());
+        }
+        List<ByteBuffer> values = new java.util.ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            String part = parts.get(i);
+            values.add(part.equals("@") ? null
+                    : fromString(part.replace("\\:", ":").replace("\\@", "@"), types.get(i)));
+        }
+        return Values.tuple(values);
+    }
+
+    /** A value from its string form, as Cassandra's AbstractType.fromString reads it (the empty string: empty). */
+    static ByteBuffer fromString(String text, DataType type) {
+        TypeKind kind = Types.kind(type);
+        if (text.isEmpty() && kind != TypeKind.TEXT && kind != TypeKind.ASCII) {
+            return Values.EMPTY;
+        }
+        LiteralKind lk = switch (kind) {
+            case TINYINT, SMALLINT, INT, BIGINT, VARINT, COUNTER -> LiteralKind.INTEGER;
+            case FLOAT, DOUBLE, DECIMAL -> LiteralKind.FLOAT;
+            case BOOLEAN -> LiteralKind.BOOLEAN;
+            case UUID, TIMEUUID -> LiteralKind.UUID;
+            case DURATION -> LiteralKind.DURATION;
+            case BLOB -> LiteralKind.HEX;
+            case TUPLE -> null;
+            default -> LiteralKind.STRING;
+        };
+        if (lk == null) {
+            return tupleFromString(text, type);
+        }
+        String t = lk == LiteralKind.HEX ? "0x" + text : text;
+        if (lk == LiteralKind.BOOLEAN && !t.equalsIgnoreCase("true") && !t.equalsIgnoreCase("false")) {
+            throw new InvalidRequestException("Unable to make boolean from '" + text + "'");
+        }
+        try {
+            return parse(new Term.Literal(lk, t), type, "");
+        } catch (InvalidRequestException e) {
+            if (e.getMessage().startsWith("Invalid ")) {
+                throw new InvalidRequestException("Unable to make " + Types.cqlName(type) + " from '" + text + "'");
+            }
+            throw e;
         }
     }
 
@@ -181,7 +256,8 @@ public final class Literals {
             return true;
         }
         TypeKind kind = Types.kind(type);
-        if (kind == TypeKind.CUSTOM) {
+        if (kind == TypeKind.CUSTOM || kind == TypeKind.TUPLE) {
+            // as Cassandra: any constant may stand for a custom type or a tuple, read by its string form
             return true;
         }
         return switch (lit.kind()) {

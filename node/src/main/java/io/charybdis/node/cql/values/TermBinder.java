@@ -26,6 +26,8 @@ public final class TermBinder {
     /** What each marker is bound to: a column's name, or a special receiver ({@code [limit]}, {@code in(k)}...). */
     private final String[] receivers;
     private final Functions functions;
+    /** Set while binding a selection's type-hinted literal, where collection literals may hold markers. */
+    private boolean markersInCollections;
 
     public TermBinder(String keyspace, String table, int markerCount, Functions functions) {
         this.keyspace = keyspace;
@@ -63,7 +65,8 @@ public final class TermBinder {
             try {
                 type.validate(v);
             } catch (MarshalException e) {
-                throw new InvalidRequestException("Exception while binding column " + name + ": " + e.getMessage());
+                // as Cassandra: the type's own message, naming no column
+                throw new InvalidRequestException(e.getMessage());
             }
             return v;
         };
@@ -92,12 +95,30 @@ public final class TermBinder {
         };
     }
 
+    /**
+     * Binds a type-hinted term of a selection ({@code (list<int>)[1, ?]}): there, unlike in values and conditions,
+     * Cassandra lets collection literals hold bind markers.
+     */
+    public BoundValue bindHinted(Term term, String receiverName, DataType type) {
+        boolean was = markersInCollections;
+        markersInCollections = true;
+        try {
+            return bind(term, receiverName, type);
+        } finally {
+            markersInCollections = was;
+        }
+    }
+
     public BoundValue bind(Term term, String receiverName, DataType type) {
         if (term instanceof Term.BindMarker m) {
             return marker(m, receiverName, type);
         }
         if (term instanceof Term.Literal lit) {
             if (lit.kind() == LiteralKind.NULL) {
+                if (Types.isCounter(type)) {
+                    // as Cassandra: a null constant is not assignable to a counter, wherever it stands
+                    throw new InvalidRequestException("Invalid null value for counter increment/decrement");
+                }
                 return ctx -> null;
             }
             return BoundValue.constant(Literals.parse(lit, type, receiverName));
@@ -129,6 +150,10 @@ public final class TermBinder {
             return functions.bindResolved(term, receiverName, type, this);
         }
         TypeKind kind = Types.kind(type);
+        if (term instanceof Term.ListLiteral && kind != TypeKind.LIST && kind != TypeKind.VECTOR) {
+            // as Cassandra: a list literal tests its receiver first, wherever it stands
+            throw unexpectedListReceiver(type);
+        }
         switch (kind) {
             case LIST, VECTOR -> {
                 if (!(term instanceof Term.ListLiteral list)) {
@@ -142,6 +167,9 @@ public final class TermBinder {
                 }
                 BoundValue[] elements = bindElements(list.elements(), receiverName, elementType,
                         kind == TypeKind.VECTOR ? "vector" : "list");
+                if (kind == TypeKind.LIST) {
+                    refuseMarkers(list.elements(), "list", receiverName);
+                }
                 return ctx -> {
                     List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
                     return values == null ? Values.UNSET : Types.joinComponents(type, values);
@@ -153,14 +181,12 @@ public final class TermBinder {
                     elementsTerms = set.elements();
                 } else if (term instanceof Term.EmptyBraces) {
                     elementsTerms = List.of();
-                } else if (term instanceof Term.ListLiteral) {
-                    throw new InvalidRequestException("Unexpected receiver type '" + type.cqlName()
-                            + "'; only list and vector are expected");
                 } else {
                     throw invalid(term, receiverName, type);
                 }
                 DataType elementType = Types.elementType(type);
                 BoundValue[] elements = bindElements(elementsTerms, receiverName, elementType, "set");
+                refuseMarkers(elementsTerms, "set", receiverName);
                 return ctx -> {
                     List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
                     if (values == null) {
@@ -196,6 +222,11 @@ public final class TermBinder {
                             "key");
                     vals[i] = element(entries.get(i).getValue(), "value(" + receiverName + ")", vt, "map", receiverName,
                             "value");
+                }
+                if (!(term instanceof Term.UdtLiteral)) {
+                    for (Map.Entry<Term, Term> e : entries) {
+                        refuseMarkers(List.of(e.getKey(), e.getValue()), "map", receiverName);
+                    }
                 }
                 return ctx -> {
                     TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(kt::compare);
@@ -238,7 +269,17 @@ public final class TermBinder {
                     }
                 }
                 for (int i = 0; i < fields.length; i++) {
-                    fields[i] = bind(tuple.elements().get(i), receiverName, fieldTypes.get(i));
+                    Term component = tuple.elements().get(i);
+                    try {
+                        fields[i] = bind(component, receiverName, fieldTypes.get(i));
+                    } catch (InvalidRequestException e) {
+                        if (isCollectionOrTupleLiteral(component) && !containsMarker(component)
+                                && !e.getMessage().startsWith("Unexpected receiver type")) {
+                            throw new InvalidRequestException("Invalid tuple literal for " + receiverName
+                                    + ": component " + i + " is not of type " + fieldTypes.get(i).cqlName());
+                        }
+                        throw e;
+                    }
                 }
                 int arity = fieldTypes.size();
                 return ctx -> {
@@ -246,7 +287,8 @@ public final class TermBinder {
                     for (BoundValue f : fields) {
                         ByteBuffer v = f.bind(ctx);
                         if (v == Values.UNSET) {
-                            return Values.UNSET;
+                            throw new InvalidRequestException("Invalid unset value for tuple field number "
+                                    + values.size());
                         }
                         values.add(v);
                     }
@@ -281,10 +323,16 @@ public final class TermBinder {
                     fields[i] = t == null ? ctx -> null : element(t, receiverName + "." + names.get(i),
                             fieldTypes.get(i), "user type", receiverName, "field " + names.get(i));
                 }
+                boolean frozen = !type.isMultiCell();
+                String typeName = ((io.charybdis.protocol.types.UserType) type).name();
                 return ctx -> {
                     List<ByteBuffer> values = new ArrayList<>(fields.length);
                     for (BoundValue f : fields) {
                         ByteBuffer v = f.bind(ctx);
+                        if (v == Values.UNSET && frozen) {
+                            throw new InvalidRequestException("Invalid unset value for field '"
+                                    + names.get(values.size()) + "' of user defined type " + typeName);
+                        }
                         values.add(v == Values.UNSET ? null : v);
                     }
                     return Values.tuple(values);
@@ -311,6 +359,12 @@ public final class TermBinder {
         try {
             return bind(term, elementReceiver, type);
         } catch (InvalidRequestException e) {
+            if (isCollectionOrTupleLiteral(term) && !containsMarker(term)
+                    && !e.getMessage().startsWith("Unexpected receiver type")) {
+                String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
+                throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
+                        + " is not of type " + type.cqlName());
+            }
             if (term instanceof Term.Literal lit && lit.kind() != LiteralKind.NULL) {
                 String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
@@ -318,6 +372,51 @@ public final class TermBinder {
             }
             throw e;
         }
+    }
+
+    /**
+     * As Cassandra: a list, set or map literal holds no bind marker, at any depth (a marker stands for the whole
+     * collection instead); vectors, tuples and user type literals may hold them.
+     */
+    private void refuseMarkers(List<Term> elements, String what, String receiverName) {
+        if (markersInCollections) {
+            return;
+        }
+        for (Term t : elements) {
+            if (containsMarker(t)) {
+                throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName
+                        + ": bind variables are not supported inside collection literals");
+            }
+        }
+    }
+
+    private static InvalidRequestException unexpectedListReceiver(DataType type) {
+        return new InvalidRequestException("Unexpected receiver type '" + type.cqlName()
+                + "'; only list and vector are expected");
+    }
+
+    private static boolean isCollectionOrTupleLiteral(Term t) {
+        return t instanceof Term.TupleLiteral || t instanceof Term.ListLiteral || t instanceof Term.SetLiteral
+                || t instanceof Term.MapLiteral || t instanceof Term.UdtLiteral;
+    }
+
+    /** Whether a term holds a bind marker anywhere inside it. */
+    public static boolean containsMarker(Term t) {
+        return switch (t) {
+            case Term.BindMarker m -> true;
+            case Term.ListLiteral l -> l.elements().stream().anyMatch(TermBinder::containsMarker);
+            case Term.SetLiteral l -> l.elements().stream().anyMatch(TermBinder::containsMarker);
+            case Term.TupleLiteral l -> l.elements().stream().anyMatch(TermBinder::containsMarker);
+            case Term.MapLiteral m -> m.entries().stream()
+                    .anyMatch(e -> containsMarker(e.getKey()) || containsMarker(e.getValue()));
+            case Term.UdtLiteral u -> u.fields().values().stream().anyMatch(TermBinder::containsMarker);
+            case Term.FunctionCall f -> f.args().stream().anyMatch(TermBinder::containsMarker);
+            case Term.TypeCast c -> containsMarker(c.term());
+            case Term.Cast c -> containsMarker(c.term());
+            case Term.Negation n -> containsMarker(n.term());
+            case Term.BinaryOp b -> containsMarker(b.left()) || containsMarker(b.right());
+            default -> false;
+        };
     }
 
     private BoundValue[] bindAll(List<Term> terms, String receiverName, DataType elementType) {

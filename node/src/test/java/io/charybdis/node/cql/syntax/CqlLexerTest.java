@@ -95,6 +95,9 @@ class CqlLexerTest {
         assertThat(types("1h-1m")).containsExactly(TokenType.DURATION, TokenType.DURATION, TokenType.EOF);
         assertThat(types("1 - 1")).containsExactly(TokenType.INTEGER, TokenType.MINUS, TokenType.INTEGER,
                 TokenType.EOF);
+        // three dots: the float "0." then a range, as Cassandra's lexer reads m[0...3.]
+        assertThat(types("0...3.")).containsExactly(TokenType.FLOAT, TokenType.RANGE, TokenType.FLOAT,
+                TokenType.EOF);
         assertThat(types("a.b")).containsExactly(TokenType.IDENT, TokenType.DOT, TokenType.IDENT, TokenType.EOF);
         assertThat(types("1day")).containsExactly(TokenType.DURATION, TokenType.IDENT, TokenType.EOF);
         assertThat(types("123abc")).containsExactly(TokenType.INTEGER, TokenType.IDENT, TokenType.EOF);
