@@ -120,18 +120,7 @@ public final class SelectExecution implements CqlStatement {
         }
         if (distinct) {
             for (io.charybdis.node.cql.syntax.Relation r : s.where()) {
-                List<String> restricted = switch (r) {
-                    case io.charybdis.node.cql.syntax.Relation.SingleColumn sc -> List.of(sc.column());
-                    case io.charybdis.node.cql.syntax.Relation.In in -> List.of(in.column());
-                    case io.charybdis.node.cql.syntax.Relation.Between b -> List.of(b.column());
-                    case io.charybdis.node.cql.syntax.Relation.MapElement m -> List.of(m.column());
-                    case io.charybdis.node.cql.syntax.Relation.IsNotNull n -> List.of(n.column());
-                    case io.charybdis.node.cql.syntax.Relation.MultiColumn mc -> mc.columns();
-                    case io.charybdis.node.cql.syntax.Relation.MultiColumnIn mci -> mci.columns();
-                    case io.charybdis.node.cql.syntax.Relation.MultiColumnBetween mcb -> mcb.columns();
-                    default -> List.of();
-                };
-                for (String name : restricted) {
+                for (String name : restrictedColumns(r)) {
                     ColumnMetadata col = table.column(name);
                     if (col != null && !col.isStatic() && col.kind() != ColumnMetadata.Kind.PARTITION_KEY) {
                         throw new InvalidRequestException("SELECT DISTINCT with WHERE clause only supports restriction "
@@ -338,6 +327,7 @@ public final class SelectExecution implements CqlStatement {
             case io.charybdis.node.cql.syntax.Relation.In in -> List.of(in.column());
             case io.charybdis.node.cql.syntax.Relation.Between b -> List.of(b.column());
             case io.charybdis.node.cql.syntax.Relation.MapElement m -> List.of(m.column());
+            case io.charybdis.node.cql.syntax.Relation.IsNotNull n -> List.of(n.column());
             case io.charybdis.node.cql.syntax.Relation.MultiColumn mc -> mc.columns();
             case io.charybdis.node.cql.syntax.Relation.MultiColumnIn mci -> mci.columns();
             case io.charybdis.node.cql.syntax.Relation.MultiColumnBetween mcb -> mcb.columns();
