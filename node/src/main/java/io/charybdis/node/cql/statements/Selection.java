@@ -1080,6 +1080,9 @@ public final class Selection {
                         + "system.tojson(any): use type casts to disambiguate");
             }
         }
+        if (SIMILARITY_FUNCTIONS.contains(fname)) {
+            return similarity(fc, table, row, functions, binder);
+        }
         if (MaskingFunctions.NAMES.contains(fname)) {
             return MaskingFunctions.build(fname, fc.args().size(),
                     (i, expected) -> typedArgument(fc, i, expected, table, row, functions, binder));
@@ -1418,6 +1421,105 @@ public final class Selection {
      * Argument {@code i} of a call whose overload gives it type {@code expected} (null: the argument's own type): a
      * constant or bind marker takes the expected type, anything else must already have it.
      */
+    /** Cassandra 5.0's vector similarity functions (float vectors of one dimension; a float result). */
+    private static final java.util.Set<String> SIMILARITY_FUNCTIONS = java.util.Set.of("similarity_cosine",
+            "similarity_euclidean", "similarity_dot_product");
+
+    /**
+     * {@code similarity_cosine / _euclidean / _dot_product(a, b)} as Cassandra 5.0 computes them: (1 + cosine) / 2,
+     * 1 / (1 + squared distance), (1 + dot product) / 2, in float; a literal or marker argument takes the type of
+     * the other argument; null when either is null.
+     */
+    private static Output similarity(Selector.FunctionCall fc, TableMetadata table, RowData row, Functions functions,
+                                     TermBinder binder) {
+        String fname = fc.function().name();
+        if (fc.args().size() != 2) {
+            throw new InvalidRequestException("Invalid number of arguments for function system." + fname
+                    + "(vector<float, n>, vector<float, n>)");
+        }
+        Output[] args = new Output[2];
+        for (int i = 0; i < 2; i++) {
+            Selector a = fc.args().get(i);
+            boolean constant = a instanceof Selector.Value || (a instanceof Selector.ListSelector l && asTerm(l) != null);
+            if (!constant) {
+                args[i] = build(a, table, row, functions, binder);
+            }
+        }
+        DataType vectorType = args[0] != null ? args[0].type() : args[1] != null ? args[1].type() : null;
+        for (int i = 0; i < 2; i++) {
+            if (args[i] == null) {
+                Selector a = fc.args().get(i);
+                Term term = a instanceof Selector.Value v ? v.term() : asTerm(a);
+                if (vectorType == null) {
+                    throw new InvalidRequestException("Cannot infer type of argument " + termText(term)
+                            + " in call to function system." + fname + ": use type casts to disambiguate");
+                }
+                if (term instanceof Term.ListLiteral list && vectorType instanceof io.charybdis.protocol.types.VectorType vt
+                        && list.elements().size() != vt.dimension()) {
+                    throw new InvalidRequestException("All arguments must have the same vector dimensions");
+                }
+                io.charybdis.node.cql.values.BoundValue bound;
+                try {
+                    bound = term instanceof Term.BindMarker m ? binder.marker(m, "[selection]", vectorType)
+                            : binder.bind(term, termText(term), vectorType);
+                } catch (InvalidRequestException e) {
+                    throw new InvalidRequestException("Type error: " + termText(term) + " cannot be passed as argument "
+                            + i + " of function system." + fname + " of type " + vectorType.cqlName());
+                }
+                args[i] = simple(vectorType, termText(term), (r, ctx) -> {
+                    ByteBuffer b = bound.bind(ctx);
+                    return b == Values.UNSET ? null : b;
+                });
+            }
+            if (!(args[i].type() instanceof io.charybdis.protocol.types.VectorType vt)
+                    || vt.element() != NativeType.FLOAT) {
+                throw new InvalidRequestException("Function system." + fname + " requires a float vector argument, "
+                        + "but found argument " + args[i].name() + " of type " + args[i].type().cqlName());
+            }
+        }
+        int n = ((io.charybdis.protocol.types.VectorType) args[0].type()).dimension();
+        if (((io.charybdis.protocol.types.VectorType) args[1].type()).dimension() != n) {
+            throw new InvalidRequestException("All arguments must have the same vector dimensions");
+        }
+        Output x = args[0];
+        Output y = args[1];
+        String name = "system." + fname + "(" + x.name() + ", " + y.name() + ")";
+        return overAggregates(List.of(x, y), in -> simple(NativeType.FLOAT, name, (r, ctx) -> {
+            ByteBuffer a = in.get(0).value(r, ctx);
+            ByteBuffer b = in.get(1).value(r, ctx);
+            if (a == null || b == null) {
+                return null;
+            }
+            int pa = a.position();
+            int pb = b.position();
+            float dot = 0;
+            float na = 0;
+            float nb = 0;
+            float dist = 0;
+            for (int i = 0; i < n; i++) {
+                float u = a.getFloat(pa + 4 * i);
+                float v = b.getFloat(pb + 4 * i);
+                dot += u * v;
+                na += u * u;
+                nb += v * v;
+                float d = u - v;
+                dist += d * d;
+            }
+            float result = switch (fname) {
+                case "similarity_cosine" -> {
+                    if (na == 0 || nb == 0) {
+                        throw new InvalidRequestException("Function system.similarity_cosine doesn't support "
+                                + "all-zero vectors");
+                    }
+                    yield (1 + (float) (dot / Math.sqrt((double) na * nb))) / 2;
+                }
+                case "similarity_euclidean" -> 1 / (1 + dist);
+                default -> (1 + dot) / 2;
+            };
+            return ByteBuffer.allocate(4).putFloat(0, result);
+        }));
+    }
+
     private static Output typedArgument(Selector.FunctionCall fc, int i, DataType expected, TableMetadata table,
                                         RowData row, Functions functions, TermBinder binder) {
         Selector a = fc.args().get(i);
