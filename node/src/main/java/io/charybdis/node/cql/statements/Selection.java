@@ -1446,6 +1446,14 @@ public final class Selection {
             }
         }
         DataType vectorType = args[0] != null ? args[0].type() : args[1] != null ? args[1].type() : null;
+        for (int i = 0; i < 2 && vectorType == null; i++) {
+            // with no selected argument, a list literal is a float vector of its own size
+            Selector a = fc.args().get(i);
+            if (a instanceof Selector.ListSelector l && asTerm(l) instanceof Term.ListLiteral list
+                    && !list.elements().isEmpty()) {
+                vectorType = new io.charybdis.protocol.types.VectorType(NativeType.FLOAT, list.elements().size());
+            }
+        }
         for (int i = 0; i < 2; i++) {
             if (args[i] == null) {
                 Selector a = fc.args().get(i);
