@@ -1408,7 +1408,8 @@ public final class ModificationExecution implements CqlStatement {
                     continue;
                 }
                 while (cursor.nextCell()) {
-                    if (cursor.columnId() == c.cellId() && cursor.hasPath()) {
+                    if (cursor.columnId() == c.cellId() && cursor.hasPath()
+                            && cursor.timestamp() > table.droppedTimeOf(c.cellId())) {
                         out.add(new ByteBuffer[]{ByteBuffer.wrap(cursor.pathBytes()), cursor.value()});
                     }
                 }

@@ -121,6 +121,26 @@ public final class SchemaStatements {
      * Whether a dropped column's values (of CQL type {@code previous}) can be read as {@code type}, as Cassandra's
      * {@code isValueCompatibleWith} decides for re-adding the column.
      */
+    /**
+     * Whether a column added again as {@code type} reads the cells of its dropped namesake {@code prev} under the
+     * same cell id: the same type, or one of the compatible simple types over a simple one. Counters (whose shards
+     * merge by clock) and a change between one cell and many (a non-frozen collection or UDT) get a fresh id, so
+     * none of the old cells show.
+     */
+    private static boolean reusesDroppedCells(DataType type, TableMetadata.DroppedColumn prev) {
+        if (prev.cellId() < 0 || Types.isCounter(type)) {
+            return false;
+        }
+        if (type.cqlName().equals(prev.type())) {
+            return true;
+        }
+        return !Types.isMultiCell(type) && NATIVE_SIMPLE.contains(prev.type());
+    }
+
+    private static final Set<String> NATIVE_SIMPLE = Set.of("ascii", "bigint", "blob", "boolean", "date", "decimal",
+            "double", "duration", "float", "inet", "int", "smallint", "text", "time", "timestamp", "timeuuid",
+            "tinyint", "uuid", "varint");
+
     private static boolean reAddCompatible(DataType type, String previous) {
         String now = type.cqlName();
         if (now.equals(previous) || now.equals("blob")) {
@@ -613,8 +633,11 @@ public final class SchemaStatements {
                                 + "' of kind " + (d.isStatic() ? "STATIC" : "REGULAR") + ", incompatible with previous "
                                 + "kind " + prev.kind().toUpperCase(java.util.Locale.ROOT));
                     }
+                    // a column added again takes its old cells back (Cassandra knows columns by name): those
+                    // written after the drop are its own, the older ones stay dropped (TableMetadata.droppedTimeOf)
+                    int cellId = prev != null && reusesDroppedCells(type, prev) ? prev.cellId() : nextCell++;
                     columns.add(new ColumnMetadata(d.name(), type, d.isStatic() ? ColumnMetadata.Kind.STATIC
-                            : ColumnMetadata.Kind.REGULAR, -1, false, nextCell++));
+                            : ColumnMetadata.Kind.REGULAR, -1, false, cellId));
                     changed = true;
                 }
                 if (!changed) {
@@ -649,7 +672,7 @@ public final class SchemaStatements {
                     columns.remove(col);
                     long time = drop.timestamp() != null ? drop.timestamp() : System.currentTimeMillis() * 1000;
                     dropped.put(c, new TableMetadata.DroppedColumn(c, col.type().cqlName(), col.kind().schemaName(),
-                            time));
+                            time, col.cellId()));
                     changed = true;
                 }
                 if (!changed) {
