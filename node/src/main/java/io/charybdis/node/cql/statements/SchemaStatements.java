@@ -832,8 +832,14 @@ public final class SchemaStatements {
                     throw new InvalidRequestException("Cannot add field " + add.field() + " to type " + ksName + "."
                             + t.cqlName() + ": a field with name " + add.field() + " already exists");
                 }
+                DataType fieldType = TypeResolver.resolve(add.type(), ks);
+                if (usesType(fieldType, ksName, t.name())) {
+                    throw new InvalidRequestException("Cannot add new field " + add.field() + " of type "
+                            + qualifiedCql(fieldType) + " to user type " + ksName + "." + t.cqlName() + " as it would "
+                            + "create a circular reference");
+                }
                 names.add(add.field());
-                types.add(TypeResolver.resolve(add.type(), ks));
+                types.add(fieldType);
             }
             case RenameFields rename -> {
                 for (SchemaStatement.Rename r : rename.renames()) {
@@ -878,6 +884,33 @@ public final class SchemaStatements {
         }
         pending = schema.with(newKs);
         return SchemaChange.type(SchemaChange.Change.UPDATED, ksName, t.name());
+    }
+
+    /** A type as Cassandra's messages show it: user types named with their keyspace, unquoted. */
+    private static String qualifiedCql(DataType type) {
+        String inner;
+        if (type instanceof UserType u) {
+            inner = u.keyspace() + "." + u.name();
+        } else {
+            inner = switch (Types.kind(type)) {
+                case LIST -> "list<" + qualifiedCql(Types.elementType(type)) + ">";
+                case SET -> "set<" + qualifiedCql(Types.elementType(type)) + ">";
+                case MAP -> "map<" + qualifiedCql(Types.keyType(type)) + ", " + qualifiedCql(Types.valueType(type)) + ">";
+                case TUPLE -> {
+                    StringBuilder sb = new StringBuilder("tuple<");
+                    List<DataType> fields = Types.fieldTypes(type);
+                    for (int i = 0; i < fields.size(); i++) {
+                        sb.append(i == 0 ? "" : ", ").append(qualifiedCql(fields.get(i)));
+                    }
+                    yield sb.append('>').toString();
+                }
+                default -> null;
+            };
+            if (inner == null) {
+                return type.cqlName();
+            }
+        }
+        return type.isFrozen() ? "frozen<" + inner + ">" : inner;
     }
 
     /** {@code type} with every use of the user type {@code updated}, at any depth, replaced by its new definition. */
@@ -943,7 +976,8 @@ public final class SchemaStatements {
         }
         if (!usingTypes.isEmpty()) {
             throw new InvalidRequestException("Cannot drop user type '" + ksName + "." + name
-                    + "' as it is still used by user types " + String.join(", ", usingTypes));
+                    + "' as it is still used by user types " + String.join(", ", usingTypes.stream().sorted()
+                    .toList()));
         }
         List<String> usingTables = new ArrayList<>();
         for (TableMetadata t : ks.tables().values()) {
