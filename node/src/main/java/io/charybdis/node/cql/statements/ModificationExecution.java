@@ -141,7 +141,7 @@ public final class ModificationExecution implements CqlStatement {
                 String name = key.startsWith("\"") && key.endsWith("\"") && key.length() > 1
                         ? key.substring(1, key.length() - 1).replace("\"\"", "\"") : key.toLowerCase(java.util.Locale.ROOT);
                 if (table.column(name) == null) {
-                    throw new InvalidRequestException("JSON values map contains unrecognized column: " + key);
+                    throw new InvalidRequestException("JSON values map contains unrecognized column: " + name);
                 }
                 byColumn.put(name, e.getValue());
             }

@@ -118,44 +118,91 @@ public final class SchemaStatements {
     }
 
     /**
-     * Whether a dropped column's values (of CQL type {@code previous}) can be read as {@code type}, as Cassandra's
-     * {@code isValueCompatibleWith} decides for re-adding the column.
+     * Whether a dropped column (of CQL type {@code previous}) may be added again as {@code type}, as Cassandra 5.0
+     * decides it ({@code isSerializationCompatibleWith}): the new type reads the old values and serializes them
+     * alike (a fixed-length type only as the same fixed length).
      */
-    /**
-     * Whether a column added again as {@code type} reads the cells of its dropped namesake {@code prev} under the
-     * same cell id: the same type, or one of the compatible simple types over a simple one. Counters (whose shards
-     * merge by clock) and a change between one cell and many (a non-frozen collection or UDT) get a fresh id, so
-     * none of the old cells show.
-     */
-    private static boolean reusesDroppedCells(DataType type, TableMetadata.DroppedColumn prev) {
-        if (prev.cellId() < 0 || Types.isCounter(type)) {
-            return false;
-        }
-        if (type.cqlName().equals(prev.type())) {
+    private static boolean reAddCompatible(DataType type, String previous, KeyspaceMetadata ks) {
+        if (type.cqlName().equals(previous)) {
             return true;
         }
-        return !Types.isMultiCell(type) && NATIVE_SIMPLE.contains(prev.type());
+        DataType prev;
+        try {
+            prev = TypeResolver.parse(previous, ks);
+        } catch (RuntimeException e) {
+            return false; // (a type since dropped)
+        }
+        return valueCompatible(type, prev);
     }
 
-    private static final Set<String> NATIVE_SIMPLE = Set.of("ascii", "bigint", "blob", "boolean", "date", "decimal",
-            "double", "duration", "float", "inet", "int", "smallint", "text", "time", "timestamp", "timeuuid",
-            "tinyint", "uuid", "varint");
-
-    private static boolean reAddCompatible(DataType type, String previous) {
-        String now = type.cqlName();
-        if (now.equals(previous) || now.equals("blob")) {
+    /** Whether values of {@code prev} read as {@code now}, serialized alike (Cassandra's serialization compatibility). */
+    private static boolean valueCompatible(DataType now, DataType prev) {
+        if (now.cqlName().equals(prev.cqlName())) {
             return true;
         }
-        return switch (now) {
-            case "text" -> previous.equals("ascii");
-            case "varint" -> previous.equals("int") || previous.equals("bigint") || previous.equals("smallint")
-                    || previous.equals("tinyint");
-            case "bigint" -> previous.equals("timestamp");
-            case "timestamp" -> previous.equals("bigint");
-            case "uuid" -> previous.equals("timeuuid");
+        TypeKind n = Types.kind(now);
+        TypeKind p = Types.kind(prev);
+        if (n.isCollection() || p.isCollection() || n == TypeKind.TUPLE || p == TypeKind.TUPLE) {
+            if (n == TypeKind.BLOB) {
+                return prev.isFrozen() && p != TypeKind.BLOB;
+            }
+            if (n != p || now.isFrozen() != prev.isFrozen()) {
+                return false;
+            }
+            return switch (n) {
+                case LIST -> valueCompatible(Types.elementType(now), Types.elementType(prev));
+                case SET -> comparisonCompatible(Types.elementType(now), Types.elementType(prev));
+                case MAP -> comparisonCompatible(Types.keyType(now), Types.keyType(prev))
+                        && valueCompatible(Types.valueType(now), Types.valueType(prev));
+                default -> {
+                    List<DataType> nf = Types.fieldTypes(now);
+                    List<DataType> pf = Types.fieldTypes(prev);
+                    if (nf.size() < pf.size()) {
+                        yield false;
+                    }
+                    for (int i = 0; i < pf.size(); i++) {
+                        if (!valueCompatible(nf.get(i), pf.get(i))) {
+                            yield false;
+                        }
+                    }
+                    yield true;
+                }
+            };
+        }
+        return switch (n) {
+            case BLOB -> !FIXED_LENGTH.contains(p) && !Types.isMultiCell(prev);
+            case TEXT -> p == TypeKind.ASCII;
+            case BIGINT -> p == TypeKind.TIMESTAMP;
+            case TIMESTAMP -> p == TypeKind.BIGINT;
+            case UUID -> p == TypeKind.TIMEUUID;
             default -> false;
         };
     }
+
+    /** Whether values of {@code prev} sort alike as {@code now} (set elements, map keys). */
+    private static boolean comparisonCompatible(DataType now, DataType prev) {
+        if (now.cqlName().equals(prev.cqlName())) {
+            return true;
+        }
+        TypeKind n = Types.kind(now);
+        TypeKind p = Types.kind(prev);
+        return n == TypeKind.TEXT && p == TypeKind.ASCII
+                || n == TypeKind.BLOB && (p == TypeKind.TEXT || p == TypeKind.ASCII);
+    }
+
+    /**
+     * Whether a column added again as {@code type} reads the cells of its dropped namesake {@code prev} under the
+     * same cell id: only a column of the same type (counters aside, whose shards merge by clock); another type gets
+     * a fresh id, so none of the old cells show.
+     */
+    private static boolean reusesDroppedCells(DataType type, TableMetadata.DroppedColumn prev) {
+        return prev.cellId() >= 0 && !Types.isCounter(type) && type.cqlName().equals(prev.type());
+    }
+
+    /** The types whose values all have one length (Cassandra's valueLengthIfFixed). */
+    private static final Set<TypeKind> FIXED_LENGTH = java.util.EnumSet.of(TypeKind.INT, TypeKind.BIGINT,
+            TypeKind.BOOLEAN, TypeKind.FLOAT, TypeKind.DOUBLE, TypeKind.UUID, TypeKind.TIMEUUID, TypeKind.TIMESTAMP,
+            TypeKind.COUNTER);
 
     // ---- keyspaces -------------------------------------------------------------------------------------------
 
@@ -624,7 +671,7 @@ public final class SchemaStatements {
                                 : "Cannot have a counter column (\"" + d.name() + "\") in a non counter table"));
                     }
                     TableMetadata.DroppedColumn prev = dropped.get(d.name());
-                    if (prev != null && !reAddCompatible(type, prev.type())) {
+                    if (prev != null && !reAddCompatible(type, prev.type(), ks)) {
                         throw new InvalidRequestException("Cannot re-add previously dropped column '" + d.name()
                                 + "' of type " + type.cqlName() + ", incompatible with previous type " + prev.type());
                     }
@@ -889,6 +936,15 @@ public final class SchemaStatements {
     /** A type as Cassandra's messages show it: user types named with their keyspace, unquoted. */
     private static String qualifiedCql(DataType type) {
         String inner;
+        if (Types.kind(type) == TypeKind.TUPLE) {
+            // (a tuple is shown without frozen<>)
+            StringBuilder sb = new StringBuilder("tuple<");
+            List<DataType> fields = Types.fieldTypes(type);
+            for (int i = 0; i < fields.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(qualifiedCql(fields.get(i)));
+            }
+            return sb.append('>').toString();
+        }
         if (type instanceof UserType u) {
             inner = u.keyspace() + "." + u.name();
         } else {
@@ -896,14 +952,6 @@ public final class SchemaStatements {
                 case LIST -> "list<" + qualifiedCql(Types.elementType(type)) + ">";
                 case SET -> "set<" + qualifiedCql(Types.elementType(type)) + ">";
                 case MAP -> "map<" + qualifiedCql(Types.keyType(type)) + ", " + qualifiedCql(Types.valueType(type)) + ">";
-                case TUPLE -> {
-                    StringBuilder sb = new StringBuilder("tuple<");
-                    List<DataType> fields = Types.fieldTypes(type);
-                    for (int i = 0; i < fields.size(); i++) {
-                        sb.append(i == 0 ? "" : ", ").append(qualifiedCql(fields.get(i)));
-                    }
-                    yield sb.append('>').toString();
-                }
                 default -> null;
             };
             if (inner == null) {

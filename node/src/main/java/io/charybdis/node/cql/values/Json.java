@@ -83,7 +83,8 @@ public final class Json {
                     if (i > 0) {
                         sb.append(", ");
                     }
-                    String key = format(Types.keyType(type), parts.get(i));
+                    // an empty key (an empty value of a type without one, such as int) is the empty string
+                    String key = parts.get(i).hasRemaining() ? format(Types.keyType(type), parts.get(i)) : "";
                     if (key.startsWith("\"")) {
                         sb.append(key);
                     } else {
@@ -326,7 +327,7 @@ public final class Json {
                     }
                     String hex = s.substring(2);
                     try {
-                        return ByteBuffer.wrap(HexFormat.of().parseHex(hex.length() % 2 == 1 ? "0" + hex : hex));
+                        return ByteBuffer.wrap(HexFormat.of().parseHex(hex)); // (an odd length is refused too)
                     } catch (IllegalArgumentException e) {
                         throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '"
                                 + s + "' is not a valid blob representation: cannot parse '" + hex + "' as hex bytes");
