@@ -28,7 +28,7 @@ public final class TableMetadata {
     private final boolean hasStatic;
     private final CompactStorage compact;
     private final int[] clusteringKeptAsWritten;
-    /** Per cell id: the drop time of the column re-added under it (cells at or before it are dropped data), else MIN. */
+    /** Per cell id: the drop time of the column added again under it (older cells are dropped data), else MIN. */
     private final long[] droppedTimeByCellId;
 
     /**

@@ -135,7 +135,10 @@ public final class SchemaStatements {
         return valueCompatible(type, prev);
     }
 
-    /** Whether values of {@code prev} read as {@code now}, serialized alike (Cassandra's serialization compatibility). */
+    /**
+     * Whether values of {@code prev} read as {@code now}, serialized alike (Cassandra's serialization
+     * compatibility).
+     */
     private static boolean valueCompatible(DataType now, DataType prev) {
         if (now.cqlName().equals(prev.cqlName())) {
             return true;
@@ -951,7 +954,8 @@ public final class SchemaStatements {
             inner = switch (Types.kind(type)) {
                 case LIST -> "list<" + qualifiedCql(Types.elementType(type)) + ">";
                 case SET -> "set<" + qualifiedCql(Types.elementType(type)) + ">";
-                case MAP -> "map<" + qualifiedCql(Types.keyType(type)) + ", " + qualifiedCql(Types.valueType(type)) + ">";
+                case MAP -> "map<" + qualifiedCql(Types.keyType(type)) + ", " + qualifiedCql(Types.valueType(type))
+                        + ">";
                 default -> null;
             };
             if (inner == null) {
