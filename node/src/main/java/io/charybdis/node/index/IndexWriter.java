@@ -109,7 +109,8 @@ final class IndexWriter implements DerivedWrites {
         int n = Rows.cellCount(b, row);
         TypeKind kind = Types.kind(t.column().type());
         for (int j = 0; j < n; j++, off += Cells.length(b, off)) {
-            if (Cells.column(b, off) != cellId || Cells.isTombstone(b, off) || Cells.isComplexDeletion(b, off)) {
+            if (Cells.column(b, off) != cellId || Cells.isTombstone(b, off) || Cells.isComplexDeletion(b, off)
+                    || Cells.timestamp(b, off) <= t.table().droppedTimeOf(cellId)) {
                 continue;
             }
             ByteBuffer value = bytes(b, Cells.valueOffset(b, off), Cells.valueLength(b, off));

@@ -4,8 +4,9 @@ import io.charybdis.protocol.types.DataType;
 
 /**
  * One column of a table. Key columns have a {@code position} inside their key; regular and static columns have a
- * {@code cellId}, the small integer the storage engine knows them by (stable for the column's lifetime, never reused
- * within a table).
+ * {@code cellId}, the small integer the storage engine knows them by (stable for the column's lifetime, never given
+ * to another column of the table; a dropped column added again under its old name takes its old id back, see
+ * {@link TableMetadata.DroppedColumn}).
  */
 public record ColumnMetadata(String name, DataType type, Kind kind, int position, boolean reversed, int cellId) {
 

@@ -118,7 +118,10 @@ public final class Schema {
                     }
                     md.update(t.compactStorage().toString().getBytes(StandardCharsets.UTF_8));
                 }
-                md.update(ks.types().toString().getBytes(StandardCharsets.UTF_8));
+                for (io.charybdis.protocol.types.UserType u : ks.types().values()) {
+                    // fields and their types: ALTER TYPE changes the columns (and statements) using the type
+                    md.update(u.marshalName().getBytes(StandardCharsets.UTF_8));
+                }
             }
             return UUID.nameUUIDFromBytes(md.digest());
         } catch (NoSuchAlgorithmException e) {

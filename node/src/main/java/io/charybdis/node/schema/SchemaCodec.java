@@ -84,7 +84,7 @@ public final class SchemaCodec {
         List<Object> dropped = new ArrayList<>();
         for (TableMetadata.DroppedColumn d : t.droppedColumns().values()) {
             dropped.add(new LinkedHashMap<>(Map.of("name", d.name(), "type", d.type(), "kind", d.kind(),
-                    "dropped_time", d.droppedTimeMicros())));
+                    "dropped_time", d.droppedTimeMicros(), "cell_id", d.cellId())));
         }
         m.put("dropped_columns", dropped);
         List<Object> indexes = new ArrayList<>();
@@ -138,7 +138,8 @@ public final class SchemaCodec {
         for (Object o : (List<Object>) m.getOrDefault("dropped_columns", List.of())) {
             Map<String, Object> d = (Map<String, Object>) o;
             dropped.put((String) d.get("name"), new TableMetadata.DroppedColumn((String) d.get("name"),
-                    (String) d.get("type"), (String) d.get("kind"), ((Number) d.get("dropped_time")).longValue()));
+                    (String) d.get("type"), (String) d.get("kind"), ((Number) d.get("dropped_time")).longValue(),
+                    ((Number) d.getOrDefault("cell_id", -1)).intValue()));
         }
         Map<String, IndexMetadata> indexes = new LinkedHashMap<>();
         for (Object o : (List<Object>) m.getOrDefault("indexes", List.of())) {

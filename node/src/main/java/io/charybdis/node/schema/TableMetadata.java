@@ -28,8 +28,19 @@ public final class TableMetadata {
     private final boolean hasStatic;
     private final CompactStorage compact;
     private final int[] clusteringKeptAsWritten;
+    /** Per cell id: the drop time of the column added again under it (older cells are dropped data), else MIN. */
+    private final long[] droppedTimeByCellId;
 
-    public record DroppedColumn(String name, String type, String kind, long droppedTimeMicros) {
+    /**
+     * A column dropped from the table ({@code system_schema.dropped_columns}): its name, CQL type, kind and drop time.
+     * {@code cellId} is the storage id its cells were written under (-1 if unknown): a column of the same name added
+     * again takes that id back, as Cassandra identifies columns by name, and its cells written at or before the drop
+     * time stay invisible ({@link #droppedTimeOf}).
+     */
+    public record DroppedColumn(String name, String type, String kind, long droppedTimeMicros, int cellId) {
+        public DroppedColumn(String name, String type, String kind, long droppedTimeMicros) {
+            this(name, type, kind, droppedTimeMicros, -1);
+        }
     }
 
     public TableMetadata(String keyspace, String name, UUID id, List<ColumnMetadata> columns, TableParams params,
@@ -83,6 +94,14 @@ public final class TableMetadata {
             stat |= c.isStatic();
         }
         this.hasStatic = stat;
+        this.droppedTimeByCellId = new long[byCellId.length];
+        java.util.Arrays.fill(droppedTimeByCellId, Long.MIN_VALUE);
+        for (DroppedColumn d : this.droppedColumns.values()) {
+            ColumnMetadata c = names.get(d.name());
+            if (c != null && !c.isPrimaryKey() && d.cellId() >= 0 && c.cellId() == d.cellId()) {
+                droppedTimeByCellId[c.cellId()] = d.droppedTimeMicros();
+            }
+        }
         this.clusteringKeptAsWritten = java.util.stream.IntStream.range(0, clustering.size())
                 .filter(i -> Types.containsDecimal(clustering.get(i).type())).toArray();
     }
@@ -127,6 +146,15 @@ public final class TableMetadata {
 
     public ColumnMetadata columnByCellId(int cellId) {
         return cellId >= 0 && cellId < byCellId.length ? byCellId[cellId] : null;
+    }
+
+    /**
+     * For a column dropped once and added again under its old cell id: the drop time, in microseconds; its cells
+     * with a timestamp at or before it belong to the dropped column and are not read (as Cassandra filters them).
+     * {@link Long#MIN_VALUE} for any other column.
+     */
+    public long droppedTimeOf(int cellId) {
+        return cellId >= 0 && cellId < droppedTimeByCellId.length ? droppedTimeByCellId[cellId] : Long.MIN_VALUE;
     }
 
     public int maxCellId() {

@@ -2,6 +2,7 @@ package io.charybdis.node.cql.keys;
 
 import io.charybdis.node.schema.ColumnMetadata;
 import io.charybdis.node.schema.TableMetadata;
+import io.charybdis.node.schema.TypeKind;
 import io.charybdis.node.schema.Types;
 import io.charybdis.protocol.types.DataType;
 
@@ -18,7 +19,8 @@ import java.util.List;
  *  static row  := (empty)               sorts before every regular row
  *  no clustering columns: the single row's key is {@link #NO_CLUSTERING_ROW}
  *  composite values (frozen collections, tuples, UDTs) encode as a sequence of components ended by 0x20
- *  (0x3E marks a null tuple/UDT field)
+ *  (0x3E marks a null tuple/UDT field; trailing null fields are left out, so that a value equals itself with
+ *  fewer fields, as Cassandra compares them)
  * </pre>
  * Because every component encoding is prefix-free, all rows whose first k components equal a prefix P lie in the
  * half-open byte range [P, successor(P)), which is how slices on clustering prefixes become storage slices.
@@ -77,7 +79,16 @@ public final class ClusteringCodec {
         }
         List<DataType> componentTypes = Types.componentTypes(type, value);
         List<ByteBuffer> components = Types.splitComponents(type, value);
-        for (int i = 0; i < components.size(); i++) {
+        int n = components.size();
+        TypeKind shape = Types.kind(type);
+        if (shape == TypeKind.TUPLE || shape == TypeKind.UDT) {
+            // trailing null fields are left out: a value written before ALTER TYPE ... ADD (without the new
+            // fields) equals the same value with them null, as Cassandra's tuple comparison treats them
+            while (n > 0 && components.get(n - 1) == null) {
+                n--;
+            }
+        }
+        for (int i = 0; i < n; i++) {
             ByteBuffer c = components.get(i);
             if (c == null) {
                 sink.put(NULL_FIELD);

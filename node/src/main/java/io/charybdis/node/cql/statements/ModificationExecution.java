@@ -141,7 +141,7 @@ public final class ModificationExecution implements CqlStatement {
                 String name = key.startsWith("\"") && key.endsWith("\"") && key.length() > 1
                         ? key.substring(1, key.length() - 1).replace("\"\"", "\"") : key.toLowerCase(java.util.Locale.ROOT);
                 if (table.column(name) == null) {
-                    throw new InvalidRequestException("JSON values map contains unrecognized column: " + key);
+                    throw new InvalidRequestException("JSON values map contains unrecognized column: " + name);
                 }
                 byColumn.put(name, e.getValue());
             }
@@ -1408,7 +1408,8 @@ public final class ModificationExecution implements CqlStatement {
                     continue;
                 }
                 while (cursor.nextCell()) {
-                    if (cursor.columnId() == c.cellId() && cursor.hasPath()) {
+                    if (cursor.columnId() == c.cellId() && cursor.hasPath()
+                            && cursor.timestamp() > table.droppedTimeOf(c.cellId())) {
                         out.add(new ByteBuffer[]{ByteBuffer.wrap(cursor.pathBytes()), cursor.value()});
                     }
                 }

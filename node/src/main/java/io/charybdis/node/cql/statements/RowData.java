@@ -47,6 +47,8 @@ public final class RowData {
     private final boolean[] staticColumn;
     private final MultiCellAssembler[] complex;
     private final boolean[] counter;
+    /** Per column: the drop time of its dropped namesake, whose cells (at or before it) are skipped; else MIN. */
+    private final long[] droppedTime;
     /** Per counter column: the sum of its shards, and the 8-byte buffer that shows it (reused from row to row). */
     private final long[] counterSums;
     private final ByteBuffer[] counterValues;
@@ -97,6 +99,11 @@ public final class RowData {
             cellIdToIndex[columns.get(i).cellId()] = i;
         }
         complex = new MultiCellAssembler[n];
+        droppedTime = new long[n];
+        Arrays.fill(droppedTime, Long.MIN_VALUE);
+        for (int i = firstNonKey; i < n; i++) {
+            droppedTime[i] = table.droppedTimeOf(columns.get(i).cellId());
+        }
         counter = new boolean[n];
         counterSums = new long[n];
         counterValues = new ByteBuffer[n];
@@ -257,8 +264,8 @@ public final class RowData {
             if (idx < 0) {
                 continue; // a dropped column's data
             }
-            if (staticColumn[idx] != isStaticRow) {
-                continue;
+            if (staticColumn[idx] != isStaticRow || cursor.timestamp() <= droppedTime[idx]) {
+                continue; // (or a cell of the column dropped before this one was added under its name)
             }
             live = true;
             timestamps[idx] = Math.max(timestamps[idx], cursor.timestamp());

@@ -118,24 +118,94 @@ public final class SchemaStatements {
     }
 
     /**
-     * Whether a dropped column's values (of CQL type {@code previous}) can be read as {@code type}, as Cassandra's
-     * {@code isValueCompatibleWith} decides for re-adding the column.
+     * Whether a dropped column (of CQL type {@code previous}) may be added again as {@code type}, as Cassandra 5.0
+     * decides it ({@code isSerializationCompatibleWith}): the new type reads the old values and serializes them
+     * alike (a fixed-length type only as the same fixed length).
      */
-    private static boolean reAddCompatible(DataType type, String previous) {
-        String now = type.cqlName();
-        if (now.equals(previous) || now.equals("blob")) {
+    private static boolean reAddCompatible(DataType type, String previous, KeyspaceMetadata ks) {
+        if (type.cqlName().equals(previous)) {
             return true;
         }
-        return switch (now) {
-            case "text" -> previous.equals("ascii");
-            case "varint" -> previous.equals("int") || previous.equals("bigint") || previous.equals("smallint")
-                    || previous.equals("tinyint");
-            case "bigint" -> previous.equals("timestamp");
-            case "timestamp" -> previous.equals("bigint");
-            case "uuid" -> previous.equals("timeuuid");
+        DataType prev;
+        try {
+            prev = TypeResolver.parse(previous, ks);
+        } catch (RuntimeException e) {
+            return false; // (a type since dropped)
+        }
+        return valueCompatible(type, prev);
+    }
+
+    /**
+     * Whether values of {@code prev} read as {@code now}, serialized alike (Cassandra's serialization
+     * compatibility).
+     */
+    private static boolean valueCompatible(DataType now, DataType prev) {
+        if (now.cqlName().equals(prev.cqlName())) {
+            return true;
+        }
+        TypeKind n = Types.kind(now);
+        TypeKind p = Types.kind(prev);
+        if (n.isCollection() || p.isCollection() || n == TypeKind.TUPLE || p == TypeKind.TUPLE) {
+            if (n == TypeKind.BLOB) {
+                return prev.isFrozen() && p != TypeKind.BLOB;
+            }
+            if (n != p || now.isFrozen() != prev.isFrozen()) {
+                return false;
+            }
+            return switch (n) {
+                case LIST -> valueCompatible(Types.elementType(now), Types.elementType(prev));
+                case SET -> comparisonCompatible(Types.elementType(now), Types.elementType(prev));
+                case MAP -> comparisonCompatible(Types.keyType(now), Types.keyType(prev))
+                        && valueCompatible(Types.valueType(now), Types.valueType(prev));
+                default -> {
+                    List<DataType> nf = Types.fieldTypes(now);
+                    List<DataType> pf = Types.fieldTypes(prev);
+                    if (nf.size() < pf.size()) {
+                        yield false;
+                    }
+                    for (int i = 0; i < pf.size(); i++) {
+                        if (!valueCompatible(nf.get(i), pf.get(i))) {
+                            yield false;
+                        }
+                    }
+                    yield true;
+                }
+            };
+        }
+        return switch (n) {
+            case BLOB -> !FIXED_LENGTH.contains(p) && !Types.isMultiCell(prev);
+            case TEXT -> p == TypeKind.ASCII;
+            case BIGINT -> p == TypeKind.TIMESTAMP;
+            case TIMESTAMP -> p == TypeKind.BIGINT;
+            case UUID -> p == TypeKind.TIMEUUID;
             default -> false;
         };
     }
+
+    /** Whether values of {@code prev} sort alike as {@code now} (set elements, map keys). */
+    private static boolean comparisonCompatible(DataType now, DataType prev) {
+        if (now.cqlName().equals(prev.cqlName())) {
+            return true;
+        }
+        TypeKind n = Types.kind(now);
+        TypeKind p = Types.kind(prev);
+        return n == TypeKind.TEXT && p == TypeKind.ASCII
+                || n == TypeKind.BLOB && (p == TypeKind.TEXT || p == TypeKind.ASCII);
+    }
+
+    /**
+     * Whether a column added again as {@code type} reads the cells of its dropped namesake {@code prev} under the
+     * same cell id: only a column of the same type (counters aside, whose shards merge by clock); another type gets
+     * a fresh id, so none of the old cells show.
+     */
+    private static boolean reusesDroppedCells(DataType type, TableMetadata.DroppedColumn prev) {
+        return prev.cellId() >= 0 && !Types.isCounter(type) && type.cqlName().equals(prev.type());
+    }
+
+    /** The types whose values all have one length (Cassandra's valueLengthIfFixed). */
+    private static final Set<TypeKind> FIXED_LENGTH = java.util.EnumSet.of(TypeKind.INT, TypeKind.BIGINT,
+            TypeKind.BOOLEAN, TypeKind.FLOAT, TypeKind.DOUBLE, TypeKind.UUID, TypeKind.TIMEUUID, TypeKind.TIMESTAMP,
+            TypeKind.COUNTER);
 
     // ---- keyspaces -------------------------------------------------------------------------------------------
 
@@ -604,7 +674,7 @@ public final class SchemaStatements {
                                 : "Cannot have a counter column (\"" + d.name() + "\") in a non counter table"));
                     }
                     TableMetadata.DroppedColumn prev = dropped.get(d.name());
-                    if (prev != null && !reAddCompatible(type, prev.type())) {
+                    if (prev != null && !reAddCompatible(type, prev.type(), ks)) {
                         throw new InvalidRequestException("Cannot re-add previously dropped column '" + d.name()
                                 + "' of type " + type.cqlName() + ", incompatible with previous type " + prev.type());
                     }
@@ -613,8 +683,11 @@ public final class SchemaStatements {
                                 + "' of kind " + (d.isStatic() ? "STATIC" : "REGULAR") + ", incompatible with previous "
                                 + "kind " + prev.kind().toUpperCase(java.util.Locale.ROOT));
                     }
+                    // a column added again takes its old cells back (Cassandra knows columns by name): those
+                    // written after the drop are its own, the older ones stay dropped (TableMetadata.droppedTimeOf)
+                    int cellId = prev != null && reusesDroppedCells(type, prev) ? prev.cellId() : nextCell++;
                     columns.add(new ColumnMetadata(d.name(), type, d.isStatic() ? ColumnMetadata.Kind.STATIC
-                            : ColumnMetadata.Kind.REGULAR, -1, false, nextCell++));
+                            : ColumnMetadata.Kind.REGULAR, -1, false, cellId));
                     changed = true;
                 }
                 if (!changed) {
@@ -649,7 +722,7 @@ public final class SchemaStatements {
                     columns.remove(col);
                     long time = drop.timestamp() != null ? drop.timestamp() : System.currentTimeMillis() * 1000;
                     dropped.put(c, new TableMetadata.DroppedColumn(c, col.type().cqlName(), col.kind().schemaName(),
-                            time));
+                            time, col.cellId()));
                     changed = true;
                 }
                 if (!changed) {
@@ -809,8 +882,14 @@ public final class SchemaStatements {
                     throw new InvalidRequestException("Cannot add field " + add.field() + " to type " + ksName + "."
                             + t.cqlName() + ": a field with name " + add.field() + " already exists");
                 }
+                DataType fieldType = TypeResolver.resolve(add.type(), ks);
+                if (usesType(fieldType, ksName, t.name())) {
+                    throw new InvalidRequestException("Cannot add new field " + add.field() + " of type "
+                            + qualifiedCql(fieldType) + " to user type " + ksName + "." + t.cqlName() + " as it would "
+                            + "create a circular reference");
+                }
                 names.add(add.field());
-                types.add(TypeResolver.resolve(add.type(), ks));
+                types.add(fieldType);
             }
             case RenameFields rename -> {
                 for (SchemaStatement.Rename r : rename.renames()) {
@@ -855,6 +934,35 @@ public final class SchemaStatements {
         }
         pending = schema.with(newKs);
         return SchemaChange.type(SchemaChange.Change.UPDATED, ksName, t.name());
+    }
+
+    /** A type as Cassandra's messages show it: user types named with their keyspace, unquoted. */
+    private static String qualifiedCql(DataType type) {
+        String inner;
+        if (Types.kind(type) == TypeKind.TUPLE) {
+            // (a tuple is shown without frozen<>)
+            StringBuilder sb = new StringBuilder("tuple<");
+            List<DataType> fields = Types.fieldTypes(type);
+            for (int i = 0; i < fields.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(qualifiedCql(fields.get(i)));
+            }
+            return sb.append('>').toString();
+        }
+        if (type instanceof UserType u) {
+            inner = u.keyspace() + "." + u.name();
+        } else {
+            inner = switch (Types.kind(type)) {
+                case LIST -> "list<" + qualifiedCql(Types.elementType(type)) + ">";
+                case SET -> "set<" + qualifiedCql(Types.elementType(type)) + ">";
+                case MAP -> "map<" + qualifiedCql(Types.keyType(type)) + ", " + qualifiedCql(Types.valueType(type))
+                        + ">";
+                default -> null;
+            };
+            if (inner == null) {
+                return type.cqlName();
+            }
+        }
+        return type.isFrozen() ? "frozen<" + inner + ">" : inner;
     }
 
     /** {@code type} with every use of the user type {@code updated}, at any depth, replaced by its new definition. */
@@ -920,7 +1028,8 @@ public final class SchemaStatements {
         }
         if (!usingTypes.isEmpty()) {
             throw new InvalidRequestException("Cannot drop user type '" + ksName + "." + name
-                    + "' as it is still used by user types " + String.join(", ", usingTypes));
+                    + "' as it is still used by user types " + String.join(", ", usingTypes.stream().sorted()
+                    .toList()));
         }
         List<String> usingTables = new ArrayList<>();
         for (TableMetadata t : ks.tables().values()) {

@@ -1189,7 +1189,8 @@ public final class SelectExecution implements CqlStatement {
                 while (cursor.nextRow()) {
                     row.loadRow(cursor);
                     if (row.isStaticRow) {
-                        partitionHasStatic = true;
+                        // (a static row of dropped columns' cells only is not there)
+                        partitionHasStatic |= cellFilter != null || row.live;
                         continue;
                     }
                     keepPrevious();

@@ -83,7 +83,8 @@ public final class Json {
                     if (i > 0) {
                         sb.append(", ");
                     }
-                    String key = format(Types.keyType(type), parts.get(i));
+                    // an empty key (an empty value of a type without one, such as int) is the empty string
+                    String key = parts.get(i).hasRemaining() ? format(Types.keyType(type), parts.get(i)) : "";
                     if (key.startsWith("\"")) {
                         sb.append(key);
                     } else {
@@ -199,11 +200,22 @@ public final class Json {
         return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
     }
 
+    /** The types whose JSON string {@code ""} is a value of their own (varint, date, time and blob refuse it). */
+    private static final java.util.Set<TypeKind> EMPTY_STRING_IS_EMPTY_VALUE = java.util.EnumSet.of(TypeKind.INT,
+            TypeKind.BIGINT, TypeKind.SMALLINT, TypeKind.TINYINT, TypeKind.DECIMAL, TypeKind.FLOAT, TypeKind.DOUBLE,
+            TypeKind.BOOLEAN, TypeKind.UUID, TypeKind.TIMEUUID, TypeKind.INET, TypeKind.TIMESTAMP,
+            TypeKind.DURATION);
+
     private static ByteBuffer convert(Object json, DataType type, String receiver) {
         if (json == null) {
             return null;
         }
         TypeKind kind = Types.kind(type);
+        if ("".equals(json) && EMPTY_STRING_IS_EMPTY_VALUE.contains(kind)) {
+            // Cassandra reads these types' JSON strings through their fromString, which makes the empty value of
+            // an empty string (a boolean's is false)
+            return kind == TypeKind.BOOLEAN ? type.decompose(false) : ByteBuffer.allocate(0);
+        }
         try {
             switch (kind) {
                 case TEXT, ASCII -> {
@@ -315,7 +327,7 @@ public final class Json {
                     }
                     String hex = s.substring(2);
                     try {
-                        return ByteBuffer.wrap(HexFormat.of().parseHex(hex.length() % 2 == 1 ? "0" + hex : hex));
+                        return ByteBuffer.wrap(HexFormat.of().parseHex(hex)); // (an odd length is refused too)
                     } catch (IllegalArgumentException e) {
                         throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Value '"
                                 + s + "' is not a valid blob representation: cannot parse '" + hex + "' as hex bytes");
@@ -390,10 +402,10 @@ public final class Json {
                             throw new InvalidRequestException("Error decoding JSON value for " + receiver + ": Invalid "
                                     + "null value in map");
                         }
+                        // a key is a JSON string, read as the key type reads a string (a collection, tuple or UDT
+                        // parses it as JSON), as Cassandra reads it
                         String k = (String) e.getKey();
-                        Object keyJson = Types.kind(kt) == TypeKind.TEXT || Types.kind(kt) == TypeKind.ASCII ? k
-                                : parseKey(k);
-                        sorted.put(toValue(keyJson, kt, receiver), toValue(e.getValue(), Types.valueType(type),
+                        sorted.put(toValue(k, kt, receiver), toValue(e.getValue(), Types.valueType(type),
                                 receiver));
                     }
                     List<ByteBuffer> flat = new ArrayList<>();
@@ -411,19 +423,22 @@ public final class Json {
                         throw mismatch(json, type, receiver);
                     }
                     List<String> names = Types.fieldNames(type);
+                    // field names as CQL identifiers: a quoted key keeps its case, an unquoted one is lower-cased
+                    Map<String, Object> byField = new java.util.LinkedHashMap<>();
+                    for (Map.Entry<?, ?> e : map.entrySet()) {
+                        String key = (String) e.getKey();
+                        byField.put(key.length() >= 2 && key.startsWith("\"") && key.endsWith("\"")
+                                ? key.substring(1, key.length() - 1) : key.toLowerCase(java.util.Locale.ROOT),
+                                e.getValue());
+                    }
                     List<ByteBuffer> fields = new ArrayList<>();
                     for (int i = 0; i < names.size(); i++) {
-                        Object f = map.containsKey(columnKey(names.get(i))) ? map.get(columnKey(names.get(i)))
-                                : map.get(names.get(i));
-                        fields.add(toValue(f, Types.fieldTypes(type).get(i), receiver));
+                        fields.add(toValue(byField.remove(names.get(i)), Types.fieldTypes(type).get(i), receiver));
                     }
-                    for (Object k : map.keySet()) {
-                        String key = (String) k;
-                        String unquoted = key.startsWith("\"") ? key.substring(1, key.length() - 1) : key.toLowerCase();
-                        if (!names.contains(unquoted)) {
-                            throw new InvalidRequestException("Unknown field '" + key + "' in value of user defined "
-                                    + "type " + type.cqlName());
-                        }
+                    if (!byField.isEmpty()) {
+                        throw new InvalidRequestException("Unknown field '" + byField.keySet().iterator().next()
+                                + "' in value of user defined type " + ((io.charybdis.protocol.types.UserType) type)
+                                .name());
                     }
                     return Values.tuple(fields);
                 }
@@ -498,14 +513,6 @@ public final class Json {
 
         InvalidAscii(String receiver) {
             super("Error decoding JSON value for " + receiver + ": " + MESSAGE);
-        }
-    }
-
-    private static Object parseKey(String k) {
-        try {
-            return parse(k);
-        } catch (InvalidRequestException e) {
-            return k;
         }
     }
 
