@@ -109,6 +109,13 @@ public interface StorageServiceMBean {
 
     boolean isNativeTransportRunning();
 
+    void startNativeTransport() throws InterruptedException;
+
+    /** Deprecated in Cassandra 5.0 for {@link #stopNativeTransport(boolean)}; still in its bean. */
+    void stopNativeTransport();
+
+    void stopNativeTransport(boolean force);
+
     boolean isJoined();
 
     boolean isIncrementalBackupsEnabled();
