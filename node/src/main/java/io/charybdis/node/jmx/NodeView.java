@@ -72,6 +72,14 @@ final class NodeView {
         return running && operationMode().equals("NORMAL") && (owner == null || owner.cqlServer().isListening());
     }
 
+    /** nodetool refreshsizeestimates. */
+    void refreshSizeEstimates() throws ExecutionException, InterruptedException {
+        if (owner == null) {
+            throw new UnsupportedOperationException("refreshsizeestimates needs the node");
+        }
+        owner.refreshSizeEstimates();
+    }
+
     /** nodetool enablebinary: serves CQL clients again; refused once the node is drained, as Cassandra does. */
     void startNativeTransport() throws InterruptedException {
         if (owner == null) {

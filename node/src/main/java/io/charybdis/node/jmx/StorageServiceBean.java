@@ -456,6 +456,16 @@ final class StorageServiceBean implements StorageServiceMBean {
     }
 
     @Override
+    public void refreshSizeEstimates() throws ExecutionException {
+        try {
+            node.refreshSizeEstimates();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ExecutionException(e);
+        }
+    }
+
+    @Override
     public void startNativeTransport() throws InterruptedException {
         node.startNativeTransport();
     }

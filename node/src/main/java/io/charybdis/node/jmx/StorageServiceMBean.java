@@ -111,6 +111,8 @@ public interface StorageServiceMBean {
 
     void startNativeTransport() throws InterruptedException;
 
+    void refreshSizeEstimates() throws java.util.concurrent.ExecutionException;
+
     /** Deprecated in Cassandra 5.0 for {@link #stopNativeTransport(boolean)}; still in its bean. */
     void stopNativeTransport();
 

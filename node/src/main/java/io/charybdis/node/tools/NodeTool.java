@@ -36,6 +36,7 @@ import picocli.CommandLine.Parameters;
         NodeTool.Version.class, NodeTool.Flush.class, NodeTool.Status.class, NodeTool.Snapshot.class,
         NodeTool.ListSnapshots.class, NodeTool.ClearSnapshot.class, NodeTool.Drain.class, NodeTool.StopDaemon.class,
         NodeTool.EnableBinary.class, NodeTool.DisableBinary.class, NodeTool.StatusBinary.class,
+        NodeTool.RefreshSizeEstimates.class,
         ManagementCommands.Info.class, ManagementCommands.TpStats.class, ManagementCommands.ProxyHistograms.class,
         ManagementCommands.CompactionHistory.class, ManagementCommands.DescribeRing.class,
         ManagementCommands.GarbageCollect.class, ManagementCommands.EnableAutoCompaction.class,
@@ -230,6 +231,14 @@ public final class NodeTool implements Callable<Integer> {
                 probe.invoke(SS, "forceKeyspaceFlush", new Object[] {ks, tables},
                         new String[] {String.class.getName(), String[].class.getName()});
             }
+        }
+    }
+
+    @Command(name = "refreshsizeestimates", description = "Refresh system.size_estimates")
+    static final class RefreshSizeEstimates extends Sub {
+        @Override
+        void execute(Probe probe, PrintStream out) throws Exception {
+            probe.invoke(SS, "refreshSizeEstimates", new Object[0], new String[0]);
         }
     }
 

@@ -136,6 +136,33 @@ class NodeOperationsTest {
     }
 
     @Test
+    void refreshSizeEstimatesRecordsTheFlushedPartitionsPerPrimaryRange() throws Exception {
+        ObjectName ss = new ObjectName(SS);
+        node.storage().flush(new io.charybdis.storage.TableId(
+                node.schemas().schema().keyspace("ops").tables().get("t").id())).get();
+        try (CqlSession session = session()) {
+            conn.invoke(ss, "refreshSizeEstimates", new Object[0], new String[0]);
+            var rows = session.execute("SELECT range_start, range_end, mean_partition_size, partitions_count FROM "
+                    + "system.size_estimates WHERE keyspace_name = 'ops' AND table_name = 't'").all();
+            assertThat(rows).hasSize(node.info().tokens().size() + 1); // the wrapping range is split
+            long count = rows.stream().mapToLong(r -> r.getLong("partitions_count")).sum();
+            assertThat(count).isBetween(20L - rows.size() / 2, 20L + rows.size() / 2); // each range rounded
+            assertThat(rows).allSatisfy(r -> assertThat(r.getLong("mean_partition_size") > 0)
+                    .isEqualTo(r.getLong("partitions_count") > 0));
+            var types = session.execute("SELECT range_type FROM system.table_estimates WHERE keyspace_name = 'ops' "
+                    + "AND table_name = 't'").all().stream().map(r -> r.getString(0)).distinct().toList();
+            assertThat(types).containsExactly("local_primary", "primary");
+            // a dropped table is left out at once
+            session.execute("CREATE TABLE ops.gone (k int PRIMARY KEY)");
+            conn.invoke(ss, "refreshSizeEstimates", new Object[0], new String[0]);
+            String q = "SELECT * FROM system.size_estimates WHERE keyspace_name = 'ops' AND table_name = 'gone'";
+            assertThat(session.execute(q).all()).isNotEmpty();
+            session.execute("DROP TABLE ops.gone");
+            assertThat(session.execute(q).all()).isEmpty();
+        }
+    }
+
+    @Test
     void ttlsAreCheckedAsCassandraChecksThem() {
         assertThat(Snapshots.ttlSeconds("60s")).isEqualTo(60);
         assertThat(Snapshots.ttlSeconds("1m")).isEqualTo(60);
