@@ -333,7 +333,10 @@ final class Snapshots {
         return r;
     }
 
-    /** Bytes of snapshot files that no live SSTable shares. */
+    /**
+     * Bytes of snapshot files that no live SSTable shares; as in Cassandra's total, a snapshot's manifest is not
+     * counted (its row in the details counts it).
+     */
     long trueSize() {
         long n = 0;
         for (TableMetadata t : tables()) {
@@ -347,7 +350,7 @@ final class Snapshots {
                 Set<Object> live = liveFiles(dir);
                 for (Path snap : list(dir.resolve("snapshots"))) {
                     for (Path f : list(snap)) {
-                        if (!live.contains(fileKey(f))) {
+                        if (!live.contains(fileKey(f)) && !f.getFileName().toString().equals(MANIFEST)) {
                             n += size(f);
                         }
                     }
