@@ -207,6 +207,8 @@ public final class CharybdisNode implements AutoCloseable {
             }
             Authenticator auth = passwords ? Authenticator.passwords(authService) : Authenticator.allowAll();
             CqlServer server = CqlServer.create(shards, qp, auth, nodeInfo, config);
+            io.charybdis.node.system.SizeEstimates sizeEstimates = new io.charybdis.node.system.SizeEstimates(storage,
+                    schemas::schema);
             io.charybdis.node.tracing.Tracing tracing = new io.charybdis.node.tracing.Tracing(
                     new io.charybdis.node.auth.InternalQueries(qp), InetAddress.getByName(config.listenAddress()),
                     config.storagePort());
@@ -224,8 +226,11 @@ public final class CharybdisNode implements AutoCloseable {
                     InetAddress.getByName(config.listenAddress()), rpc, server.port(), config.storagePort(),
                     snitch.datacenter(), snitch.rack(), NodeInfo.RELEASE_VERSION, NodeInfo.CQL_VERSION, "5", 
                     config.partitioner(), identity.tokens, shards.count(), System.currentTimeMillis())
-                    .withIndexes(indexes);
+                    .withIndexes(indexes).withSizeEstimates(sizeEstimates);
             CharybdisNode node = new CharybdisNode(config, shards, storage, schemas, server, infoHolder[0]);
+            node.nodeInfo = nodeInfo;
+            node.sizeEstimates = sizeEstimates;
+            sizeEstimates.start(nodeInfo);
             node.member = member;
             node.auth = authService;
             node.indexes = indexes;
@@ -482,6 +487,15 @@ public final class CharybdisNode implements AutoCloseable {
         return server;
     }
 
+    /** What system.local and friends show now (with the cluster's other members). */
+    private volatile java.util.function.Supplier<NodeInfo> nodeInfo;
+    private volatile io.charybdis.node.system.SizeEstimates sizeEstimates;
+
+    /** nodetool refreshsizeestimates: records system.size_estimates and table_estimates now. */
+    public void refreshSizeEstimates() throws java.util.concurrent.ExecutionException, InterruptedException {
+        sizeEstimates.refresh(nodeInfo.get()).get();
+    }
+
     public Storage storage() {
         return storage;
     }
@@ -529,6 +543,9 @@ public final class CharybdisNode implements AutoCloseable {
         }
         if (jmx != null) {
             jmx.close();
+        }
+        if (sizeEstimates != null) {
+            sizeEstimates.close();
         }
         if (metrics != null) {
             metrics.close();

@@ -16,6 +16,7 @@ import io.charybdis.storage.shard.TableEntry;
 import io.charybdis.storage.sstable.SSTableFormat;
 import io.charybdis.storage.sstable.SSTableCopy;
 import io.charybdis.storage.sstable.SSTableReader;
+import io.charybdis.storage.util.EstimatedHistogram;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -509,6 +510,51 @@ public final class Storage implements AutoCloseable {
                 return links;
             }, io);
         });
+    }
+
+    /**
+     * Size estimates of the table's live SSTables (memtables are not counted, as in Cassandra's) per token range
+     * ({@code starts[i]}, {@code ends[i]}]: for each range, {estimated partitions, their mean size in bytes}. An
+     * SSTable's partitions in a range are estimated from its index summary
+     * ({@link SSTableReader#estimatedPartitions}), their size from its partition-size histogram; nothing is read
+     * from disk.
+     */
+    public CompletableFuture<double[][]> partitionEstimates(TableId id, long[] starts, long[] ends) {
+        TableEntry e = tables.get(id);
+        if (e == null) {
+            return CompletableFuture.failedFuture(new StorageException("unknown table id=" + id));
+        }
+        List<CompletableFuture<List<SSTableReader>>> fs = new ArrayList<>();
+        for (Shard s : shards) {
+            fs.add(s.submit(() -> s.acquireSSTables(id)));
+        }
+        return CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)).thenApplyAsync(x -> {
+            // an SSTable of another shard layout is served by several shards: counted once
+            Set<SSTableReader> all = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (CompletableFuture<List<SSTableReader>> f : fs) {
+                all.addAll(f.join());
+            }
+            double[][] out = new double[starts.length][2];
+            try {
+                for (SSTableReader r : all) {
+                    double mean = r.stats() == null ? 0
+                            : EstimatedHistogram.mean(r.stats().partitionSizes());
+                    for (int i = 0; i < starts.length; i++) {
+                        double n = r.estimatedPartitions(starts[i], ends[i]);
+                        out[i][0] += n;
+                        out[i][1] += n * mean;
+                    }
+                }
+            } finally {
+                for (CompletableFuture<List<SSTableReader>> f : fs) {
+                    f.join().forEach(SSTableReader::release);
+                }
+            }
+            for (double[] range : out) {
+                range[1] = range[0] > 0 ? range[1] / range[0] : 0;
+            }
+            return out;
+        }, io);
     }
 
     /** Replays the commit log segments found at open into the registered tables' memtables, flushes, deletes them. */

@@ -216,9 +216,16 @@ public final class JmxServer implements AutoCloseable {
 
     // ------------------------------------------------------------------ registration
 
+    /** The StorageService bean (closed with the server: its background tasks stop). */
+    private StorageServiceBean storageService;
+
+    StorageServiceBean storageServiceBean() {
+        return storageService;
+    }
+
     private void registerAll() {
         registerPlatformBeans();
-        StorageServiceBean storageService = new StorageServiceBean(node);
+        storageService = new StorageServiceBean(node);
         register(name("org.apache.cassandra.db:type=StorageService"), new javax.management.StandardEmitterMBean(
                 storageService, StorageServiceMBean.class, false, storageService.emitter()));
         standard("org.apache.cassandra.db:type=EndpointSnitchInfo", new SmallBeans.EndpointSnitchInfo(node),
@@ -630,6 +637,9 @@ public final class JmxServer implements AutoCloseable {
         }
         closed = true;
         node.running = false;
+        if (storageService != null) {
+            storageService.close();
+        }
         try {
             connector.stop();
         } catch (IOException e) {

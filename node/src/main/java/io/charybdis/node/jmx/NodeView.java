@@ -67,9 +67,37 @@ final class NodeView {
         };
     }
 
-    /** Whether CQL clients are served (false once drained). */
+    /** Whether CQL clients are served (false once drained, and while nodetool disablebinary has it stopped). */
     boolean nativeTransportRunning() {
-        return running && operationMode().equals("NORMAL");
+        return running && operationMode().equals("NORMAL") && (owner == null || owner.cqlServer().isListening());
+    }
+
+    /** nodetool refreshsizeestimates. */
+    void refreshSizeEstimates() throws ExecutionException, InterruptedException {
+        if (owner == null) {
+            throw new UnsupportedOperationException("refreshsizeestimates needs the node");
+        }
+        owner.refreshSizeEstimates();
+    }
+
+    /** nodetool enablebinary: serves CQL clients again; refused once the node is drained, as Cassandra does. */
+    void startNativeTransport() throws InterruptedException {
+        if (owner == null) {
+            throw new UnsupportedOperationException("enablebinary needs the node");
+        }
+        String mode = operationMode();
+        if (!running || mode.equals("DRAINING") || mode.equals("DRAINED")) {
+            throw new IllegalStateException("Unable to start native transport because the node was drained.");
+        }
+        owner.cqlServer().restart();
+    }
+
+    /** nodetool disablebinary: stops serving CQL clients (force: without waiting for the requests begun). */
+    void stopNativeTransport(boolean force) {
+        if (owner == null) {
+            throw new UnsupportedOperationException("disablebinary needs the node");
+        }
+        owner.cqlServer().stopListening(force);
     }
 
     String drainProgress() {

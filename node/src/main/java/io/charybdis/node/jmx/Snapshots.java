@@ -34,8 +34,10 @@ import javax.management.openmbean.TabularType;
 /**
  * Snapshots as nodetool's snapshot, listsnapshots and clearsnapshot see them: hard links of a table's SSTable files
  * under {@code <table directory>/snapshots/<tag>} (taken by the storage engine), listed in Cassandra's
- * {@code SnapshotDetails} tabular form. The creation time of a snapshot is its directory's; a snapshot's "true size"
- * is the bytes of its files that no live SSTable shares any more.
+ * {@code SnapshotDetails} tabular form. Each snapshot directory holds Cassandra's {@code manifest.json}: its
+ * creation time and, for a snapshot taken with a TTL, its expiry, after which a background task deletes it (a
+ * snapshot without a manifest counts as made when its directory was). A snapshot's "true size" is the bytes of its
+ * files that no live SSTable shares any more.
  */
 final class Snapshots {
     private static final String[] ITEMS = {"Snapshot name", "Keyspace name", "Column family name", "True size",
@@ -56,10 +58,64 @@ final class Snapshots {
         }
     }
 
+    /** Cassandra's floor on a snapshot's TTL. */
+    static final long MIN_TTL_SECONDS = 60;
+    /** How often expired snapshots are looked for (Cassandra: every minute, first five seconds after start). */
+    private static final long EXPIRY_PERIOD_SECONDS = 60;
+    private static final String MANIFEST = "manifest.json";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile(
+            "(\\d+)(d|h|s|ms|us|µs|ns|m)");
+
     private final NodeView node;
+    /** Deletes snapshots whose TTL ran out; one daemon thread, off the data path. */
+    private final java.util.concurrent.ScheduledExecutorService expiry;
 
     Snapshots(NodeView node) {
         this.node = node;
+        this.expiry = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "charybdis-snapshot-expiry");
+            t.setDaemon(true);
+            return t;
+        });
+        expiry.scheduleWithFixedDelay(this::clearExpiredQuietly, 5, EXPIRY_PERIOD_SECONDS,
+                java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    void close() {
+        expiry.shutdownNow();
+    }
+
+    /**
+     * A snapshot TTL as Cassandra reads it (its DurationSpec in seconds: a count and a unit of d, h, m or s), in
+     * seconds; at least a minute.
+     */
+    static long ttlSeconds(String ttl) {
+        java.util.regex.Matcher m = DURATION.matcher(ttl);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("Invalid duration: " + ttl + " Accepted units:[NANOSECONDS, "
+                    + "MICROSECONDS, MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS] where case matters and only "
+                    + "non-negative values.");
+        }
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Invalid duration: " + ttl + " Accepted units:[SECONDS, MINUTES, "
+                    + "HOURS, DAYS]");
+        }
+        long seconds = switch (m.group(2)) {
+            case "s" -> n;
+            case "m" -> Math.multiplyExact(n, 60L);
+            case "h" -> Math.multiplyExact(n, 3600L);
+            case "d" -> Math.multiplyExact(n, 86_400L);
+            default -> throw new IllegalArgumentException("Invalid duration: " + ttl + " Accepted units:[SECONDS, "
+                    + "MINUTES, HOURS, DAYS]");
+        };
+        if (seconds < MIN_TTL_SECONDS) {
+            throw new IllegalArgumentException("ttl for snapshot must be at least " + MIN_TTL_SECONDS + " seconds");
+        }
+        return seconds;
     }
 
     /** The stored tables an entity list names: "ks", "ks.table"; none: every keyspace. */
@@ -95,10 +151,7 @@ final class Snapshots {
             throw new IOException("You must supply a snapshot name.");
         }
         Map<String, String> opts = options == null ? Map.of() : options;
-        if (opts.get("ttl") != null) {
-            throw new IOException("Snapshots with a TTL are not supported by Charybdis (option ttl=" + opts.get("ttl")
-                    + ")");
-        }
+        Long ttl = opts.get("ttl") != null ? ttlSeconds(opts.get("ttl")) : null;
         boolean flush = !Boolean.parseBoolean(opts.getOrDefault("skipFlush", "false"));
         List<TableMetadata> tables = tables(entities);
         for (TableMetadata t : tables) {
@@ -116,6 +169,88 @@ final class Snapshots {
             NodeView.await(CompletableFuture.allOf(fs.toArray(CompletableFuture[]::new)));
         } catch (ExecutionException | InterruptedException e) {
             throw new IOException("snapshot " + tag + " failed: " + e.getCause(), e);
+        }
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Instant expires = ttl == null ? null : created.plusSeconds(ttl);
+        for (TableMetadata t : tables) {
+            for (Path dir : directories(t)) {
+                writeManifest(dir.resolve("snapshots").resolve(tag), created, expires);
+            }
+        }
+    }
+
+    /**
+     * Cassandra's {@code manifest.json} of a snapshot directory: the Data files it holds, when it was taken and when
+     * it expires (null: never), and that it is not ephemeral.
+     */
+    private static void writeManifest(Path snapshot, Instant created, Instant expires) throws IOException {
+        Files.createDirectories(snapshot);
+        var root = JSON.createObjectNode();
+        var files = root.putArray("files");
+        for (Path f : list(snapshot)) {
+            if (f.getFileName().toString().endsWith("-Data.db")) {
+                files.add(f.getFileName().toString());
+            }
+        }
+        root.put("created_at", created.toString());
+        root.put("expires_at", expires == null ? null : expires.toString());
+        root.put("ephemeral", false);
+        Path tmp = snapshot.resolve(MANIFEST + ".tmp");
+        Files.write(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+        Files.move(tmp, snapshot.resolve(MANIFEST), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** A snapshot directory's {created, expires} from its manifest (either null when absent or unreadable). */
+    private static Instant[] manifestTimes(Path snapshot) {
+        Path m = snapshot.resolve(MANIFEST);
+        if (!Files.isRegularFile(m)) {
+            return new Instant[2];
+        }
+        try {
+            var root = JSON.readTree(m.toFile());
+            return new Instant[] {instant(root.get("created_at")), instant(root.get("expires_at"))};
+        } catch (IOException | RuntimeException e) {
+            return new Instant[2];
+        }
+    }
+
+    private static Instant instant(com.fasterxml.jackson.databind.JsonNode n) {
+        return n == null || n.isNull() ? null : Instant.parse(n.asText());
+    }
+
+    private void clearExpiredQuietly() {
+        try {
+            clearExpired(Instant.now());
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(Snapshots.class).warn("Could not clear expired snapshots", e);
+        }
+    }
+
+    /** Deletes every snapshot whose TTL has run out by {@code now}, as Cassandra's snapshot manager does. */
+    void clearExpired(Instant now) {
+        for (TableMetadata t : tables()) {
+            List<Path> dirs;
+            try {
+                dirs = directories(t);
+            } catch (StorageException e) {
+                continue; // dropped meanwhile
+            }
+            for (Path dir : dirs) {
+                for (Path snap : list(dir.resolve("snapshots"))) {
+                    Instant expires = manifestTimes(snap)[1];
+                    if (expires != null && !expires.isAfter(now)) {
+                        try {
+                            deleteTree(snap);
+                            org.slf4j.LoggerFactory.getLogger(Snapshots.class).info(
+                                    "Removed snapshot {} of {}.{}: its TTL expired at {}", snap.getFileName(),
+                                    t.keyspace(), t.name(), expires);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -141,6 +276,12 @@ final class Snapshots {
     }
 
     Map<String, TabularData> details() {
+        return details(Map.of());
+    }
+
+    /** Options as nodetool listsnapshots sends them: {@code no_ttl} leaves out the snapshots with a TTL. */
+    Map<String, TabularData> details(Map<String, String> options) {
+        boolean noTtl = options != null && Boolean.parseBoolean(options.getOrDefault("no_ttl", "false"));
         Map<String, TabularData> r = new TreeMap<>();
         for (TableMetadata t : tables()) {
             List<Path> dirs;
@@ -149,13 +290,18 @@ final class Snapshots {
             } catch (StorageException e) {
                 continue; // dropped meanwhile
             }
-            // a snapshot's parts in each data directory, summed: tag -> {total, true size, created (epoch ms)}
+            // a snapshot's parts in each data directory, summed: tag -> {total, true size, created, expires (epoch
+            // ms; expires Long.MIN_VALUE: never)}
             Map<String, long[]> sizes = new TreeMap<>();
             for (Path dir : dirs) {
                 Set<Object> live = liveFiles(dir);
                 for (Path snap : list(dir.resolve("snapshots"))) {
                     long[] sz = sizes.computeIfAbsent(snap.getFileName().toString(),
-                            k -> new long[] {0, 0, Long.MAX_VALUE});
+                            k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
+                    Instant[] times = manifestTimes(snap);
+                    if (times[1] != null) {
+                        sz[3] = Math.max(sz[3], times[1].toEpochMilli());
+                    }
                     for (Path f : list(snap)) {
                         long size = size(f);
                         sz[0] += size;
@@ -163,17 +309,22 @@ final class Snapshots {
                             sz[1] += size;
                         }
                     }
-                    sz[2] = Math.min(sz[2], created(snap).toEpochMilli());
+                    sz[2] = Math.min(sz[2], (times[0] != null ? times[0] : created(snap)).toEpochMilli());
                 }
             }
             for (Map.Entry<String, long[]> e : sizes.entrySet()) {
                 String tag = e.getKey();
                 long[] sz = e.getValue();
+                boolean hasTtl = sz[3] != Long.MIN_VALUE;
+                if (noTtl && hasTtl) {
+                    continue;
+                }
                 TabularData td = r.computeIfAbsent(tag, k -> new TabularDataSupport(TABLE));
                 try {
                     td.put(new CompositeDataSupport(ROW, ITEMS, new Object[] {tag, t.keyspace(), t.name(),
                             FileSizes.stringify(sz[1]), FileSizes.stringify(sz[0]),
-                            Instant.ofEpochMilli(sz[2]).toString(), "", "false"}));
+                            Instant.ofEpochMilli(sz[2]).toString(),
+                            hasTtl ? Instant.ofEpochMilli(sz[3]).toString() : "", "false"}));
                 } catch (OpenDataException ex) {
                     throw new IllegalStateException(ex);
                 }
@@ -182,7 +333,10 @@ final class Snapshots {
         return r;
     }
 
-    /** Bytes of snapshot files that no live SSTable shares. */
+    /**
+     * Bytes of snapshot files that no live SSTable shares; as in Cassandra's total, a snapshot's manifest is not
+     * counted (its row in the details counts it).
+     */
     long trueSize() {
         long n = 0;
         for (TableMetadata t : tables()) {
@@ -196,7 +350,7 @@ final class Snapshots {
                 Set<Object> live = liveFiles(dir);
                 for (Path snap : list(dir.resolve("snapshots"))) {
                     for (Path f : list(snap)) {
-                        if (!live.contains(fileKey(f))) {
+                        if (!live.contains(fileKey(f)) && !f.getFileName().toString().equals(MANIFEST)) {
                             n += size(f);
                         }
                     }

@@ -33,12 +33,17 @@ final class StorageServiceBean implements StorageServiceMBean {
         this.snapshots = new Snapshots(node);
     }
 
+    Snapshots snapshots() {
+        return snapshots;
+    }
+
     javax.management.NotificationEmitter emitter() {
         return emitter;
     }
 
     void close() {
         repairs.close();
+        snapshots.close();
     }
 
     @Override
@@ -451,6 +456,31 @@ final class StorageServiceBean implements StorageServiceMBean {
     }
 
     @Override
+    public void refreshSizeEstimates() throws ExecutionException {
+        try {
+            node.refreshSizeEstimates();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ExecutionException(e);
+        }
+    }
+
+    @Override
+    public void startNativeTransport() throws InterruptedException {
+        node.startNativeTransport();
+    }
+
+    @Override
+    public void stopNativeTransport() {
+        node.stopNativeTransport(false);
+    }
+
+    @Override
+    public void stopNativeTransport(boolean force) {
+        node.stopNativeTransport(force);
+    }
+
+    @Override
     public boolean isJoined() {
         return true;
     }
@@ -769,7 +799,7 @@ final class StorageServiceBean implements StorageServiceMBean {
 
     @Override
     public Map<String, javax.management.openmbean.TabularData> getSnapshotDetails(Map<String, String> options) {
-        return snapshots.details();
+        return snapshots.details(options);
     }
 
     @Override

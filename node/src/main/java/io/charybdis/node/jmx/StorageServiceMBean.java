@@ -109,6 +109,15 @@ public interface StorageServiceMBean {
 
     boolean isNativeTransportRunning();
 
+    void startNativeTransport() throws InterruptedException;
+
+    void refreshSizeEstimates() throws java.util.concurrent.ExecutionException;
+
+    /** Deprecated in Cassandra 5.0 for {@link #stopNativeTransport(boolean)}; still in its bean. */
+    void stopNativeTransport();
+
+    void stopNativeTransport(boolean force);
+
     boolean isJoined();
 
     boolean isIncrementalBackupsEnabled();

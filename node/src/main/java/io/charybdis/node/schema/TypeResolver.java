@@ -80,6 +80,10 @@ public final class TypeResolver {
             return new VectorType(resolve(v.element(), ks, true, false), v.dimension());
         }
         if (syntax instanceof CqlTypeSyntax.UserType u) {
+            if (!frozen && !topLevel) {
+                // checked by the enclosing collection before it looks at its elements, as Cassandra does
+                throw new NestedNonFrozen("Non-frozen UDTs are not allowed inside collections");
+            }
             if (u.name().keyspace() != null && ks != null && !u.name().keyspace().equals(ks.name())) {
                 throw new InvalidRequestException("Statement on keyspace " + ks.name()
                         + " cannot refer to a user type in keyspace " + u.name().keyspace()
@@ -90,9 +94,6 @@ public final class TypeResolver {
                 throw new InvalidRequestException("Unknown type " + (ks == null ? "" : ks.name() + ".")
                         + u.name().name());
             }
-            if (!frozen && !topLevel) {
-                throw new NestedNonFrozen("Non-frozen UDTs are not allowed inside collections");
-            }
             return new UserType(t.keyspace(), t.name(), t.fieldNames(), t.fieldTypes(), frozen);
         }
         if (syntax instanceof CqlTypeSyntax.Custom c) {
@@ -100,6 +101,82 @@ public final class TypeResolver {
             return n != null ? n : new CustomType(c.className());
         }
         throw new InvalidRequestException("Unsupported type " + syntax.toCql());
+    }
+
+    /**
+     * Cassandra's parser-level check, made before anything is looked up: frozen&lt;&gt; only on collections, tuples
+     * and user types (a syntax error otherwise).
+     */
+    public static void checkFreezable(CqlTypeSyntax syntax) {
+        switch (syntax) {
+            case CqlTypeSyntax.Frozen f -> {
+                if (f.inner() instanceof CqlTypeSyntax.Native) {
+                    throw new io.charybdis.node.cql.exceptions.SyntaxException("frozen<> is only allowed on "
+                            + "collections, tuples, and user-defined types (got " + f.inner().toCql() + ")");
+                }
+                checkFreezable(f.inner());
+            }
+            case CqlTypeSyntax.ListType l -> checkFreezable(l.element());
+            case CqlTypeSyntax.SetType st -> checkFreezable(st.element());
+            case CqlTypeSyntax.MapType m -> {
+                checkFreezable(m.key());
+                checkFreezable(m.value());
+            }
+            case CqlTypeSyntax.TupleType t -> t.elements().forEach(TypeResolver::checkFreezable);
+            case CqlTypeSyntax.VectorType v -> checkFreezable(v.element());
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * Whether a written type is frozen&lt;&gt; at its top without being frozen by nature (a tuple or a vector), as
+     * Cassandra refuses for function arguments.
+     */
+    public static boolean frozenNotImplicitly(CqlTypeSyntax syntax) {
+        return syntax instanceof CqlTypeSyntax.Frozen f && !(f.inner() instanceof CqlTypeSyntax.TupleType)
+                && !(f.inner() instanceof CqlTypeSyntax.VectorType);
+    }
+
+    /**
+     * A written type as Cassandra shows it in messages about functions: names as written (unquoted), a tuple's
+     * components and a frozen collection's elements frozen, a tuple or vector never marked frozen itself.
+     */
+    public static String asWritten(CqlTypeSyntax syntax) {
+        return asWritten(syntax, null);
+    }
+
+    /** As {@link #asWritten(CqlTypeSyntax)}, user types not qualified shown in {@code keyspace} (when not null). */
+    public static String asWritten(CqlTypeSyntax syntax, String keyspace) {
+        return asWritten(syntax, false, keyspace);
+    }
+
+    private static String asWritten(CqlTypeSyntax syntax, boolean frozen, String ks) {
+        return switch (syntax) {
+            case CqlTypeSyntax.Frozen f -> asWritten(f.inner(), true, ks);
+            case CqlTypeSyntax.ListType l -> frozenWrap("list<" + asWritten(l.element(), frozen, ks) + ">", frozen);
+            case CqlTypeSyntax.SetType s -> frozenWrap("set<" + asWritten(s.element(), frozen, ks) + ">", frozen);
+            case CqlTypeSyntax.MapType m -> frozenWrap("map<" + asWritten(m.key(), frozen, ks) + ", "
+                    + asWritten(m.value(), frozen, ks) + ">", frozen);
+            case CqlTypeSyntax.TupleType t -> {
+                StringBuilder b = new StringBuilder("tuple<");
+                for (int i = 0; i < t.elements().size(); i++) {
+                    b.append(i == 0 ? "" : ", ").append(asWritten(t.elements().get(i), true, ks));
+                }
+                yield b.append('>').toString();
+            }
+            case CqlTypeSyntax.UserType u -> frozenWrap(
+                    u.name().keyspace() != null ? u.name().keyspace() + "." + u.name().name()
+                            : ks != null ? ks + "." + u.name().name() : u.name().name(),
+                    frozen);
+            case CqlTypeSyntax.VectorType v -> "vector<" + asWritten(v.element(), false, ks) + ", " + v.dimension()
+                    + ">";
+            default -> syntax.toCql();
+        };
+    }
+
+    private static String frozenWrap(String type, boolean frozen) {
+        return frozen ? "frozen<" + type + ">" : type;
     }
 
     /** Whether a type is duration or holds durations anywhere inside (Cassandra's referencesDuration). */

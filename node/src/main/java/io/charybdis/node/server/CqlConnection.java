@@ -400,7 +400,8 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
 
     /**
      * The parameters Cassandra records for a traced EXECUTE: its query and each bound value as a CQL literal,
-     * {@code bound_var_<i>_<name>} (a value longer than 1000 characters cut there, as Cassandra cuts it).
+     * {@code bound_var_<i>_<name>} (a value longer than 1000 characters cut there, as Cassandra cuts it; an unset
+     * one as {@code <unset>}).
      */
     private static void traceBoundValues(TraceState trace, QueryProcessor.Prepared prepared, QueryOptions options) {
         trace.parameter("query", prepared.query());
@@ -412,7 +413,11 @@ final class CqlConnection extends ChannelInboundHandlerAdapter {
         for (int i = 0; i < variables.size(); i++) {
             var v = variables.get(i);
             java.nio.ByteBuffer value = values.get(i);
-            if (v.type() == null || QueryOptions.isUnset(value)) {
+            if (v.type() == null) {
+                continue;
+            }
+            if (QueryOptions.isUnset(value)) {
+                trace.parameter("bound_var_" + i + "_" + v.name(), "<unset>");
                 continue;
             }
             String literal;

@@ -78,9 +78,15 @@ public final class CqlServer implements AutoCloseable {
     private java.util.concurrent.ThreadPoolExecutor tlsTasks;
     private final ShardRequestMetrics[] requestMetrics;
     private io.charybdis.node.tracing.Tracing tracing;
-    private Channel regular;
-    private Channel shardAware;
+    private volatile Channel regular;
+    private volatile Channel shardAware;
     private int shardAwarePort;
+    /** What {@link #start} bound, for {@link #restart} (nodetool enablebinary): address, ports, pipeline. */
+    private InetAddress boundAddress;
+    private int boundPort;
+    private ChannelHandler boundInit;
+    /** False while nodetool disablebinary has the listeners closed. */
+    private volatile boolean listening;
 
     public CqlServer(Shards shards, QueryProcessor processor, Authenticator authenticator, Supplier<NodeInfo> node,
                      int maxFrameSize) {
@@ -277,6 +283,11 @@ public final class CqlServer implements AutoCloseable {
                 ch.pipeline().addLast("cql", new CqlConnection(CqlServer.this, shard));
             }
         };
+        bind(address, port, shardAwarePortRequested, init);
+    }
+
+    private synchronized void bind(InetAddress address, int port, int shardAwarePortRequested, ChannelHandler init)
+            throws InterruptedException {
         regular = new ServerBootstrap()
                 .group(shards.acceptor(), shards.group())
                 .channel(shards.serverChannelClass())
@@ -294,6 +305,64 @@ public final class CqlServer implements AutoCloseable {
                     .childHandler(init)
                     .bind(new InetSocketAddress(address, shardAwarePortRequested)).sync().channel();
             shardAwarePort = ((InetSocketAddress) shardAware.localAddress()).getPort();
+        }
+        boundAddress = address;
+        boundPort = ((InetSocketAddress) regular.localAddress()).getPort();
+        boundInit = init;
+        listening = true;
+    }
+
+    /** Whether CQL clients are served: false while nodetool disablebinary has stopped the native transport. */
+    public boolean isListening() {
+        return listening;
+    }
+
+    /**
+     * nodetool disablebinary: stops accepting CQL connections and closes those open, as Cassandra's native transport
+     * stops. Without {@code force} the requests already received are answered first (waiting for them up to ten
+     * seconds); with it they are cut off.
+     */
+    public synchronized void stopListening(boolean force) {
+        if (!listening) {
+            return;
+        }
+        listening = false;
+        closeListeners();
+        if (!force) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (limits.bytesInFlight() > 0 && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        for (Channel ch : connections) {
+            ch.close();
+        }
+        log.info("Stopped listening for CQL clients");
+    }
+
+    /** nodetool enablebinary: listens again on the address and ports first bound (no-op while listening). */
+    public synchronized void restart() throws InterruptedException {
+        if (listening) {
+            return;
+        }
+        if (boundInit == null) {
+            throw new IllegalStateException("the CQL server was never started");
+        }
+        bind(boundAddress, boundPort, shardAware != null ? shardAwarePort : -1, boundInit);
+        log.info("Listening again for CQL clients on {}:{}", boundAddress.getHostAddress(), boundPort);
+    }
+
+    private void closeListeners() {
+        if (regular != null) {
+            regular.close().syncUninterruptibly();
+        }
+        if (shardAware != null) {
+            shardAware.close().syncUninterruptibly();
         }
     }
 
@@ -409,12 +478,8 @@ public final class CqlServer implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (regular != null) {
-                regular.close().syncUninterruptibly();
-            }
-            if (shardAware != null) {
-                shardAware.close().syncUninterruptibly();
-            }
+            listening = false;
+            closeListeners();
             for (Channel ch : connections) {
                 ch.close();
             }

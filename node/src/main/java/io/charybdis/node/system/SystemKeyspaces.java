@@ -99,6 +99,15 @@ public final class SystemKeyspaces {
                 }
             });
         }
+        if (t.keyspace().equals("system") && (t.name().equals("size_estimates")
+                || t.name().equals("table_estimates"))) {
+            boolean withRangeType = t.name().equals("table_estimates");
+            return new ComputedTable(t, (out, schema, node) -> {
+                if (node != null && node.sizeEstimates() != null) {
+                    node.sizeEstimates().fill(out, schema, withRangeType);
+                }
+            });
+        }
         if (t.keyspace().equals("system") && t.name().equals("IndexInfo")) {
             // the native indexes this node has built, by keyspace (Cassandra's table_name column holds the keyspace)
             return new ComputedTable(t, (out, schema, node) -> {

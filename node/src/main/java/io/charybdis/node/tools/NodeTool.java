@@ -35,6 +35,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "nodetool", mixinStandardHelpOptions = false, subcommands = {
         NodeTool.Version.class, NodeTool.Flush.class, NodeTool.Status.class, NodeTool.Snapshot.class,
         NodeTool.ListSnapshots.class, NodeTool.ClearSnapshot.class, NodeTool.Drain.class, NodeTool.StopDaemon.class,
+        NodeTool.EnableBinary.class, NodeTool.DisableBinary.class, NodeTool.StatusBinary.class,
+        NodeTool.RefreshSizeEstimates.class,
         ManagementCommands.Info.class, ManagementCommands.TpStats.class, ManagementCommands.ProxyHistograms.class,
         ManagementCommands.CompactionHistory.class, ManagementCommands.DescribeRing.class,
         ManagementCommands.GarbageCollect.class, ManagementCommands.EnableAutoCompaction.class,
@@ -99,7 +101,10 @@ public final class NodeTool implements Callable<Integer> {
             out.println("See 'nodetool help' or 'nodetool help <command>'.");
             return 1;
         });
-        cl.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+        cl.setExecutionExceptionHandler((thrown, commandLine, parsed) -> {
+            // a bean's own IllegalArgumentException reaches Apache's nodetool as itself (through its MBean proxies)
+            Exception e = thrown instanceof javax.management.RuntimeMBeanException r
+                    && r.getCause() instanceof IllegalArgumentException iae ? iae : thrown;
             if (e instanceof Failed) { // the command printed why (Apache's nodetool exits with 1 there)
                 return 1;
             }
@@ -229,6 +234,42 @@ public final class NodeTool implements Callable<Integer> {
         }
     }
 
+    @Command(name = "refreshsizeestimates", description = "Refresh system.size_estimates")
+    static final class RefreshSizeEstimates extends Sub {
+        @Override
+        void execute(Probe probe, PrintStream out) throws Exception {
+            probe.invoke(SS, "refreshSizeEstimates", new Object[0], new String[0]);
+        }
+    }
+
+    @Command(name = "enablebinary", description = "Reenable native transport (binary protocol)")
+    static final class EnableBinary extends Sub {
+        @Override
+        void execute(Probe probe, PrintStream out) throws Exception {
+            probe.invoke(SS, "startNativeTransport", new Object[0], new String[0]);
+        }
+    }
+
+    @Command(name = "disablebinary", description = "Disable native transport (binary protocol)")
+    static final class DisableBinary extends Sub {
+        @Option(names = {"-f", "--force"}, description = "Use -f to interrupt client requests that have already "
+                + "started")
+        boolean force;
+
+        @Override
+        void execute(Probe probe, PrintStream out) throws Exception {
+            probe.invoke(SS, "stopNativeTransport", new Object[] {force}, new String[] {boolean.class.getName()});
+        }
+    }
+
+    @Command(name = "statusbinary", description = "Status of native transport (binary protocol)")
+    static final class StatusBinary extends Sub {
+        @Override
+        void execute(Probe probe, PrintStream out) throws Exception {
+            out.println(Boolean.TRUE.equals(probe.get(SS, "NativeTransportRunning")) ? "running" : "not running");
+        }
+    }
+
     @Command(name = "drain", description = "Drain the node (stop accepting writes and flush all tables)")
     static final class Drain extends Sub {
         @Override
@@ -263,11 +304,23 @@ public final class NodeTool implements Callable<Integer> {
         String ktList;
         @Option(names = {"-sf", "--skip-flush"}, description = "Do not flush memtables before snapshotting")
         boolean skipFlush;
+        @Option(names = {"--ttl"}, description = "Specify a TTL of created snapshot")
+        String ttl;
 
         @Override
         void execute(Probe probe, PrintStream out) throws Exception {
             Map<String, String> options = new HashMap<>();
             options.put("skipFlush", Boolean.toString(skipFlush));
+            if (ttl != null) {
+                // Apache's nodetool checks the form of a duration; its unit (seconds at least) and its floor of a
+                // minute are the node's to check
+                if (!ttl.matches("\\d+(d|h|s|ms|us|µs|ns|m)")) {
+                    throw new IllegalArgumentException("Invalid duration: " + ttl + " Accepted units:[NANOSECONDS, "
+                            + "MICROSECONDS, MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS] where case matters and "
+                            + "only non-negative values.");
+                }
+                options.put("ttl", ttl);
+            }
             String[] entities;
             String what;
             if (ktList != null && !ktList.isEmpty()) {

@@ -90,6 +90,11 @@ class TracingTest {
         assertThat(trace.getParameters()).containsEntry("query", "INSERT INTO tr.t (k, c, v) VALUES (?, ?, ?)")
                 .containsEntry("bound_var_0_k", "2").containsEntry("bound_var_1_c", "1")
                 .containsEntry("bound_var_2_v", "'x'");
+        // an unset value is recorded as Cassandra records it
+        QueryTrace unsetTrace = session.execute(insert.bind(2, 1).unset(2).setTracing(true)).getExecutionInfo()
+                .getQueryTrace();
+        assertThat(unsetTrace.getParameters()).containsEntry("bound_var_0_k", "2")
+                .containsEntry("bound_var_2_v", "<unset>");
         assertThat(activities(trace)).containsSubsequence("Determining replicas for mutation", "Appending to commitlog",
                 "Adding to t memtable");
 

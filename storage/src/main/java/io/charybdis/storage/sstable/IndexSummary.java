@@ -62,6 +62,11 @@ final class IndexSummary {
         return buffer.getInt(table + 4 * i);
     }
 
+    /** The token of block i's first key. */
+    long firstToken(int i) {
+        return buffer.getLong(entry(i) + E_TOKEN);
+    }
+
     long blockOffset(int i) {
         return buffer.getLong(entry(i) + E_OFFSET);
     }

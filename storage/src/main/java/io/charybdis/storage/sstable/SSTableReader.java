@@ -402,6 +402,38 @@ public final class SSTableReader implements io.charybdis.storage.compaction.Comp
         return failure != null || filter.mightContain(token);
     }
 
+    /**
+     * Estimated number of this SSTable's partitions whose token lies in (fromExclusive, toInclusive], from its index
+     * summary alone (no I/O): each index block holds an equal share of the partitions, spread evenly over the tokens
+     * from its first key's to the next block's first (the last block: to the SSTable's last token). The estimates of
+     * ranges that cover the ring add up to the partition count. 0 for a corrupt SSTable.
+     */
+    public double estimatedPartitions(long fromExclusive, long toInclusive) {
+        IndexSummary s = summary;
+        if (stats == null || s == null || failure != null || stats.partitionCount() == 0 || s.blockCount() == 0) {
+            return 0;
+        }
+        int blocks = s.blockCount();
+        double perBlock = (double) stats.partitionCount() / blocks;
+        double total = 0;
+        for (int i = 0; i < blocks; i++) {
+            long lo = s.firstToken(i);
+            long hi = i + 1 < blocks ? s.firstToken(i + 1) : stats.maxToken();
+            total += perBlock * share(lo, hi, fromExclusive, toInclusive);
+        }
+        return total;
+    }
+
+    /** The share of the tokens [lo, hi] that lies in (from, to], taking the tokens as evenly spread. */
+    static double share(long lo, long hi, long from, long to) {
+        if (hi <= lo) {
+            return lo > from && lo <= to ? 1 : 0;
+        }
+        double a = Math.max((double) lo, (double) from);
+        double b = Math.min((double) hi, (double) to);
+        return b <= a ? 0 : (b - a) / ((double) hi - (double) lo);
+    }
+
     /** Whether the SSTable may hold keys in [from, to] (null = unbounded). */
     public boolean overlaps(long fromToken, long toToken) {
         if (stats == null) {

@@ -209,6 +209,9 @@ public final class Restrictions {
                         throw new InvalidRequestException("The token function cannot be used in WHERE clauses for "
                                 + modification + " statements");
                     }
+                    for (String n : t.columns()) {
+                        column(n); // an unknown name first, as Cassandra resolves the relation's columns
+                    }
                     List<String> names = new ArrayList<>();
                     for (ColumnMetadata c : table.partitionKey()) {
                         names.add(c.name());
@@ -292,8 +295,10 @@ public final class Restrictions {
                                 new io.charybdis.protocol.types.ListType(
                                         new io.charybdis.protocol.types.TupleType(types), false));
                     } else {
-                        for (Term t : ((InValues.Terms) mci.values()).terms()) {
-                            multiColumnIn.add(tupleValues(t, cols, binder, false));
+                        List<Term> terms = ((InValues.Terms) mci.values()).terms();
+                        for (Term t : terms) {
+                            // a list of one tuple is an equality for Cassandra, with its messages
+                            multiColumnIn.add(tupleValues(t, cols, binder, false, terms.size() > 1));
                         }
                     }
                     hasMultiColumnIn = true;
@@ -689,8 +694,19 @@ public final class Restrictions {
 
     /** @param slice whether the tuple bounds a slice (Cassandra's null message then speaks of a condition) */
     private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice) {
+        return tupleValues(t, cols, binder, slice, false);
+    }
+
+    /**
+     * @param inList whether the tuple is one of an IN list's: a null in it is refused naming all the relation's
+     *        columns, as Cassandra does
+     */
+    private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice,
+            boolean inList) {
         List<BoundValue> values = new ArrayList<>();
         String nullMessage = slice ? "Invalid null value in condition for column " : "Invalid null value for column ";
+        String inNullMessage = inList ? "Invalid null value in condition for columns: "
+                + cols.stream().map(ColumnMetadata::name).toList() : null;
         if (t instanceof Term.TupleLiteral tl) {
             if (tl.elements().size() != cols.size()) {
                 throw new InvalidRequestException("Expected " + cols.size() + " elements in value tuple, but got "
@@ -702,7 +718,7 @@ public final class Restrictions {
                 values.add(ctx -> {
                     ByteBuffer v = b.bind(ctx);
                     if (v == null) {
-                        throw new InvalidRequestException(nullMessage + name);
+                        throw new InvalidRequestException(inNullMessage != null ? inNullMessage : nullMessage + name);
                     }
                     return v;
                 });
@@ -729,8 +745,9 @@ public final class Restrictions {
                         return v;
                     }
                     ByteBuffer field = Values.fields(v, n).get(idx);
-                    if (field == null && slice) {
-                        throw new InvalidRequestException(nullMessage + cols.get(idx).name());
+                    if (field == null) {
+                        throw new InvalidRequestException(inNullMessage != null ? inNullMessage
+                                : nullMessage + cols.get(idx).name());
                     }
                     return field;
                 });
@@ -823,7 +840,10 @@ public final class Restrictions {
                     throw new InvalidRequestException("Unsupported \"!=\" relation: " + c.name() + " != "
                             + sc.value().toCql());
                 }
-                if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell()) {
+                boolean contains = sc.op() == Operator.CONTAINS || sc.op() == Operator.NOT_CONTAINS
+                        || sc.op() == Operator.CONTAINS_KEY || sc.op() == Operator.NOT_CONTAINS_KEY;
+                // (CONTAINS [KEY] on one is refused below, as on any column that is no collection)
+                if (Types.kind(c.type()) == TypeKind.UDT && c.type().isMultiCell() && !contains) {
                     throw new InvalidRequestException("Non-frozen UDT column '" + c.name() + "' (" + c.type().cqlName()
                             + ") cannot be restricted by any relation");
                 }
@@ -1185,8 +1205,8 @@ public final class Restrictions {
                 ByteBuffer[] values = new ByteBuffer[arity];
                 for (int i = 0; i < arity; i++) {
                     if (fields.get(i) == null) {
-                        throw new InvalidRequestException("Invalid null value for clustering column "
-                                + multiColumnInColumns.get(i).name());
+                        throw new InvalidRequestException("Invalid null value in condition for columns: "
+                                + multiColumnInColumns.stream().map(ColumnMetadata::name).toList());
                     }
                     values[i] = fields.get(i);
                 }

@@ -73,12 +73,14 @@ public final class SchemaStatements {
             case CreateIndex s -> createIndex(schema, s, currentKs);
             case DropIndex s -> dropIndex(schema, s, currentKs);
             case CreateView s -> throw unsupported("Materialized views");
-            case AlterView s -> throw unsupported("Materialized views");
-            case DropView s -> throw unsupported("Materialized views");
+            case AlterView s -> alterView(s, currentKs);
+            case DropView s -> dropView(s, currentKs);
             case CreateFunction s -> throw unsupported("User-defined functions");
-            case DropFunction s -> throw unsupported("User-defined functions");
-            case CreateAggregate s -> throw unsupported("User-defined aggregates");
-            case DropAggregate s -> throw unsupported("User-defined aggregates");
+            case DropFunction s -> dropFunction(schema, "Function", s.function(), s.ifExists(), s.argumentTypes(),
+                    currentKs);
+            case CreateAggregate s -> createAggregate(schema, s, currentKs);
+            case DropAggregate s -> dropFunction(schema, "Aggregate", s.aggregate(), s.ifExists(), s.argumentTypes(),
+                    currentKs);
             case CreateTrigger s -> throw unsupported("Triggers");
             case DropTrigger s -> throw unsupported("Triggers");
         };
@@ -206,6 +208,116 @@ public final class SchemaStatements {
     private static final Set<TypeKind> FIXED_LENGTH = java.util.EnumSet.of(TypeKind.INT, TypeKind.BIGINT,
             TypeKind.BOOLEAN, TypeKind.FLOAT, TypeKind.DOUBLE, TypeKind.UUID, TypeKind.TIMEUUID, TypeKind.TIMESTAMP,
             TypeKind.COUNTER);
+
+
+    // ---- materialised views, functions and aggregates: none can exist ------------------------------------------
+    //
+    // Charybdis builds no materialised views and no user-defined functions (CREATE refuses them), so no view, UDF or
+    // UDA ever exists. The statements that name one are still answered as Cassandra answers them, in its order of
+    // checks: the same errors for input it rejects, "doesn't exist" (or nothing, with IF EXISTS) for the rest.
+
+    /** Cassandra's check on DDL naming a function or a view: local and virtual system keyspaces are read-only. */
+    private static void checkModifiable(String ks) {
+        if (SchemaConstants.SYSTEM.equals(ks) || SchemaConstants.SYSTEM_SCHEMA.equals(ks)
+                || SchemaConstants.SYSTEM_VIEWS.equals(ks) || SchemaConstants.SYSTEM_VIRTUAL_SCHEMA.equals(ks)) {
+            throw new InvalidRequestException("System keyspace '" + ks + "' is not user-modifiable");
+        }
+    }
+
+    private static SchemaChange alterView(AlterView s, String currentKs) {
+        String ks = keyspaceOf(s.view(), currentKs);
+        checkModifiable(ks);
+        if (s.ifExists()) {
+            return null;
+        }
+        throw new InvalidRequestException("Materialized view '" + ks + "." + s.view().name() + "' doesn't exist");
+    }
+
+    private static SchemaChange dropView(DropView s, String currentKs) {
+        String ks = keyspaceOf(s.view(), currentKs);
+        checkModifiable(ks);
+        if (s.ifExists()) {
+            return null;
+        }
+        throw new InvalidRequestException("Materialized view '" + ks + "." + s.view().name() + "' doesn't exist");
+    }
+
+    /** DROP FUNCTION and DROP AGGREGATE ({@code what}: "Function" or "Aggregate"); argumentTypes null: none given. */
+    private static SchemaChange dropFunction(Schema schema, String what, QualifiedName name, boolean ifExists,
+            List<io.charybdis.node.cql.syntax.CqlTypeSyntax> argumentTypes, String currentKs) {
+        if (argumentTypes != null) {
+            argumentTypes.forEach(TypeResolver::checkFreezable);
+        }
+        String ks = keyspaceOf(name, currentKs);
+        checkModifiable(ks);
+        StringBuilder shown = new StringBuilder(ks).append('.').append(name.name());
+        if (argumentTypes != null) {
+            shown.append('(');
+            for (int i = 0; i < argumentTypes.size(); i++) {
+                shown.append(i == 0 ? "" : ", ").append(TypeResolver.asWritten(argumentTypes.get(i)));
+            }
+            shown.append(')');
+        }
+        KeyspaceMetadata keyspace = schema.keyspace(ks);
+        if (keyspace != null && argumentTypes != null) {
+            for (io.charybdis.node.cql.syntax.CqlTypeSyntax t : argumentTypes) {
+                if (TypeResolver.frozenNotImplicitly(t)) {
+                    String written = TypeResolver.asWritten(t);
+                    throw new InvalidRequestException("Argument '" + written + "' cannot be frozen; remove frozen<> "
+                            + "modifier from '" + written + "'");
+                }
+            }
+            for (io.charybdis.node.cql.syntax.CqlTypeSyntax t : argumentTypes) {
+                checkNoNestedCounter(TypeResolver.resolve(t, keyspace));
+            }
+        }
+        if (ifExists) {
+            return null;
+        }
+        throw new InvalidRequestException(what + " '" + shown + "' doesn't exist");
+    }
+
+    /**
+     * CREATE AGGREGATE: its state function must be a user-defined function of the aggregate's keyspace, and none
+     * exists, so after Cassandra's checks of the statement it always ends in "State function ... doesn't exist".
+     * Its messages show user types in the aggregate's keyspace, as Cassandra's (which qualifies them first).
+     */
+    private static SchemaChange createAggregate(Schema schema, CreateAggregate s, String currentKs) {
+        s.argumentTypes().forEach(TypeResolver::checkFreezable);
+        TypeResolver.checkFreezable(s.stateType());
+        String ks = keyspaceOf(s.aggregate(), currentKs);
+        KeyspaceMetadata keyspace = schema.keyspace(ks);
+        if (keyspace == null) {
+            throw new ConfigurationException("Keyspace " + ks + " doesn't exist");
+        }
+        // Cassandra's permission check resolves the types first: the state type, then the arguments
+        checkNoNestedCounter(TypeResolver.resolve(s.stateType(), keyspace));
+        for (io.charybdis.node.cql.syntax.CqlTypeSyntax t : s.argumentTypes()) {
+            checkNoNestedCounter(TypeResolver.resolve(t, keyspace));
+        }
+        checkModifiable(ks);
+        if (s.ifNotExists() && s.orReplace()) {
+            throw new InvalidRequestException("Cannot use both 'OR REPLACE' and 'IF NOT EXISTS' directives");
+        }
+        for (io.charybdis.node.cql.syntax.CqlTypeSyntax t : s.argumentTypes()) {
+            if (TypeResolver.frozenNotImplicitly(t)) {
+                String written = TypeResolver.asWritten(t, ks);
+                throw new InvalidRequestException("Argument '" + written + "' cannot be frozen; remove frozen<> "
+                        + "modifier from '" + written + "'");
+            }
+        }
+        if (TypeResolver.frozenNotImplicitly(s.stateType())) {
+            String written = TypeResolver.asWritten(s.stateType(), ks);
+            throw new InvalidRequestException("State type '" + written + "' cannot be frozen; remove frozen<> "
+                    + "modifier from '" + written + "'");
+        }
+        StringBuilder signature = new StringBuilder(TypeResolver.asWritten(s.stateType(), ks));
+        for (io.charybdis.node.cql.syntax.CqlTypeSyntax t : s.argumentTypes()) {
+            signature.append(", ").append(TypeResolver.asWritten(t, ks));
+        }
+        throw new InvalidRequestException("State function " + ks + "." + s.stateFunction() + "(" + signature
+                + ") doesn't exist");
+    }
 
     // ---- keyspaces -------------------------------------------------------------------------------------------
 
