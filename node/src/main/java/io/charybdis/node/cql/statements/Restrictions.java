@@ -1008,6 +1008,24 @@ public final class Restrictions {
         return filters;
     }
 
+    /**
+     * The = restrictions of the clustering prefix that an index of the table could answer, as filters (a query
+     * without its partition key searches through such an index, whose values Cassandra checks against 64K).
+     */
+    public List<Filter> indexableClusteringEqs() {
+        List<Filter> out = new ArrayList<>();
+        for (int i = 0; i < ckEqValues.size(); i++) {
+            if (ckEqValues.get(i).size() != 1) {
+                continue;
+            }
+            Filter f = new Filter(table.clustering().get(i), Operator.EQ, ckEqValues.get(i).get(0), null, null);
+            if (ckInMarkers[i] == null && indexFor(table, f) != null) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
     public boolean hasClusteringRestrictions() {
         return !ckEqValues.isEmpty() || sliceStart != null || sliceEnd != null || hasMultiColumnIn;
     }

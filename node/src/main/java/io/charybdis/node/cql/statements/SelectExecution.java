@@ -306,6 +306,9 @@ public final class SelectExecution implements CqlStatement {
                     indexed.add(f);
                 }
             }
+            if (!restrictions.hasPartitionKeys()) {
+                indexed.addAll(restrictions.indexableClusteringEqs());
+            }
         }
         this.indexedFilters = List.copyOf(indexed);
     }
