@@ -393,7 +393,10 @@ public final class Restrictions {
         if (sliceStart != null && ckSlices.length > 0 && sliceStart.size() == 1 && prefix < ckCount) {
             // already placed
         }
-        if (forSelect && !allowFiltering) {
+        // as Cassandra: with an index for any restriction of the query, a CONTAINS on a clustering column is left to
+        // the filtering checks below (an index answers one restriction; the others need ALLOW FILTERING)
+        boolean queriableIndex = forSelect && anyIndexed(where);
+        if (forSelect && !allowFiltering && !queriableIndex) {
             // as Cassandra: CONTAINS on a clustering column needs an index or filtering, and like any restriction on a
             // clustering column it cannot follow a slice on an earlier one
             ColumnMetadata sliced = multiSliceColumns != null ? multiSliceColumns.get(0) : null;
@@ -425,7 +428,7 @@ public final class Restrictions {
         for (Relation r : leftover) {
             addFilter(r, binder);
         }
-        if (forSelect && !allowFiltering) {
+        if (forSelect && !allowFiltering && !queriableIndex) {
             // as Cassandra: no index answers CONTAINS / CONTAINS KEY on a (frozen) clustering column
             for (Filter f : filters) {
                 if (f.column().kind() == ColumnMetadata.Kind.CLUSTERING && (f.op() == Operator.CONTAINS
@@ -488,8 +491,16 @@ public final class Restrictions {
         boolean clusteringRestricted = !ckEqValues.isEmpty() || sliceStart != null || sliceEnd != null
                 || hasMultiColumnIn;
         // as Cassandra: an index answers one restriction; anything else left to check row by row is filtering
+        // as Cassandra: when the clustering restrictions cannot all bound the read (one is left to an index), they
+        // are all index expressions, the = prefix and the slice before it too
+        boolean clusteringFiltered = false;
+        for (Filter f : filters) {
+            clusteringFiltered |= f.column().kind() == ColumnMetadata.Kind.CLUSTERING;
+        }
+        int boundingClustering = clusteringFiltered
+                ? ckEqValues.size() + (sliceStart != null || sliceEnd != null ? 1 : 0) : 0;
         boolean needsFiltering = !filters.isEmpty()
-                ? filters.size() > 1 || indexFor(table, filters.get(0)) == null
+                ? filters.size() + boundingClustering > 1 || indexFor(table, filters.get(0)) == null
                         || (!hasPartitionKeys() && clusteringRestricted)
                 : !hasPartitionKeys() && clusteringRestricted;
         if (forSelect && !allowFiltering && needsFiltering) {
@@ -497,6 +508,17 @@ public final class Restrictions {
                     + "may have unpredictable performance. If you want to execute this query despite the performance "
                     + "unpredictability, use ALLOW FILTERING");
         }
+    }
+
+    /** Whether an index of the table could answer one of the single-column relations of a WHERE clause. */
+    private boolean anyIndexed(List<Relation> where) {
+        for (Relation r : where) {
+            if (r instanceof Relation.SingleColumn sc && table.column(sc.column()) != null
+                    && indexFor(table, new Filter(table.column(sc.column()), sc.op(), null, null, null)) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -583,6 +583,9 @@ public final class SelectExecution implements CqlStatement {
             ConsistencyRules.forRead(ctx.consistency());
         }
         checkIndexedValues(ctx);
+        if (virtual == null) {
+            Filters.checkBound(restrictions.filters(), bind);
+        }
         if (indexTarget != null) {
             checkIndexUsable(ctx);
         }
