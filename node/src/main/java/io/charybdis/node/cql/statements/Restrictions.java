@@ -100,6 +100,7 @@ public final class Restrictions {
         this.multiInOthers = others;
         List<Relation> leftover = new ArrayList<>();
         where = singleColumnTupleIns(where);
+        this.clusteringMerge = forSelect ? new ClusteringMerge(table, allowFiltering) : null;
         if (modification != null) {
             // as Cassandra: refused before any column is looked up
             for (Relation r : where) {
@@ -119,6 +120,9 @@ public final class Restrictions {
                         }
                         pkValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                     } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOrEq(sc.op())) {
+                        if (clusteringMerge != null) {
+                            clusteringMerge.single(c, sc.op(), true);
+                        }
                         if (sc.op() == Operator.EQ) {
                             if (multiSliceColumns != null && multiSliceColumns.contains(c)) {
                                 throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
@@ -159,6 +163,9 @@ public final class Restrictions {
                                     + "filtering and thus may have unpredictable performance. If you want to execute "
                                     + "this query despite the performance unpredictability, use ALLOW FILTERING");
                         }
+                        if (c.kind() == ColumnMetadata.Kind.CLUSTERING && clusteringMerge != null) {
+                            clusteringMerge.single(c, sc.op(), true);
+                        }
                         leftover.add(r);
                     }
                 }
@@ -188,6 +195,9 @@ public final class Restrictions {
                             pkInMarkers[c.position()] = marker;
                             partitionKeyIn = true;
                         } else {
+                            if (clusteringMerge != null) {
+                                clusteringMerge.single(c, Operator.IN, marker == null && values.size() == 1);
+                            }
                             if (ckSlices[c.position()] != null) {
                                 throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
                                         + "by both an equality and an inequality relation");
@@ -267,19 +277,7 @@ public final class Restrictions {
                             ? "(" + String.join(", ", ts.terms().stream().map(Term::toCql).toList()) + ")" : "?";
                     List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns(),
                             "(" + String.join(", ", mci.columns()) + ") IN " + inText);
-                    for (ColumnMetadata c : cols) {
-                        if (ckValues.get(c.position()) != null) {
-                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                    + "relation if it includes an Equal");
-                        }
-                        if (ckSlices[c.position()] != null
-                                || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
-                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                    + "relation if it includes a IN");
-                        }
-                    }
-                    multiColumnIn = new ArrayList<>();
-                    multiColumnInColumns = cols;
+                    List<List<BoundValue>> inTuples = new ArrayList<>();
                     if (mci.values() instanceof InValues.Marker m) {
                         // (a, b) IN ?: one list of tuples
                         List<DataType> types = new ArrayList<>();
@@ -293,9 +291,26 @@ public final class Restrictions {
                                         new io.charybdis.protocol.types.TupleType(types), false));
                     } else {
                         for (Term t : ((InValues.Terms) mci.values()).terms()) {
-                            multiColumnIn.add(tupleValues(t, cols, binder, false));
+                            inTuples.add(tupleValues(t, cols, binder, false));
                         }
                     }
+                    // as Cassandra: the relation is checked on its own (its tuples) before it meets the others
+                    if (clusteringMerge != null) {
+                        clusteringMerge.multi(cols, Operator.IN, multiColumnInMarker == null && inTuples.size() == 1);
+                    }
+                    for (ColumnMetadata c : cols) {
+                        if (ckValues.get(c.position()) != null) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes an Equal");
+                        }
+                        if (ckSlices[c.position()] != null
+                                || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes a IN");
+                        }
+                    }
+                    multiColumnIn = inTuples;
+                    multiColumnInColumns = cols;
                     hasMultiColumnIn = true;
                     clusteringIn = true;
                     multiRestricted.addAll(cols);
@@ -305,6 +320,9 @@ public final class Restrictions {
                 }
                 default -> leftover.add(r);
             }
+        }
+        if (clusteringMerge != null) {
+            clusteringMerge.checkPrefix(anyIndexed(where));
         }
         // a single-column slice inside a multi-column slice that starts on an earlier column
         if (multiSliceColumns != null) {
@@ -628,6 +646,9 @@ public final class Restrictions {
         return null;
     }
 
+    /** A SELECT's clustering relations as Cassandra merges them, for its errors; null for other statements. */
+    private ClusteringMerge clusteringMerge;
+
     /** The clustering columns restricted by multi-column relations so far. */
     private final java.util.Set<ColumnMetadata> multiRestricted = new java.util.HashSet<>();
 
@@ -654,6 +675,11 @@ public final class Restrictions {
             throw new InvalidRequestException("Unsupported \"!=\" relation: " + text);
         }
         List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns(), text);
+        // as Cassandra: the relation is checked on its own (its tuple) before it meets the others
+        List<BoundValue> values = tupleValues(mc.value(), cols, binder, mc.op() != Operator.EQ);
+        if (clusteringMerge != null) {
+            clusteringMerge.multi(cols, mc.op(), true);
+        }
         // the columns already restricted, as Cassandra merges restrictions: the last one with an equality names the
         // error; an equality over a column with an inequality is refused
         ColumnMetadata lastEq = null;
@@ -674,7 +700,6 @@ public final class Restrictions {
                 }
             }
         }
-        List<BoundValue> values = tupleValues(mc.value(), cols, binder, mc.op() != Operator.EQ);
         if (mc.op() == Operator.EQ) {
             multiRestricted.addAll(cols);
             for (int i = 0; i < cols.size(); i++) {
