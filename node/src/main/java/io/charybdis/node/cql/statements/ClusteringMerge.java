@@ -104,9 +104,10 @@ final class ClusteringMerge {
             return;
         }
         Map.Entry<Integer, R> last = byColumn.lastEntry();
+        // Cassandra collects them in a hash set: its order is the columns' last first, as recorded
         Set<R> existing = new LinkedHashSet<>();
-        for (ColumnMetadata c : r.columns()) {
-            R e = byColumn.get(c.position());
+        for (int i = r.columns().size() - 1; i >= 0; i--) {
+            R e = byColumn.get(r.columns().get(i).position());
             if (e != null) {
                 existing.add(e);
             }
@@ -193,12 +194,12 @@ final class ClusteringMerge {
         return new R(cols, Kind.SLICE, e.start() || r.start(), e.end() || r.end(), e.multi());
     }
 
-    /** The columns two restrictions share, joined as Cassandra joins them. */
+    /** The columns two restrictions share, joined as Cassandra joins them (from a hash set: last first). */
     private static String commons(R a, R b) {
         List<String> out = new ArrayList<>();
         for (ColumnMetadata c : a.columns()) {
             if (b.columns().contains(c)) {
-                out.add(c.name());
+                out.add(0, c.name());
             }
         }
         return String.join(" ,", out);

@@ -290,8 +290,10 @@ public final class Restrictions {
                                 new io.charybdis.protocol.types.ListType(
                                         new io.charybdis.protocol.types.TupleType(types), false));
                     } else {
-                        for (Term t : ((InValues.Terms) mci.values()).terms()) {
-                            inTuples.add(tupleValues(t, cols, binder, false));
+                        List<Term> terms = ((InValues.Terms) mci.values()).terms();
+                        for (Term t : terms) {
+                            inTuples.add(tupleValues(t, cols, binder, false,
+                                    terms.size() > 1 ? inNullMessage(cols) : null));
                         }
                     }
                     // as Cassandra: the relation is checked on its own (its tuples) before it meets the others
@@ -736,6 +738,12 @@ public final class Restrictions {
 
     /** @param slice whether the tuple bounds a slice (Cassandra's null message then speaks of a condition) */
     private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice) {
+        return tupleValues(t, cols, binder, slice, null);
+    }
+
+    /** @param inNullMessage for a tuple of an IN of several: Cassandra's message for a null in any of them */
+    private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice,
+                                         String inNullMessage) {
         List<BoundValue> values = new ArrayList<>();
         String nullMessage = slice ? "Invalid null value in condition for column " : "Invalid null value for column ";
         if (t instanceof Term.TupleLiteral tl) {
@@ -749,7 +757,7 @@ public final class Restrictions {
                 values.add(ctx -> {
                     ByteBuffer v = b.bind(ctx);
                     if (v == null) {
-                        throw new InvalidRequestException(nullMessage + name);
+                        throw new InvalidRequestException(inNullMessage != null ? inNullMessage : nullMessage + name);
                     }
                     return v;
                 });
@@ -1250,8 +1258,7 @@ public final class Restrictions {
                 ByteBuffer[] values = new ByteBuffer[arity];
                 for (int i = 0; i < arity; i++) {
                     if (fields.get(i) == null) {
-                        throw new InvalidRequestException("Invalid null value for clustering column "
-                                + multiColumnInColumns.get(i).name());
+                        throw new InvalidRequestException(inNullMessage(multiColumnInColumns));
                     }
                     values[i] = fields.get(i);
                 }
@@ -1262,11 +1269,23 @@ public final class Restrictions {
         for (List<BoundValue> tuple : multiColumnIn) {
             ByteBuffer[] values = new ByteBuffer[arity];
             for (int i = 0; i < arity; i++) {
+                if (multiColumnIn.size() > 1 && tuple.get(i).bind(ctx) == null) {
+                    throw new InvalidRequestException(inNullMessage(multiColumnInColumns));
+                }
                 values[i] = checkedValue(tuple.get(i), multiColumnInColumns.get(i), ctx);
             }
             out.add(values);
         }
         return out;
+    }
+
+    /** Cassandra's message for a null in a multi-column IN of several tuples (or a marker). */
+    private static String inNullMessage(List<ColumnMetadata> cols) {
+        List<String> names = new ArrayList<>();
+        for (ColumnMetadata c : cols) {
+            names.add(c.name());
+        }
+        return "Invalid null value in condition for columns: " + names;
     }
 
     private static String columnNames(List<ColumnMetadata> cols) {
