@@ -530,12 +530,24 @@ public final class Restrictions {
         }
     }
 
-    /** Whether an index of the table could answer one of the single-column relations of a WHERE clause. */
+    /**
+     * Whether an index of the table could answer one of the relations of a WHERE clause (a multi-column one when it
+     * could answer it on one of its columns).
+     */
     private boolean anyIndexed(List<Relation> where) {
         for (Relation r : where) {
-            if (r instanceof Relation.SingleColumn sc && table.column(sc.column()) != null
-                    && indexFor(table, new Filter(table.column(sc.column()), sc.op(), null, null, null)) != null) {
-                return true;
+            List<String> columns = switch (r) {
+                case Relation.SingleColumn sc -> List.of(sc.column());
+                case Relation.MultiColumn mc -> mc.columns();
+                default -> List.of();
+            };
+            Operator op = r instanceof Relation.SingleColumn sc ? sc.op()
+                    : r instanceof Relation.MultiColumn mc ? mc.op() : null;
+            for (String name : columns) {
+                ColumnMetadata c = table.column(name);
+                if (c != null && indexFor(table, new Filter(c, op, null, null, null)) != null) {
+                    return true;
+                }
             }
         }
         return false;
