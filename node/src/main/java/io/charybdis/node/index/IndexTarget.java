@@ -48,9 +48,12 @@ public record IndexTarget(TableMetadata table, IndexMetadata index, ColumnMetada
         return column.isMultiCell() && kind != Kind.FULL;
     }
 
-    /** Whether an entry names a partition only (a static column: every row of the partition matches). */
+    /**
+     * Whether an entry names a partition only (a static column or a partition key component: every row of the
+     * partition matches, and a partition with only static content matches as its one row).
+     */
     public boolean partitionLevel() {
-        return column.isStatic();
+        return column.isStatic() || column.kind() == ColumnMetadata.Kind.PARTITION_KEY;
     }
 
     /** Whether this is a collection whose elements sit in the cell path (set elements, map keys). */

@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  * value leaves its old entry behind; a query checks each entry against the base row it names and skips stale ones,
  * so entries only ever need to be a superset of the live values. A TTL'd value's entry expires with it. Row
  * liveness for key-column indexes (partition key component, clustering column) comes from the row marker, or the
- * newest live cell of the row when an UPDATE wrote no marker. Runs on the shard thread (a {@link DerivedWrites}).
+ * newest live cell of the row when an UPDATE wrote no marker. An index on a partition key component holds one
+ * entry per partition, written by any live row of it (the static row too) and never expiring. Runs on the shard thread (a {@link DerivedWrites}).
  */
 final class IndexWriter implements DerivedWrites {
     private final List<IndexTarget> targets;
@@ -59,12 +60,18 @@ final class IndexWriter implements DerivedWrites {
                 ColumnMetadata c = t.column();
                 switch (c.kind()) {
                     case PARTITION_KEY, CLUSTERING -> {
-                        if (staticRow) {
+                        boolean partitionKey = c.kind() == ColumnMetadata.Kind.PARTITION_KEY;
+                        if (staticRow && !partitionKey) {
                             continue;
                         }
                         long[] live = rowLiveness(b, row);
                         if (live == null) {
                             continue;
+                        }
+                        if (partitionKey) {
+                            // one entry per partition (its static row counts, as in Cassandra), kept while any of its
+                            // rows may live: a read skips a partition with nothing left
+                            live = new long[]{live[0], 0, MutationLayout.NO_DELETION_TIME};
                         }
                         ByteBuffer v;
                         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {

@@ -84,6 +84,58 @@ public final class Types {
         return kind(t).isCollection();
     }
 
+    /**
+     * A collection value as Cassandra keeps it whatever order a client sent it in: set elements and map keys sorted
+     * by their type's order, without duplicates (the last value of a map key wins), and so within nested collections.
+     * Returns {@code value} itself when it already is so (or is no collection, or holds a null element, which the
+     * caller refuses).
+     */
+    public static ByteBuffer normalized(DataType t, ByteBuffer value) {
+        TypeKind k = kind(t);
+        if (value == null || !k.isCollection()) {
+            return value;
+        }
+        boolean map = k == TypeKind.MAP;
+        List<ByteBuffer> parts = Values.elements(value, map);
+        int step = map ? 2 : 1;
+        DataType keyType = map ? keyType(t) : elementType(t);
+        DataType valueType = map ? valueType(t) : null;
+        boolean changed = false;
+        for (int i = 0; i < parts.size(); i++) {
+            ByteBuffer p = parts.get(i);
+            if (p == null) {
+                return value;
+            }
+            ByteBuffer n = normalized(map && (i & 1) == 1 ? valueType : keyType, p);
+            if (n != p) {
+                parts.set(i, n);
+                changed = true;
+            }
+        }
+        if (k == TypeKind.LIST) {
+            return changed ? Values.collection(parts) : value;
+        }
+        boolean ordered = true;
+        for (int i = step; i < parts.size() && ordered; i += step) {
+            ordered = keyType.compare(parts.get(i - step), parts.get(i)) < 0;
+        }
+        if (ordered) {
+            return changed ? joinComponents(t, parts) : value;
+        }
+        java.util.TreeMap<ByteBuffer, ByteBuffer> sorted = new java.util.TreeMap<>(keyType::compare);
+        for (int i = 0; i < parts.size(); i += step) {
+            sorted.put(parts.get(i), map ? parts.get(i + 1) : parts.get(i));
+        }
+        List<ByteBuffer> out = new ArrayList<>(sorted.size() * step);
+        sorted.forEach((key, v) -> {
+            out.add(key);
+            if (map) {
+                out.add(v);
+            }
+        });
+        return joinComponents(t, out);
+    }
+
     /** Whether values of the type hold a decimal (itself, or inside a frozen collection, tuple, UDT or vector). */
     public static boolean containsDecimal(DataType t) {
         return switch (kind(t)) {

@@ -187,6 +187,31 @@ class NativeIndexTest {
         assertThat(session.execute("SELECT k FROM ix.st WHERE s = 10").all()).hasSize(1);
     }
 
+    @Test
+    void partitionKeyComponentIndexFindsPartitionsWithStaticContentOnly() throws Exception {
+        session.execute("CREATE TABLE ix.pk (k1 int, k2 int, c int, s int static, v int, PRIMARY KEY ((k1, k2), c))");
+        session.execute("INSERT INTO ix.pk (k1, k2, c, s, v) VALUES (1, 1, 1, 9, 1)");
+        session.execute("INSERT INTO ix.pk (k1, k2, s) VALUES (2, 1, 9)");
+        session.execute("CREATE INDEX pk_k2 ON ix.pk (k2)");
+        awaitBuilt("pk_k2");
+        session.execute("INSERT INTO ix.pk (k1, k2, c, v) VALUES (1, 1, 2, 2) USING TTL 2");
+        session.execute("INSERT INTO ix.pk (k1, k2, c, v) VALUES (3, 1, 1, 1)");
+        session.execute("UPDATE ix.pk SET s = 9 WHERE k1 = 4 AND k2 = 1");
+        session.execute("INSERT INTO ix.pk (k1, k2, c, v) VALUES (5, 1, 1, 1)");
+        session.execute("DELETE FROM ix.pk WHERE k1 = 5 AND k2 = 1");
+        List<String> rows = new ArrayList<>();
+        for (Row r : session.execute(SimpleStatement.newInstance("SELECT k1, c FROM ix.pk WHERE k2 = 1").setPageSize(1))) {
+            rows.add(r.getInt(0) + ":" + (r.isNull(1) ? "null" : r.getInt(1)));
+        }
+        rows.sort(Comparator.naturalOrder());
+        // each partition once: its rows, or its static row when it has none; the deleted one not at all
+        assertThat(rows).containsExactly("1:1", "1:2", "2:null", "3:1", "4:null");
+        // a row's TTL does not take the partition's entry with it
+        Thread.sleep(2500);
+        node.storage().flushAll().get();
+        assertThat(keys("SELECT k1, c FROM ix.pk WHERE k2 = 1 AND k1 = 1 ALLOW FILTERING")).containsExactly("1:1");
+    }
+
     private static void awaitBuilt(String index) throws InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (session.execute("SELECT index_name FROM system.\"IndexInfo\" WHERE table_name = 'ix'").all().stream()

@@ -135,6 +135,29 @@ final class Filters {
         }
     }
 
+    /**
+     * As Cassandra, which binds every filter's values when it builds the row filter, before reading: a null or unset
+     * compared value (or map key) is refused whether or not any row is read.
+     */
+    static void checkBound(List<Restrictions.Filter> filters, BindContext ctx) {
+        for (Restrictions.Filter f : filters) {
+            if (f.mapKey() != null) {
+                ByteBuffer key = f.mapKey().bind(ctx);
+                if (key == null) {
+                    throw new InvalidRequestException("Unsupported null map key for column " + f.column().name());
+                }
+                if (key == Values.UNSET) {
+                    throw new InvalidRequestException("Unsupported unset map key for column " + f.column().name());
+                }
+            }
+            if (f.value() != null && f.inValues() == null && f.op() != Operator.IN && f.op() != Operator.NOT_IN) {
+                bound(f.value(), ctx, f);
+            } else if (f.value() != null && f.op() == Operator.IN && f.value().bind(ctx) == Values.UNSET) {
+                throw new InvalidRequestException("Invalid unset value for column " + f.column().name());
+            }
+        }
+    }
+
     private static ByteBuffer bound(BoundValue b, BindContext ctx, Restrictions.Filter f) {
         ByteBuffer v = b.bind(ctx);
         String what = f.mapKey() != null ? "map value" : "value"; // m[k] = v: Cassandra names the map value

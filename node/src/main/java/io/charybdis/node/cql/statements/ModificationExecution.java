@@ -445,6 +445,10 @@ public final class ModificationExecution implements CqlStatement {
         for (Op op : ops) {
             onlyStatic &= op.column().isStatic();
         }
+        for (BoundCondition cond : conditions) {
+            // as Cassandra: a condition on a regular column makes the statement about a row, not the static row
+            onlyStatic &= cond.column().isStatic();
+        }
         this.staticOnly = onlyStatic && (kind != Kind.INSERT || insertsStaticRow);
         if (kind != Kind.INSERT && !table.clustering().isEmpty() && !restrictions.hasClusteringRestrictions()) {
             for (BoundCondition cond : conditions) {
@@ -982,6 +986,9 @@ public final class ModificationExecution implements CqlStatement {
                 java.util.IdentityHashMap<byte[], ByteBuffer> written = null;
                 if (staticOnly || table.clustering().isEmpty()) {
                     clusterings.add(table.clustering().isEmpty() ? ClusteringCodec.NO_CLUSTERING_ROW : null);
+                } else if (kind != Kind.INSERT && !writesRegularColumns()) {
+                    // static columns alone, under a condition on a row: nothing is written to the row
+                    clusterings.add(null);
                 } else {
                     for (ByteBuffer[] ck : restrictions.clusterings(bind)) {
                         Restrictions.checkKeyLength(ck);
@@ -1521,6 +1528,15 @@ public final class ModificationExecution implements CqlStatement {
 
     boolean ifExists() {
         return ifExists;
+    }
+
+    private boolean writesRegularColumns() {
+        for (Op op : ops) {
+            if (!op.column().isStatic()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** As Cassandra: the statement writes static columns. */

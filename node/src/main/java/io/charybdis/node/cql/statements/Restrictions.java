@@ -100,6 +100,7 @@ public final class Restrictions {
         this.multiInOthers = others;
         List<Relation> leftover = new ArrayList<>();
         where = singleColumnTupleIns(where);
+        this.clusteringMerge = forSelect ? new ClusteringMerge(table, allowFiltering) : null;
         if (modification != null) {
             // as Cassandra: refused before any column is looked up
             for (Relation r : where) {
@@ -119,6 +120,9 @@ public final class Restrictions {
                         }
                         pkValues.set(c.position(), List.of(binder.bind(sc.value(), c.name(), c.type())));
                     } else if (c.kind() == ColumnMetadata.Kind.CLUSTERING && isSliceOrEq(sc.op())) {
+                        if (clusteringMerge != null) {
+                            clusteringMerge.single(c, sc.op(), true);
+                        }
                         if (sc.op() == Operator.EQ) {
                             if (multiSliceColumns != null && multiSliceColumns.contains(c)) {
                                 throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
@@ -159,6 +163,9 @@ public final class Restrictions {
                                     + "filtering and thus may have unpredictable performance. If you want to execute "
                                     + "this query despite the performance unpredictability, use ALLOW FILTERING");
                         }
+                        if (c.kind() == ColumnMetadata.Kind.CLUSTERING && clusteringMerge != null) {
+                            clusteringMerge.single(c, sc.op(), true);
+                        }
                         leftover.add(r);
                     }
                 }
@@ -188,6 +195,9 @@ public final class Restrictions {
                             pkInMarkers[c.position()] = marker;
                             partitionKeyIn = true;
                         } else {
+                            if (clusteringMerge != null) {
+                                clusteringMerge.single(c, Operator.IN, marker == null && values.size() == 1);
+                            }
                             if (ckSlices[c.position()] != null) {
                                 throw new InvalidRequestException("Column \"" + c.name() + "\" cannot be restricted "
                                         + "by both an equality and an inequality relation");
@@ -270,19 +280,7 @@ public final class Restrictions {
                             ? "(" + String.join(", ", ts.terms().stream().map(Term::toCql).toList()) + ")" : "?";
                     List<ColumnMetadata> cols = clusteringPrefixColumns(mci.columns(),
                             "(" + String.join(", ", mci.columns()) + ") IN " + inText);
-                    for (ColumnMetadata c : cols) {
-                        if (ckValues.get(c.position()) != null) {
-                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                    + "relation if it includes an Equal");
-                        }
-                        if (ckSlices[c.position()] != null
-                                || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
-                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
-                                    + "relation if it includes a IN");
-                        }
-                    }
-                    multiColumnIn = new ArrayList<>();
-                    multiColumnInColumns = cols;
+                    List<List<BoundValue>> inTuples = new ArrayList<>();
                     if (mci.values() instanceof InValues.Marker m) {
                         // (a, b) IN ?: one list of tuples
                         List<DataType> types = new ArrayList<>();
@@ -297,10 +295,27 @@ public final class Restrictions {
                     } else {
                         List<Term> terms = ((InValues.Terms) mci.values()).terms();
                         for (Term t : terms) {
-                            // a list of one tuple is an equality for Cassandra, with its messages
-                            multiColumnIn.add(tupleValues(t, cols, binder, false, terms.size() > 1));
+                            inTuples.add(tupleValues(t, cols, binder, false,
+                                    terms.size() > 1 ? inNullMessage(cols) : null));
                         }
                     }
+                    // as Cassandra: the relation is checked on its own (its tuples) before it meets the others
+                    if (clusteringMerge != null) {
+                        clusteringMerge.multi(cols, Operator.IN, multiColumnInMarker == null && inTuples.size() == 1);
+                    }
+                    for (ColumnMetadata c : cols) {
+                        if (ckValues.get(c.position()) != null) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes an Equal");
+                        }
+                        if (ckSlices[c.position()] != null
+                                || (multiSliceColumns != null && multiSliceColumns.contains(c))) {
+                            throw new InvalidRequestException(c.name() + " cannot be restricted by more than one "
+                                    + "relation if it includes a IN");
+                        }
+                    }
+                    multiColumnIn = inTuples;
+                    multiColumnInColumns = cols;
                     hasMultiColumnIn = true;
                     clusteringIn = true;
                     multiRestricted.addAll(cols);
@@ -310,6 +325,9 @@ public final class Restrictions {
                 }
                 default -> leftover.add(r);
             }
+        }
+        if (clusteringMerge != null) {
+            clusteringMerge.checkPrefix(anyIndexed(where));
         }
         // a single-column slice inside a multi-column slice that starts on an earlier column
         if (multiSliceColumns != null) {
@@ -398,7 +416,10 @@ public final class Restrictions {
         if (sliceStart != null && ckSlices.length > 0 && sliceStart.size() == 1 && prefix < ckCount) {
             // already placed
         }
-        if (forSelect && !allowFiltering) {
+        // as Cassandra: with an index for any restriction of the query, a CONTAINS on a clustering column is left to
+        // the filtering checks below (an index answers one restriction; the others need ALLOW FILTERING)
+        boolean queriableIndex = forSelect && anyIndexed(where);
+        if (forSelect && !allowFiltering && !queriableIndex) {
             // as Cassandra: CONTAINS on a clustering column needs an index or filtering, and like any restriction on a
             // clustering column it cannot follow a slice on an earlier one
             ColumnMetadata sliced = multiSliceColumns != null ? multiSliceColumns.get(0) : null;
@@ -430,7 +451,7 @@ public final class Restrictions {
         for (Relation r : leftover) {
             addFilter(r, binder);
         }
-        if (forSelect && !allowFiltering) {
+        if (forSelect && !allowFiltering && !queriableIndex) {
             // as Cassandra: no index answers CONTAINS / CONTAINS KEY on a (frozen) clustering column
             for (Filter f : filters) {
                 if (f.column().kind() == ColumnMetadata.Kind.CLUSTERING && (f.op() == Operator.CONTAINS
@@ -493,8 +514,16 @@ public final class Restrictions {
         boolean clusteringRestricted = !ckEqValues.isEmpty() || sliceStart != null || sliceEnd != null
                 || hasMultiColumnIn;
         // as Cassandra: an index answers one restriction; anything else left to check row by row is filtering
+        // as Cassandra: when the clustering restrictions cannot all bound the read (one is left to an index), they
+        // are all index expressions, the = prefix and the slice before it too
+        boolean clusteringFiltered = false;
+        for (Filter f : filters) {
+            clusteringFiltered |= f.column().kind() == ColumnMetadata.Kind.CLUSTERING;
+        }
+        int boundingClustering = clusteringFiltered
+                ? ckEqValues.size() + (sliceStart != null || sliceEnd != null ? 1 : 0) : 0;
         boolean needsFiltering = !filters.isEmpty()
-                ? filters.size() > 1 || indexFor(table, filters.get(0)) == null
+                ? filters.size() + boundingClustering > 1 || indexFor(table, filters.get(0)) == null
                         || (!hasPartitionKeys() && clusteringRestricted)
                 : !hasPartitionKeys() && clusteringRestricted;
         if (forSelect && !allowFiltering && needsFiltering) {
@@ -502,6 +531,29 @@ public final class Restrictions {
                     + "may have unpredictable performance. If you want to execute this query despite the performance "
                     + "unpredictability, use ALLOW FILTERING");
         }
+    }
+
+    /**
+     * Whether an index of the table could answer one of the relations of a WHERE clause (a multi-column one when it
+     * could answer it on one of its columns).
+     */
+    private boolean anyIndexed(List<Relation> where) {
+        for (Relation r : where) {
+            List<String> columns = switch (r) {
+                case Relation.SingleColumn sc -> List.of(sc.column());
+                case Relation.MultiColumn mc -> mc.columns();
+                default -> List.of();
+            };
+            Operator op = r instanceof Relation.SingleColumn sc ? sc.op()
+                    : r instanceof Relation.MultiColumn mc ? mc.op() : null;
+            for (String name : columns) {
+                ColumnMetadata c = table.column(name);
+                if (c != null && indexFor(table, new Filter(c, op, null, null, null)) != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -611,6 +663,9 @@ public final class Restrictions {
         return null;
     }
 
+    /** A SELECT's clustering relations as Cassandra merges them, for its errors; null for other statements. */
+    private ClusteringMerge clusteringMerge;
+
     /** The clustering columns restricted by multi-column relations so far. */
     private final java.util.Set<ColumnMetadata> multiRestricted = new java.util.HashSet<>();
 
@@ -637,6 +692,11 @@ public final class Restrictions {
             throw new InvalidRequestException("Unsupported \"!=\" relation: " + text);
         }
         List<ColumnMetadata> cols = clusteringPrefixColumns(mc.columns(), text);
+        // as Cassandra: the relation is checked on its own (its tuple) before it meets the others
+        List<BoundValue> values = tupleValues(mc.value(), cols, binder, mc.op() != Operator.EQ);
+        if (clusteringMerge != null) {
+            clusteringMerge.multi(cols, mc.op(), true);
+        }
         // the columns already restricted, as Cassandra merges restrictions: the last one with an equality names the
         // error; an equality over a column with an inequality is refused
         ColumnMetadata lastEq = null;
@@ -657,7 +717,6 @@ public final class Restrictions {
                 }
             }
         }
-        List<BoundValue> values = tupleValues(mc.value(), cols, binder, mc.op() != Operator.EQ);
         if (mc.op() == Operator.EQ) {
             multiRestricted.addAll(cols);
             for (int i = 0; i < cols.size(); i++) {
@@ -694,19 +753,14 @@ public final class Restrictions {
 
     /** @param slice whether the tuple bounds a slice (Cassandra's null message then speaks of a condition) */
     private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice) {
-        return tupleValues(t, cols, binder, slice, false);
+        return tupleValues(t, cols, binder, slice, null);
     }
 
-    /**
-     * @param inList whether the tuple is one of an IN list's: a null in it is refused naming all the relation's
-     *        columns, as Cassandra does
-     */
+    /** @param inNullMessage for a tuple of an IN of several: Cassandra's message for a null in any of them */
     private List<BoundValue> tupleValues(Term t, List<ColumnMetadata> cols, TermBinder binder, boolean slice,
-            boolean inList) {
+                                         String inNullMessage) {
         List<BoundValue> values = new ArrayList<>();
         String nullMessage = slice ? "Invalid null value in condition for column " : "Invalid null value for column ";
-        String inNullMessage = inList ? "Invalid null value in condition for columns: "
-                + cols.stream().map(ColumnMetadata::name).toList() : null;
         if (t instanceof Term.TupleLiteral tl) {
             if (tl.elements().size() != cols.size()) {
                 throw new InvalidRequestException("Expected " + cols.size() + " elements in value tuple, but got "
@@ -1028,6 +1082,24 @@ public final class Restrictions {
         return filters;
     }
 
+    /**
+     * The = restrictions of the clustering prefix that an index of the table could answer, as filters (a query
+     * without its partition key searches through such an index, whose values Cassandra checks against 64K).
+     */
+    public List<Filter> indexableClusteringEqs() {
+        List<Filter> out = new ArrayList<>();
+        for (int i = 0; i < ckEqValues.size(); i++) {
+            if (ckEqValues.get(i).size() != 1) {
+                continue;
+            }
+            Filter f = new Filter(table.clustering().get(i), Operator.EQ, ckEqValues.get(i).get(0), null, null);
+            if (ckInMarkers[i] == null && indexFor(table, f) != null) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
     public boolean hasClusteringRestrictions() {
         return !ckEqValues.isEmpty() || sliceStart != null || sliceEnd != null || hasMultiColumnIn;
     }
@@ -1205,8 +1277,7 @@ public final class Restrictions {
                 ByteBuffer[] values = new ByteBuffer[arity];
                 for (int i = 0; i < arity; i++) {
                     if (fields.get(i) == null) {
-                        throw new InvalidRequestException("Invalid null value in condition for columns: "
-                                + multiColumnInColumns.stream().map(ColumnMetadata::name).toList());
+                        throw new InvalidRequestException(inNullMessage(multiColumnInColumns));
                     }
                     values[i] = fields.get(i);
                 }
@@ -1217,11 +1288,23 @@ public final class Restrictions {
         for (List<BoundValue> tuple : multiColumnIn) {
             ByteBuffer[] values = new ByteBuffer[arity];
             for (int i = 0; i < arity; i++) {
+                if (multiColumnIn.size() > 1 && tuple.get(i).bind(ctx) == null) {
+                    throw new InvalidRequestException(inNullMessage(multiColumnInColumns));
+                }
                 values[i] = checkedValue(tuple.get(i), multiColumnInColumns.get(i), ctx);
             }
             out.add(values);
         }
         return out;
+    }
+
+    /** Cassandra's message for a null in a multi-column IN of several tuples (or a marker). */
+    private static String inNullMessage(List<ColumnMetadata> cols) {
+        List<String> names = new ArrayList<>();
+        for (ColumnMetadata c : cols) {
+            names.add(c.name());
+        }
+        return "Invalid null value in condition for columns: " + names;
     }
 
     private static String columnNames(List<ColumnMetadata> cols) {

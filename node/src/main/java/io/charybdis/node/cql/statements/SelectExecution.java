@@ -306,6 +306,9 @@ public final class SelectExecution implements CqlStatement {
                     indexed.add(f);
                 }
             }
+            if (!restrictions.hasPartitionKeys()) {
+                indexed.addAll(restrictions.indexableClusteringEqs());
+            }
         }
         this.indexedFilters = List.copyOf(indexed);
     }
@@ -580,6 +583,9 @@ public final class SelectExecution implements CqlStatement {
             ConsistencyRules.forRead(ctx.consistency());
         }
         checkIndexedValues(ctx);
+        if (virtual == null) {
+            Filters.checkBound(restrictions.filters(), bind);
+        }
         if (indexTarget != null) {
             checkIndexUsable(ctx);
         }

@@ -480,6 +480,15 @@ abstract class DmlParser extends ExpressionParser {
                 if (isCident(0) && !startsTerm(0)) {
                     Token other = peek();
                     String source = cident();
+                    if (at(TokenType.INTEGER)) {
+                        // as Cassandra: X = X -3 is lexed as X = X INTEGER(-3), and read as X = X + -3
+                        boolean negative = peek().text().startsWith("-");
+                        if (!source.equals(column)) {
+                            throw invalid(other, "Only expressions of the form X = X " + (negative ? "-" : "+")
+                                    + " <value> are supported.");
+                        }
+                        return new Assignment.Add(column, constant());
+                    }
                     boolean plus = at(TokenType.PLUS);
                     if (!plus && !at(TokenType.MINUS)) {
                         throw noViableAlternative(other, peek()); // the operation's prediction read the name on

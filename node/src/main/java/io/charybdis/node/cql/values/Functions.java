@@ -307,8 +307,17 @@ public final class Functions {
         for (int i = 0; i < call.args().size(); i++) {
             args.add(binder.bind(call.args().get(i), "arg" + i + "(system." + fn.name() + ")", fn.argTypes().get(i)));
         }
-        return FunctionResolver.apply(fn, args);
+        BoundValue value = FunctionResolver.apply(fn, args);
+        if (NON_DETERMINISTIC.contains(fn.name())) {
+            // one value per execution, whichever step of it (routing, condition, write) asks
+            return ctx -> ctx.once(value, value::bind);
+        }
+        return value;
     }
+
+    /** The functions whose every call gives a new value (not derived from the statement's time). */
+    private static final java.util.Set<String> NON_DETERMINISTIC = java.util.Set.of("now", "currenttimeuuid",
+            "current_timeuuid", "uuid");
 
     /** The resolver of calls in term positions (over these functions, casts and operators). */
     public FunctionResolver resolver() {

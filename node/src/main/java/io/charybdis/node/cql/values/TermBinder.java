@@ -57,6 +57,7 @@ public final class TermBinder {
         variables[m.index()] = new BindVariable(keyspace, table, name, type);
         receivers[m.index()] = receiverName;
         int index = m.index();
+        boolean collection = Types.isCollection(type);
         return ctx -> {
             ByteBuffer v = ctx.value(index);
             if (v == null || v == Values.UNSET) {
@@ -68,7 +69,8 @@ public final class TermBinder {
                 // as Cassandra: the type's own message, naming no column
                 throw new InvalidRequestException(e.getMessage());
             }
-            return v;
+            // as Cassandra: a collection is kept in its type's order, whatever order the client sent
+            return collection ? Types.normalized(type, v) : v;
         };
     }
 
