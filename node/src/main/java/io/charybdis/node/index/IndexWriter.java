@@ -59,9 +59,11 @@ final class IndexWriter implements DerivedWrites {
                 ColumnMetadata c = t.column();
                 switch (c.kind()) {
                     case PARTITION_KEY, CLUSTERING -> {
-                        if (staticRow) {
+                        if (staticRow && c.kind() == ColumnMetadata.Kind.CLUSTERING) {
                             continue;
                         }
+                        // a partition key component is indexed from the static row too (as Cassandra does), with a
+                        // partition-level entry: it finds a partition that has only static data
                         long[] live = rowLiveness(b, row);
                         if (live == null) {
                             continue;

@@ -705,7 +705,7 @@ public final class SelectExecution implements CqlStatement {
             this.groupsPerPartitionLimit = groupByColumns > 0 ? ppl : Integer.MAX_VALUE;
             this.pageSize = aggregate ? Integer.MAX_VALUE : pageSize;
             this.remaining = aggregate ? Integer.MAX_VALUE : limit;
-            this.groupPageSize = groupByColumns > 0 && indexTarget == null && virtual == null ? pageSize
+            this.groupPageSize = groupByColumns > 0 && virtual == null ? pageSize
                     : Integer.MAX_VALUE;
             if (aggregate) {
                 selection.resetAggregates();
@@ -955,6 +955,9 @@ public final class SelectExecution implements CqlStatement {
             }
             int ckStart = 12 + keyLength;
             if (ckStart == entry.length) {
+                if (!indexTarget.partitionLevel()) {
+                    return readStaticEntry(token, Arrays.copyOfRange(entry, 12, ckStart));
+                }
                 partitionEntry = entry;
                 return readPartitionOfEntry();
             }
@@ -992,6 +995,25 @@ public final class SelectExecution implements CqlStatement {
                     .beginRow(e.clustering()).rowDeletion(e.timestamp(), ctx.nowInSeconds()).endRow().build();
             coordinator.write(m, io.charybdis.cluster.ConsistencyLevel.ONE, null).exceptionally(t -> null);
         }
+
+        /**
+         * The entry a partition key component's index keeps for a partition's static row: the partition shows through
+         * it only as its static-only row, when it has no regular row (its regular rows have entries of their own). Reads
+         * the static row and at most one regular row, which is counted but not emitted.
+         */
+        CompletableFuture<Void> readStaticEntry(long token, byte[] key) {
+            ReadCommand.Builder b = ReadCommand.partition(new TableId(table.id()), token, key).slices(slices)
+                    .rowLimit(1).nowInSeconds(ctx.nowInSeconds())
+                    .tombstoneFailureThreshold(guardrails.tombstoneFailure());
+            if (cellFilter != null) {
+                b.columns(cellFilter);
+            }
+            staticEntry = true;
+            return readBase(b.build()).whenComplete((v, e) -> staticEntry = false);
+        }
+
+        /** While the rows of a static row's entry are processed (see readStaticEntry). */
+        boolean staticEntry;
 
         /** Reads (on from partitionResume) the rows of the partition a partition-level entry names. */
         CompletableFuture<Void> readPartitionOfEntry() {
@@ -1192,6 +1214,12 @@ public final class SelectExecution implements CqlStatement {
                         partitionHasStatic = true;
                         continue;
                     }
+                    if (staticEntry) {
+                        if (cellFilter != null || row.live) {
+                            partitionRegularRows++; // the partition shows through its rows' own entries
+                        }
+                        continue;
+                    }
                     keepPrevious();
                     rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
                     if (cellFilter == null && !row.live) {
@@ -1337,7 +1365,7 @@ public final class SelectExecution implements CqlStatement {
                     partitionEmitted++;
                     remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
                     // the last partition of an IN list ends the result: no further (empty) page, as in Cassandra
-                    if (pageFull() && !(keys != null && partitionIndex >= keys.size() - 1)) {
+                    if (pageFull() && !closingLastNamed()) {
                         savePagingState();
                     }
                 }
@@ -1446,10 +1474,24 @@ public final class SelectExecution implements CqlStatement {
          * exhausted and hands no paging state back, so no final empty page follows.
          */
         private boolean lastNamedPartitionDone() {
-            if (keys == null || partitionIndex < keys.size() - 1) {
+            if (!closingLastNamed()) {
                 return false;
             }
             return partitionEmitted >= perPartitionLimit || table.clustering().isEmpty();
+        }
+
+        /**
+         * Whether the current partition is the last one the query names (its key or the last of its IN list). Not
+         * partitionIndex alone: a static-only partition's row is emitted when the next partition's read has begun.
+         */
+        private boolean closingLastNamed() {
+            if (keys == null || keys.isEmpty() || !hasCurrentKey) {
+                return false;
+            }
+            Restrictions.PartitionKey last = keys.get(keys.size() - 1);
+            ByteBuffer k = last.key();
+            return last.token() == currentToken && k.remaining() == currentKeyLength
+                    && Arrays.equals(currentKey, 0, currentKeyLength, Values.bytes(k), 0, currentKeyLength);
         }
 
         void finishAggregates() {
