@@ -671,6 +671,8 @@ public final class SelectExecution implements CqlStatement {
         int groupsInPartition;
         ByteBuffer groupPartition;
         boolean skippingGroup;
+        /** With {@link #sortBuffer} and GROUP BY: the clustering of the current group's first row. */
+        byte[] groupClustering;
         /**
          * GROUP BY under paging: Cassandra's page size counts groups. A page ends once it holds {@code groupPageSize}
          * completed groups, before the first row of the next group, which the next page starts with: the resume
@@ -755,6 +757,11 @@ public final class SelectExecution implements CqlStatement {
                     }
                     sortBuffer = new ArrayList<>();
                     sortLimit = remaining;
+                    if (groupByColumns > 0) {
+                        // Cassandra orders the groups once all are made, then takes LIMIT of them
+                        sortLimit = groupLimit;
+                        groupLimit = Integer.MAX_VALUE;
+                    }
                 }
             }
             if (indexTarget != null) {
@@ -1221,7 +1228,10 @@ public final class SelectExecution implements CqlStatement {
                         continue;
                     }
                     keepPrevious();
-                    rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
+                    // DISTINCT shows one row per partition: once a row is seen the partition is done, and a page or
+                    // a chunk goes on with the next partition, not after this row
+                    rememberInChunk(token, keyOffset, keyLength, distinct ? -1 : row.clusteringOffset(),
+                            row.clusteringLength());
                     if (cellFilter == null && !row.live) {
                         continue; // only cells of dropped columns (a compact table's rows have no marker)
                     }
@@ -1395,7 +1405,7 @@ public final class SelectExecution implements CqlStatement {
                     }
                     if (newGroup) {
                         if (groupStarted) {
-                            selection.writeAggregate(bind, firstRow, writer);
+                            writeGroup();
                             selection.resetAggregates();
                             groupStarted = false;
                             groupsWritten++;
@@ -1425,6 +1435,9 @@ public final class SelectExecution implements CqlStatement {
                     if (skippingGroup) {
                         return;
                     }
+                    if (sortBuffer != null && !groupStarted) {
+                        groupClustering = row.clusteringKeyCopy(); // the group's place in ORDER BY: its first row's
+                    }
                 }
                 selection.accumulate(row, bind, firstRow, !groupStarted);
                 groupStarted = true;
@@ -1440,6 +1453,15 @@ public final class SelectExecution implements CqlStatement {
             selection.write(row, bind, writer);
             emitted++;
             remaining--;
+        }
+
+        /** Writes the group just completed, or keeps it for ORDER BY across partitions (see finishAggregates). */
+        private void writeGroup() {
+            if (sortBuffer == null) {
+                selection.writeAggregate(bind, firstRow, writer);
+                return;
+            }
+            sortBuffer.add(new Object[]{groupClustering, selection.aggregateValues(bind, firstRow)});
         }
 
         private void captureOutputs(List<ByteBuffer> sink) {
@@ -1495,6 +1517,22 @@ public final class SelectExecution implements CqlStatement {
         }
 
         void finishAggregates() {
+            if (aggregate) {
+                if (groupByColumns > 0) {
+                    if (groupStarted && groupsWritten < groupLimit) {
+                        writeGroup();
+                        groupsWritten++;
+                        groupsInPartition++;
+                        if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
+                            // a full page: Cassandra hands a paging state back, and the next page is empty
+                            groupPageFull = true;
+                            savePagingState();
+                        }
+                    }
+                } else {
+                    selection.writeAggregate(bind, firstRow, writer);
+                }
+            }
             if (sortBuffer != null) {
                 sortBuffer.sort((a, b) -> {
                     int c = Arrays.compareUnsigned((byte[]) a[0], (byte[]) b[0]);
@@ -1515,23 +1553,6 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
             }
-            if (!aggregate) {
-                return;
-            }
-            if (groupByColumns > 0) {
-                if (groupStarted && groupsWritten < groupLimit) {
-                    selection.writeAggregate(bind, firstRow, writer);
-                    groupsWritten++;
-                    groupsInPartition++;
-                    if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
-                        // a full page: Cassandra hands a paging state back, and the next page is empty
-                        groupPageFull = true;
-                        savePagingState();
-                    }
-                }
-                return;
-            }
-            selection.writeAggregate(bind, firstRow, writer);
         }
 
         /** Virtual tables: every row is materialized; restrictions apply as filters. */
