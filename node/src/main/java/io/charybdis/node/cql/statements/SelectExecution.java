@@ -61,6 +61,8 @@ public final class SelectExecution implements CqlStatement {
     private final boolean reversed;
     private final boolean allowFiltering;
     private final boolean distinct;
+    /** Whether WHERE restricts a partition key column (all of the key or not: an index on one counts). */
+    private final boolean partitionKeyColumnRestricted;
     private final int groupByColumns;
     /** GROUP BY ending with {@code floor(c, ...)}: the function grouping the last column's values, else null. */
     private final GroupFunction groupFunction;
@@ -104,6 +106,8 @@ public final class SelectExecution implements CqlStatement {
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
         RowData template = new RowData(table);
         this.distinct = s.distinct();
+        this.partitionKeyColumnRestricted = s.where().stream().flatMap(r -> restrictedColumns(r).stream())
+                .map(table::column).anyMatch(c -> c != null && c.kind() == ColumnMetadata.Kind.PARTITION_KEY);
         if (distinct && s.perPartitionLimit() != null) {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
@@ -707,7 +711,8 @@ public final class SelectExecution implements CqlStatement {
             this.groupsPerPartitionLimit = groupByColumns > 0 ? ppl : Integer.MAX_VALUE;
             this.pageSize = aggregate ? Integer.MAX_VALUE : pageSize;
             this.remaining = aggregate ? Integer.MAX_VALUE : limit;
-            this.groupPageSize = groupByColumns > 0 && virtual == null ? pageSize
+            // DISTINCT groups (one per partition) come in one page, as an aggregate's result does in Cassandra
+            this.groupPageSize = groupByColumns > 0 && virtual == null && !distinct ? pageSize
                     : Integer.MAX_VALUE;
             if (aggregate) {
                 selection.resetAggregates();
@@ -737,7 +742,7 @@ public final class SelectExecution implements CqlStatement {
         CompletableFuture<Void> start() {
             // Cassandra warns on each page of a GROUP BY query (the other aggregates have one page)
             if (aggregate && (groupByColumns > 0 || partitionIndex == 0 && !resumeSet)) {
-                if (!restrictions.hasPartitionKeys()) {
+                if (!restrictions.hasPartitionKeys() && !partitionKeyColumnRestricted) {
                     ctx.warn("Aggregation query used without partition key");
                 } else if (restrictions.partitionKeyIn()) {
                     ctx.warn("Aggregation query used on multiple partition keys (IN restriction)");
