@@ -137,4 +137,65 @@ class PagedPartitionReadTest {
             ts.closeStorage();
         }
     }
+
+    /**
+     * A partition larger than what the shard re-reads on every page (1 MiB): the next page reuses the SSTable parts
+     * read for the previous one, yet sees what was written to the memtable since, and a flush (another SSTable set)
+     * makes it read the SSTables again.
+     */
+    @Test
+    void pagesOfALargePartitionSeeWritesBetweenPages(@TempDir Path dir) {
+        try (TestSupport ts = new TestSupport(dir, 1, TestSupport.config(dir, CommitLogSync.BATCH))) {
+            TableDescriptor td = TestSupport.table("large", java.util.Map.of(), java.util.Map.of());
+            Storage storage = ts.open(td);
+            TableId t = td.id();
+            byte[] big = new byte[24 * 1024];
+            java.util.Arrays.fill(big, (byte) 'x');
+            MutationBuilder b = new MutationBuilder();
+            for (int half = 0; half < 2; half++) {
+                for (int i = half; i < 120; i += 2) {
+                    b.start(t, MutationMergeTest.TOKEN, MutationMergeTest.KEY).beginRow(MutationMergeTest.ck(i))
+                            .rowMarker(1, 0, NOW).cell(0, 1, 0, NOW, java.nio.ByteBuffer.wrap(big)).endRow();
+                    storage.apply(b.build()).orTimeout(10, TimeUnit.SECONDS).join();
+                }
+                storage.flush(t).orTimeout(10, TimeUnit.SECONDS).join();
+            }
+            for (boolean reversed : new boolean[] {false, true}) {
+                List<String> pages = new ArrayList<>();
+                ReadCommand.ResumePoint resume = null;
+                for (int page = 0; page < 100; page++) {
+                    ReadCommand.Builder rb = command(t, reversed, false).rowLimit(7);
+                    if (resume != null) {
+                        rb.startAfter(resume);
+                    }
+                    ReadResult res = read(storage, rb.build());
+                    boolean more = res.limitReached();
+                    resume = res.resumePoint();
+                    List<String> got = rows(res);
+                    pages.addAll(got);
+                    if (page == 3 && !reversed) {
+                        // between pages: rows 100..109 deleted, row 115 overwritten, in the memtable
+                        b.start(t, MutationMergeTest.TOKEN, MutationMergeTest.KEY)
+                                .rangeTombstone(MutationMergeTest.ck(100), MutationMergeTest.ck(110), 2, NOW);
+                        storage.apply(b.build()).orTimeout(10, TimeUnit.SECONDS).join();
+                        b.start(t, MutationMergeTest.TOKEN, MutationMergeTest.KEY).beginRow(MutationMergeTest.ck(115))
+                                .cell(0, 3, 0, NOW, MutationMergeTest.text("new")).endRow();
+                        storage.apply(b.build()).orTimeout(10, TimeUnit.SECONDS).join();
+                    }
+                    if (page == 9 && !reversed) {
+                        storage.flush(t).orTimeout(10, TimeUnit.SECONDS).join();
+                    }
+                    if (!more) {
+                        break;
+                    }
+                }
+                // forward: the first pages (rows 0..27) were read before the writes, which touch later rows only
+                List<String> full = rows(read(storage, command(t, reversed, false).build()));
+                assertThat(pages).as("reversed %s", reversed).isEqualTo(full);
+                assertThat(full).hasSize(110);
+                assertThat(full).filteredOn(r -> r.contains("=6e6577@")).hasSize(1);
+            }
+            ts.closeStorage();
+        }
+    }
 }

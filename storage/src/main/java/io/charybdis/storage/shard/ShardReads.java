@@ -114,6 +114,12 @@ final class ShardReads {
         ReadSources src = ReadSources.capture(ts, r -> r.mayContain(c.token(), c.key()));
         ts.recordSSTablesPerRead(src.sstables().size());
         int phase = ts.cachePhase;
+        if (!src.sstables().isEmpty() && recentParts != null && recentToken == c.token()
+                && java.util.Arrays.equals(recentKey, c.key()) && sameReaders(recentReaders, src.sstables())) {
+            // the next page of the large partition read last: its SSTable parts are still the ones read then
+            finishPartitionRead(c, src, null, f, trace);
+            return f;
+        }
         if (src.sstables().isEmpty()) {
             if (useCache) {
                 cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, shard.memory.cacheLimit());
@@ -133,6 +139,7 @@ final class ShardReads {
                     if (useCache && phase == ts.cachePhase && !ts.dropped && !shard.isClosed()) {
                         populate(c, parts);
                     }
+                    keepRecent(c, src, parts);
                     finishPartitionRead(c, src, parts, f, trace);
                 }
             });
@@ -176,6 +183,52 @@ final class ShardReads {
             });
         }, f);
         return f;
+    }
+
+    /**
+     * The SSTable parts of the last large partition this shard read (see keepRecent): a paged read of a large
+     * partition asks for the same partition page after page, and SSTables never change, so while the same SSTables
+     * are read the parts read for the previous page serve the next one, whose merge then only touches the rows the
+     * page wants (Scylla likewise keeps a paged query's readers between pages). Shard thread only; one slot.
+     */
+    private List<byte[]> recentParts;
+    private List<PartitionView> recentViews;
+    private long recentToken;
+    private byte[] recentKey;
+    /** The readers the parts came from (identity; not referenced: a compacted SSTable's parts are simply not used). */
+    private SSTableReader[] recentReaders;
+    /** Partitions smaller than this are read again each time (cheap); larger than RECENT_MAX are not kept. */
+    private static final long RECENT_MIN = 1 << 20;
+    private static final long RECENT_MAX = 64L << 20;
+
+    private void keepRecent(ReadCommand c, ReadSources src, List<byte[]> parts) {
+        long size = 0;
+        for (byte[] p : parts) {
+            size += p.length;
+        }
+        if (size < RECENT_MIN || size > RECENT_MAX) {
+            return;
+        }
+        recentParts = parts;
+        recentViews = new ArrayList<>(parts.size());
+        for (byte[] p : parts) {
+            recentViews.add(new SerializedPartition().wrap(new UnsafeBuffer(p), 0, false));
+        }
+        recentToken = c.token();
+        recentKey = c.key().clone();
+        recentReaders = src.sstables().toArray(SSTableReader[]::new);
+    }
+
+    private static boolean sameReaders(SSTableReader[] kept, List<SSTableReader> now) {
+        if (kept.length != now.size()) {
+            return false;
+        }
+        for (int i = 0; i < kept.length; i++) {
+            if (kept[i] != now.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Caches the reconciled SSTable content of a partition just read (all SSTables that may hold it). */
@@ -253,7 +306,20 @@ final class ShardReads {
     private void finishPartitionRead(ReadCommand c, ReadSources src, List<byte[]> parts, CompletableFuture<ReadResult> f,
                                      Consumer<String> trace) {
         try {
-            List<PartitionView> views = views(src, parts, new DecoratedKey(c.token(), c.key()));
+            List<PartitionView> views;
+            if (parts == null) { // the parts kept from the previous read (see recentParts), already wrapped
+                views = new ArrayList<>();
+                DecoratedKey dk = new DecoratedKey(c.token(), c.key());
+                for (Memtable m : src.memtables()) {
+                    PartitionView v = m.get(dk);
+                    if (v != null) {
+                        views.add(v);
+                    }
+                }
+                views.addAll(recentViews);
+            } else {
+                views = views(src, parts, new DecoratedKey(c.token(), c.key()));
+            }
             if (trace != null) {
                 trace.accept("Merged data from memtables and " + src.sstables().size() + " sstables");
             }
