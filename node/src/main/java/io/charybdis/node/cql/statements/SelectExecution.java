@@ -72,6 +72,8 @@ public final class SelectExecution implements CqlStatement {
         ByteBuffer apply(ByteBuffer value, BindContext ctx);
     }
     private final boolean orderByAcrossPartitions;
+    /** The clustering columns ORDER BY compares (those it names and those before them, restricted by =). */
+    private final int orderByPrefix;
     private final boolean staticOnlyRows;
     /** The cell ids of the columns the statement reads (selection and filters); null = all (wildcard). */
     private final int[] cellFilter;
@@ -181,6 +183,7 @@ public final class SelectExecution implements CqlStatement {
         this.perPartitionLimit = s.perPartitionLimit() == null ? null
                 : binder.bind(s.perPartitionLimit(), "[per_partition_limit]", io.charybdis.protocol.types.NativeType.INT);
         boolean rev = false;
+        int orderPrefix = 0;
         if (!s.orderBy().isEmpty()) {
             if (!restrictions.hasPartitionKeys()) {
                 throw new InvalidRequestException("ORDER BY is only supported when the partition key is restricted by "
@@ -223,8 +226,10 @@ public final class SelectExecution implements CqlStatement {
                 }
             }
             rev = direction != null && direction;
+            orderPrefix = next;
         }
         this.reversed = rev;
+        this.orderByPrefix = orderPrefix;
         this.orderByAcrossPartitions = !s.orderBy().isEmpty();
         int groupBy = 0;
         List<ColumnMetadata> primaryKey = new ArrayList<>(table.partitionKey());
@@ -1441,7 +1446,7 @@ public final class SelectExecution implements CqlStatement {
                         return;
                     }
                     if (sortBuffer != null && !groupStarted) {
-                        groupClustering = row.clusteringKeyCopy(); // the group's place in ORDER BY: its first row's
+                        groupClustering = orderKey(); // the group's place in ORDER BY: its first row's
                     }
                 }
                 selection.accumulate(row, bind, firstRow, !groupStarted);
@@ -1451,13 +1456,26 @@ public final class SelectExecution implements CqlStatement {
             if (sortBuffer != null) {
                 List<ByteBuffer> values = new ArrayList<>();
                 captureOutputs(values);
-                sortBuffer.add(new Object[]{row.clusteringKeyCopy(), values});
+                sortBuffer.add(new Object[]{orderKey(), values});
                 emitted++;
                 return;
             }
             selection.write(row, bind, writer);
             emitted++;
             remaining--;
+        }
+
+        /**
+         * The current row's place in ORDER BY across partitions: its values of the ordered clustering columns only, so
+         * that rows equal in them keep the order they were read in (the sort is stable), as Cassandra orders them.
+         */
+        private byte[] orderKey() {
+            if (row.clusteringOffset() < 0) {
+                return ClusteringCodec.STATIC_ROW;
+            }
+            int pk = table.partitionKey().size();
+            return ClusteringCodec.encodePrefix(table, Arrays.copyOfRange(row.values, pk, pk + orderByPrefix),
+                    orderByPrefix);
         }
 
         /** Writes the group just completed, or keeps it for ORDER BY across partitions (see finishAggregates). */
