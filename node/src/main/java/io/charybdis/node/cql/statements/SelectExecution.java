@@ -446,7 +446,20 @@ public final class SelectExecution implements CqlStatement {
         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
             return restrictions.hasPartitionKeys();
         }
-        return c.kind() == ColumnMetadata.Kind.CLUSTERING && c.position() < restrictions.clusteringEqPrefixLength();
+        if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
+            return false;
+        }
+        if (c.position() < restrictions.clusteringEqPrefixLength()) {
+            return true;
+        }
+        // = on a clustering column served by an index or by filtering fixes it as well (Cassandra keeps it among
+        // the clustering restrictions)
+        for (Restrictions.Filter f : restrictions.filters()) {
+            if (f.column().equals(c) && f.op() == io.charybdis.node.cql.syntax.Operator.EQ && f.mapKey() == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
