@@ -174,22 +174,24 @@ class PagedPartitionReadTest {
                     List<String> got = rows(res);
                     pages.addAll(got);
                     if (page == 3 && !reversed) {
-                        // between pages: rows 100..109 deleted, row 115 overwritten, in the memtable
+                        // between pages: rows 40..49 deleted, row 35 overwritten, in the memtable (read by pages 4 to
+                        // 7, before the flush)
                         b.start(t, MutationMergeTest.TOKEN, MutationMergeTest.KEY)
-                                .rangeTombstone(MutationMergeTest.ck(100), MutationMergeTest.ck(110), 2, NOW);
+                                .rangeTombstone(MutationMergeTest.ck(40), MutationMergeTest.ck(50), 2, NOW);
                         storage.apply(b.build()).orTimeout(10, TimeUnit.SECONDS).join();
-                        b.start(t, MutationMergeTest.TOKEN, MutationMergeTest.KEY).beginRow(MutationMergeTest.ck(115))
+                        b.start(t, MutationMergeTest.TOKEN, MutationMergeTest.KEY).beginRow(MutationMergeTest.ck(35))
                                 .cell(0, 3, 0, NOW, MutationMergeTest.text("new")).endRow();
                         storage.apply(b.build()).orTimeout(10, TimeUnit.SECONDS).join();
                     }
-                    if (page == 9 && !reversed) {
+                    if (page == 12 && !reversed) {
                         storage.flush(t).orTimeout(10, TimeUnit.SECONDS).join();
                     }
                     if (!more) {
                         break;
                     }
                 }
-                // forward: the first pages (rows 0..27) were read before the writes, which touch later rows only
+                // forward: the first pages (rows 0..27) were read before the writes, which touch later rows only;
+                // pages 4 to 11 reuse the SSTable parts read by page 0 (the same SSTables) with the memtable's writes
                 List<String> full = rows(read(storage, command(t, reversed, false).build()));
                 assertThat(pages).as("reversed %s", reversed).isEqualTo(full);
                 assertThat(full).hasSize(110);
