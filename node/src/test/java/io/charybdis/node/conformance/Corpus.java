@@ -32,6 +32,8 @@ import java.util.stream.Stream;
  *       with their names and types, the partition key indexes drivers route by, the result columns);</li>
  *   <li>{@code @page <n>}: the statement runs with a fetch size of {@code n}; the driver fetches every page, and
  *       the number of rows of each page is compared too;</li>
+ *   <li>{@code @nopage}: the statement is sent without a page size (paging off, as a driver with a fetch size of
+ *       0 sends it: Cassandra then answers ORDER BY with an IN restriction, which it refuses to page);</li>
  *   <li>{@code @retry}: while the statement fails with a read failure (an index still being built: Cassandra's
  *       IndexNotAvailableException), it is run again, for up to 20 seconds; the last outcome counts;</li>
  *   <li>{@code @cl <level> [<serial level>]}: the statement runs at this consistency level (and serial
@@ -141,6 +143,8 @@ final class Corpus {
                         retry = true;
                     } else if (d.startsWith("page ")) {
                         page = Integer.parseInt(d.substring(5).strip());
+                    } else if (d.equals("nopage")) {
+                        page = -1;
                     } else if (d.startsWith("msg ")) {
                         fragment = d.substring(4).strip();
                     } else {

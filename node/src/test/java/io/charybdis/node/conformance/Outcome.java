@@ -85,6 +85,10 @@ final class Outcome {
             }
             if (pageSize > 0) {
                 stmt = stmt.setPageSize(pageSize);
+            } else if (pageSize < 0) {
+                // no page size in the request (the driver leaves it out when it is not positive)
+                stmt = stmt.setExecutionProfile(session.getContext().getConfig().getDefaultProfile()
+                        .withInt(com.datastax.oss.driver.api.core.config.DefaultDriverOption.REQUEST_PAGE_SIZE, 0));
             }
             ResultSet rs = session.execute(stmt);
             List<Row> rows;

@@ -27,6 +27,9 @@ public final class PartitionMerger {
     private int[] end = new int[8];
     private int[] group = new int[8];
 
+    /** Whether the last {@link #merge} with a row count left out rows of [lo, hi) past those it merged. */
+    private boolean truncated;
+
     /**
      * Merges rows whose clustering is in [lo, hi) (null = unbounded) plus the static row.
      *
@@ -34,7 +37,19 @@ public final class PartitionMerger {
      */
     public int merge(PartitionView[] views, int k, byte[] lo, byte[] hi, PurgePolicy purge,
                      MutableDirectBuffer out, int outOff) {
+        return merge(views, k, lo, hi, Integer.MAX_VALUE, false, purge, out, outOff);
+    }
+
+    /**
+     * As {@link #merge(PartitionView[], int, byte[], byte[], PurgePolicy, MutableDirectBuffer, int)}, but merges only
+     * the first rows of [lo, hi) in read order (from hi down when {@code reversed}): at least {@code rows} of them,
+     * each complete (every view's version of it merged), so that a read needing a page of rows does not merge the
+     * rest of a large partition. {@link #truncated()} tells whether rows were left out.
+     */
+    public int merge(PartitionView[] views, int k, byte[] lo, byte[] hi, int rows, boolean reversed,
+                     PurgePolicy purge, MutableDirectBuffer out, int outOff) {
         ensure(k);
+        truncated = false;
         PartitionView first = views[0];
         long pdTs = NO_TIMESTAMP;
         int pdLdt = NO_DELETION_TIME;
@@ -113,6 +128,9 @@ public final class PartitionMerger {
             idx[i] = start;
             end[i] = Math.max(start, stop);
         }
+        if (rows < Integer.MAX_VALUE) {
+            narrow(views, k, rows, reversed);
+        }
         if (statics > 0) {
             int len = rowMerger.merge(rowBufs, rowOffs, statics, pdTs, purge, out, q);
             if (len > 0) {
@@ -174,6 +192,65 @@ public final class PartitionMerger {
         out.putInt(outOff + P_RT_COUNT, rtWritten);
         out.putInt(outOff + P_ROW_COUNT, rowsWritten);
         return q - outOff;
+    }
+
+    public boolean truncated() {
+        return truncated;
+    }
+
+    /**
+     * Narrows every view's [idx, end) to the rows at or before (forward) the earliest {@code rows}-th row of any view
+     * that has that many: the first {@code rows} merged rows all lie there, and each view keeps all its rows up to that
+     * bound, so every row merged is complete. Reversed: the rows at or after the latest {@code rows}-th row from the
+     * end.
+     */
+    private void narrow(PartitionView[] views, int k, int rows, boolean reversed) {
+        int at = -1; // the view holding the bound row, and its index
+        int atRow = -1;
+        for (int i = 0; i < k; i++) {
+            if (end[i] - idx[i] < rows) {
+                continue;
+            }
+            int r = reversed ? end[i] - rows : idx[i] + rows - 1;
+            if (at < 0) {
+                at = i;
+                atRow = r;
+                continue;
+            }
+            int c = Rows.compareClustering(views[i].rowBuffer(r), views[i].rowOffset(r), views[at].rowBuffer(atRow),
+                    views[at].rowOffset(atRow));
+            if (reversed ? c > 0 : c < 0) {
+                at = i;
+                atRow = r;
+            }
+        }
+        if (at < 0) {
+            return;
+        }
+        DirectBuffer bb = views[at].rowBuffer(atRow);
+        int bo = views[at].rowOffset(atRow);
+        int cOff = Rows.clusteringOffset(bo);
+        int cLen = Rows.clusteringLength(bb, bo);
+        for (int i = 0; i < k; i++) {
+            if (idx[i] >= end[i]) {
+                continue;
+            }
+            int b = views[i].lowerBound(bb, cOff, cLen); // first row >= the bound
+            if (reversed) {
+                if (b > idx[i]) {
+                    idx[i] = Math.min(b, end[i]);
+                    truncated = true;
+                }
+            } else {
+                if (b < end[i] && Rows.compareClustering(views[i].rowBuffer(b), views[i].rowOffset(b), bb, bo) == 0) {
+                    b++; // the bound row itself is kept
+                }
+                if (b < end[i]) {
+                    end[i] = Math.max(b, idx[i]);
+                    truncated = true;
+                }
+            }
+        }
     }
 
     private void ensure(int k) {

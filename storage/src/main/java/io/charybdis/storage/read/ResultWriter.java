@@ -58,6 +58,60 @@ public final class ResultWriter {
         return rows;
     }
 
+    /** Rows still wanted from the partition about to be added: the smaller of what the row and per-partition limits allow. */
+    public int rowsWanted() {
+        return limitReached ? 0 : Math.min(cmd.rowLimit() - rows, cmd.perPartitionLimit());
+    }
+
+    /** Whether the partition last added stopped at a limit (rows, partitions or its per-partition rows). */
+    public boolean partitionStopped() {
+        return limitReached || partitionRows >= cmd.perPartitionLimit();
+    }
+
+    private final int[] marked = new int[13];
+    private long markedLastToken;
+    private long markedLastScannedToken;
+
+    /** Remembers the state before a partition is added, for {@link #reset}. */
+    public void mark() {
+        int[] m = marked;
+        m[0] = pos;
+        m[1] = rows;
+        m[2] = partitions;
+        m[3] = limitReached ? 1 : 0;
+        m[4] = lastKeyOffset;
+        m[5] = lastKeyLength;
+        m[6] = lastClusteringOffset;
+        m[7] = lastClusteringLength;
+        m[8] = headerWritten ? 1 : 0;
+        m[9] = partitionStart;
+        m[10] = partitionRows;
+        m[11] = tombstones;
+        m[12] = liveRows;
+        markedLastToken = lastToken;
+        markedLastScannedToken = lastScannedToken;
+    }
+
+    /** Forgets what was added since {@link #mark} (the same partition is then added again, merged further). */
+    public void reset() {
+        int[] m = marked;
+        pos = m[0];
+        rows = m[1];
+        partitions = m[2];
+        limitReached = m[3] == 1;
+        lastKeyOffset = m[4];
+        lastKeyLength = m[5];
+        lastClusteringOffset = m[6];
+        lastClusteringLength = m[7];
+        headerWritten = m[8] == 1;
+        partitionStart = m[9];
+        partitionRows = m[10];
+        tombstones = m[11];
+        liveRows = m[12];
+        lastToken = markedLastToken;
+        lastScannedToken = markedLastScannedToken;
+    }
+
     /** Emits the live content of one reconciled partition. */
     public void addPartition(SerializedPartition p) {
         if (limitReached) {

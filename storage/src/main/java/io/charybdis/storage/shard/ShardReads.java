@@ -11,6 +11,7 @@ import io.charybdis.storage.read.ReadCommand;
 import io.charybdis.storage.read.ReadResult;
 import io.charybdis.storage.read.ResultWriter;
 import io.charybdis.storage.sstable.SSTableReader;
+import io.charybdis.storage.util.ByteComparables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -185,6 +186,13 @@ final class ShardReads {
             cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, limit);
             return;
         }
+        for (byte[] part : parts) {
+            if (part.length > shard.memory.maxCachedPartition()) {
+                // an SSTable alone holds more of it than the cache takes: not merged whole on every read (each page
+                // of a large partition) only to be found too large
+                return;
+            }
+        }
         PartitionView[] views = new PartitionView[parts.size()];
         for (int i = 0; i < views.length; i++) {
             views[i] = new SerializedPartition().wrap(new UnsafeBuffer(parts.get(i)), 0, false);
@@ -270,9 +278,34 @@ final class ShardReads {
             lo = c.slices().get(0).start();
             hi = c.slices().get(c.slices().size() - 1).end();
         }
-        int len = merger.merge(views.toArray(PartitionView[]::new), views.size(), lo, hi, PurgePolicy.NONE, mergeOut, 0);
-        if (len > 0) {
-            w.addPartition(mergedView.wrap(mergeOut, 0, false));
+        PartitionView first = views.get(0);
+        if (c.resumesIn(first.token(), first.keyBuffer(), first.keyOffset(), first.keyLength())) {
+            // a page resuming inside the partition: nothing before the resume point (after it when reversed) is wanted
+            byte[] r = c.startAfter().clustering();
+            if (c.reversed()) {
+                hi = hi == null || ByteComparables.compare(r, hi) < 0 ? r : hi;
+            } else {
+                lo = lo == null || ByteComparables.compare(r, lo) > 0 ? r : lo;
+            }
+        }
+        PartitionView[] vs = views.toArray(PartitionView[]::new);
+        // merges only about the rows the limits want (a page of a large partition), more if too few of them are live
+        int wanted = w.rowsWanted();
+        int rows = wanted >= Integer.MAX_VALUE - MERGE_SLACK ? Integer.MAX_VALUE : wanted + MERGE_SLACK;
+        while (true) {
+            w.mark();
+            int len = merger.merge(vs, vs.length, lo, hi, rows, c.reversed(), PurgePolicy.NONE, mergeOut, 0);
+            if (len > 0) {
+                w.addPartition(mergedView.wrap(mergeOut, 0, false));
+            }
+            if (!merger.truncated() || w.partitionStopped()) {
+                return;
+            }
+            w.reset();
+            rows = rows >= Integer.MAX_VALUE / 4 ? Integer.MAX_VALUE : rows * 4;
         }
     }
+
+    /** Rows merged beyond those a read's limits want, for rows that turn out dead (see emit). */
+    private static final int MERGE_SLACK = 16;
 }

@@ -61,6 +61,8 @@ public final class SelectExecution implements CqlStatement {
     private final boolean reversed;
     private final boolean allowFiltering;
     private final boolean distinct;
+    /** Whether WHERE restricts a partition key column (all of the key or not: an index on one counts). */
+    private final boolean partitionKeyColumnRestricted;
     private final int groupByColumns;
     /** GROUP BY ending with {@code floor(c, ...)}: the function grouping the last column's values, else null. */
     private final GroupFunction groupFunction;
@@ -70,6 +72,8 @@ public final class SelectExecution implements CqlStatement {
         ByteBuffer apply(ByteBuffer value, BindContext ctx);
     }
     private final boolean orderByAcrossPartitions;
+    /** The clustering columns ORDER BY compares (those it names and those before them, restricted by =). */
+    private final int orderByPrefix;
     private final boolean staticOnlyRows;
     /** The cell ids of the columns the statement reads (selection and filters); null = all (wildcard). */
     private final int[] cellFilter;
@@ -104,6 +108,8 @@ public final class SelectExecution implements CqlStatement {
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
         RowData template = new RowData(table);
         this.distinct = s.distinct();
+        this.partitionKeyColumnRestricted = s.where().stream().flatMap(r -> restrictedColumns(r).stream())
+                .map(table::column).anyMatch(c -> c != null && c.kind() == ColumnMetadata.Kind.PARTITION_KEY);
         if (distinct && s.perPartitionLimit() != null) {
             throw new InvalidRequestException("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
         }
@@ -177,6 +183,7 @@ public final class SelectExecution implements CqlStatement {
         this.perPartitionLimit = s.perPartitionLimit() == null ? null
                 : binder.bind(s.perPartitionLimit(), "[per_partition_limit]", io.charybdis.protocol.types.NativeType.INT);
         boolean rev = false;
+        int orderPrefix = 0;
         if (!s.orderBy().isEmpty()) {
             if (!restrictions.hasPartitionKeys()) {
                 throw new InvalidRequestException("ORDER BY is only supported when the partition key is restricted by "
@@ -219,8 +226,10 @@ public final class SelectExecution implements CqlStatement {
                 }
             }
             rev = direction != null && direction;
+            orderPrefix = next;
         }
         this.reversed = rev;
+        this.orderByPrefix = orderPrefix;
         this.orderByAcrossPartitions = !s.orderBy().isEmpty();
         int groupBy = 0;
         List<ColumnMetadata> primaryKey = new ArrayList<>(table.partitionKey());
@@ -440,7 +449,20 @@ public final class SelectExecution implements CqlStatement {
         if (c.kind() == ColumnMetadata.Kind.PARTITION_KEY) {
             return restrictions.hasPartitionKeys();
         }
-        return c.kind() == ColumnMetadata.Kind.CLUSTERING && c.position() < restrictions.clusteringEqPrefixLength();
+        if (c.kind() != ColumnMetadata.Kind.CLUSTERING) {
+            return false;
+        }
+        if (c.position() < restrictions.clusteringEqPrefixLength()) {
+            return true;
+        }
+        // = on a clustering column served by an index or by filtering fixes it as well (Cassandra keeps it among
+        // the clustering restrictions)
+        for (Restrictions.Filter f : restrictions.filters()) {
+            if (f.column().equals(c) && f.op() == io.charybdis.node.cql.syntax.Operator.EQ && f.mapKey() == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -677,6 +699,8 @@ public final class SelectExecution implements CqlStatement {
         int groupsInPartition;
         ByteBuffer groupPartition;
         boolean skippingGroup;
+        /** With {@link #sortBuffer} and GROUP BY: the clustering of the current group's first row. */
+        byte[] groupClustering;
         /**
          * GROUP BY under paging: Cassandra's page size counts groups. A page ends once it holds {@code groupPageSize}
          * completed groups, before the first row of the next group, which the next page starts with: the resume
@@ -711,7 +735,8 @@ public final class SelectExecution implements CqlStatement {
             this.groupsPerPartitionLimit = groupByColumns > 0 ? ppl : Integer.MAX_VALUE;
             this.pageSize = aggregate ? Integer.MAX_VALUE : pageSize;
             this.remaining = aggregate ? Integer.MAX_VALUE : limit;
-            this.groupPageSize = groupByColumns > 0 && indexTarget == null && virtual == null ? pageSize
+            // DISTINCT groups (one per partition) come in one page, as an aggregate's result does in Cassandra
+            this.groupPageSize = groupByColumns > 0 && virtual == null && !distinct ? pageSize
                     : Integer.MAX_VALUE;
             if (aggregate) {
                 selection.resetAggregates();
@@ -741,7 +766,7 @@ public final class SelectExecution implements CqlStatement {
         CompletableFuture<Void> start() {
             // Cassandra warns on each page of a GROUP BY query (the other aggregates have one page)
             if (aggregate && (groupByColumns > 0 || partitionIndex == 0 && !resumeSet)) {
-                if (!restrictions.hasPartitionKeys()) {
+                if (!restrictions.hasPartitionKeys() && !partitionKeyColumnRestricted) {
                     ctx.warn("Aggregation query used without partition key");
                 } else if (restrictions.partitionKeyIn()) {
                     ctx.warn("Aggregation query used on multiple partition keys (IN restriction)");
@@ -761,6 +786,11 @@ public final class SelectExecution implements CqlStatement {
                     }
                     sortBuffer = new ArrayList<>();
                     sortLimit = remaining;
+                    if (groupByColumns > 0) {
+                        // Cassandra orders the groups once all are made, then takes LIMIT of them
+                        sortLimit = groupLimit;
+                        groupLimit = Integer.MAX_VALUE;
+                    }
                 }
             }
             if (indexTarget != null) {
@@ -1200,7 +1230,10 @@ public final class SelectExecution implements CqlStatement {
                         continue;
                     }
                     keepPrevious();
-                    rememberInChunk(token, keyOffset, keyLength, row.clusteringOffset(), row.clusteringLength());
+                    // DISTINCT shows one row per partition: once a row is seen the partition is done, and a page or
+                    // a chunk goes on with the next partition, not after this row
+                    rememberInChunk(token, keyOffset, keyLength, distinct ? -1 : row.clusteringOffset(),
+                            row.clusteringLength());
                     if (cellFilter == null && !row.live) {
                         continue; // only cells of dropped columns (a compact table's rows have no marker)
                     }
@@ -1344,7 +1377,7 @@ public final class SelectExecution implements CqlStatement {
                     partitionEmitted++;
                     remember(currentToken, Arrays.copyOf(currentKey, currentKeyLength), null);
                     // the last partition of an IN list ends the result: no further (empty) page, as in Cassandra
-                    if (pageFull() && !(keys != null && partitionIndex >= keys.size() - 1)) {
+                    if (pageFull() && !closingLastNamed()) {
                         savePagingState();
                     }
                 }
@@ -1374,7 +1407,7 @@ public final class SelectExecution implements CqlStatement {
                     }
                     if (newGroup) {
                         if (groupStarted) {
-                            selection.writeAggregate(bind, firstRow, writer);
+                            writeGroup();
                             selection.resetAggregates();
                             groupStarted = false;
                             groupsWritten++;
@@ -1404,6 +1437,9 @@ public final class SelectExecution implements CqlStatement {
                     if (skippingGroup) {
                         return;
                     }
+                    if (sortBuffer != null && !groupStarted) {
+                        groupClustering = orderKey(); // the group's place in ORDER BY: its first row's
+                    }
                 }
                 selection.accumulate(row, bind, firstRow, !groupStarted);
                 groupStarted = true;
@@ -1412,13 +1448,35 @@ public final class SelectExecution implements CqlStatement {
             if (sortBuffer != null) {
                 List<ByteBuffer> values = new ArrayList<>();
                 captureOutputs(values);
-                sortBuffer.add(new Object[]{row.clusteringKeyCopy(), values});
+                sortBuffer.add(new Object[]{orderKey(), values});
                 emitted++;
                 return;
             }
             selection.write(row, bind, writer);
             emitted++;
             remaining--;
+        }
+
+        /**
+         * The current row's place in ORDER BY across partitions: its values of the ordered clustering columns only, so
+         * that rows equal in them keep the order they were read in (the sort is stable), as Cassandra orders them.
+         */
+        private byte[] orderKey() {
+            if (row.clusteringOffset() < 0) {
+                return ClusteringCodec.STATIC_ROW;
+            }
+            int pk = table.partitionKey().size();
+            return ClusteringCodec.encodePrefix(table, Arrays.copyOfRange(row.values, pk, pk + orderByPrefix),
+                    orderByPrefix);
+        }
+
+        /** Writes the group just completed, or keeps it for ORDER BY across partitions (see finishAggregates). */
+        private void writeGroup() {
+            if (sortBuffer == null) {
+                selection.writeAggregate(bind, firstRow, writer);
+                return;
+            }
+            sortBuffer.add(new Object[]{groupClustering, selection.aggregateValues(bind, firstRow)});
         }
 
         private void captureOutputs(List<ByteBuffer> sink) {
@@ -1453,13 +1511,43 @@ public final class SelectExecution implements CqlStatement {
          * exhausted and hands no paging state back, so no final empty page follows.
          */
         private boolean lastNamedPartitionDone() {
-            if (keys == null || partitionIndex < keys.size() - 1) {
+            if (!closingLastNamed()) {
                 return false;
             }
             return partitionEmitted >= perPartitionLimit || table.clustering().isEmpty();
         }
 
+        /**
+         * Whether the current partition is the last one the query names (its key or the last of its IN list). Not
+         * partitionIndex alone: a static-only partition's row is emitted when the next partition's read has begun.
+         */
+        private boolean closingLastNamed() {
+            if (keys == null || keys.isEmpty() || !hasCurrentKey) {
+                return false;
+            }
+            Restrictions.PartitionKey last = keys.get(keys.size() - 1);
+            ByteBuffer k = last.key();
+            return last.token() == currentToken && k.remaining() == currentKeyLength
+                    && Arrays.equals(currentKey, 0, currentKeyLength, Values.bytes(k), 0, currentKeyLength);
+        }
+
         void finishAggregates() {
+            if (aggregate) {
+                if (groupByColumns > 0) {
+                    if (groupStarted && groupsWritten < groupLimit) {
+                        writeGroup();
+                        groupsWritten++;
+                        groupsInPartition++;
+                        if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
+                            // a full page: Cassandra hands a paging state back, and the next page is empty
+                            groupPageFull = true;
+                            savePagingState();
+                        }
+                    }
+                } else {
+                    selection.writeAggregate(bind, firstRow, writer);
+                }
+            }
             if (sortBuffer != null) {
                 sortBuffer.sort((a, b) -> {
                     int c = Arrays.compareUnsigned((byte[]) a[0], (byte[]) b[0]);
@@ -1480,23 +1568,6 @@ public final class SelectExecution implements CqlStatement {
                     }
                 }
             }
-            if (!aggregate) {
-                return;
-            }
-            if (groupByColumns > 0) {
-                if (groupStarted && groupsWritten < groupLimit) {
-                    selection.writeAggregate(bind, firstRow, writer);
-                    groupsWritten++;
-                    groupsInPartition++;
-                    if (groupsWritten >= groupPageSize && groupsWritten < groupLimit) {
-                        // a full page: Cassandra hands a paging state back, and the next page is empty
-                        groupPageFull = true;
-                        savePagingState();
-                    }
-                }
-                return;
-            }
-            selection.writeAggregate(bind, firstRow, writer);
         }
 
         /** Virtual tables: every row is materialized; restrictions apply as filters. */

@@ -22,6 +22,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -254,6 +255,25 @@ public final class Selection {
                 w.value(v);
             }
         }
+    }
+
+    /**
+     * The values {@link #writeAggregate} would write, as copies (kept past the next {@link #resetAggregates}): a group
+     * that ORDER BY places once every group is made.
+     */
+    public List<ByteBuffer> aggregateValues(BindContext ctx, ByteBuffer[] firstRow) {
+        if (json && !aggregate) {
+            return java.util.Collections.singletonList(firstRow[0]);
+        }
+        ByteBuffer[] values = new ByteBuffer[outputs.size()];
+        for (int i = 0; i < values.length; i++) {
+            Output o = outputs.get(i);
+            values[i] = o.isAggregate() ? RowData.copy(o.result(ctx)) : firstRow[i];
+        }
+        if (json) {
+            return java.util.Collections.singletonList(jsonObject(values));
+        }
+        return Arrays.asList(values);
     }
 
     public void resetAggregates() {
