@@ -479,7 +479,16 @@ public final class Selection {
                     var bound = binder.bindHinted(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
                 }
-                return build(th.selector(), table, row, functions, binder);
+                // (type) selector: as Cassandra's WithTypeHint, the selector's values must fit the type (its own or
+                // one accepting its values' bytes), which then names the output's type
+                Output inner = build(th.selector(), table, row, functions, binder);
+                String name = "(" + hinted.cqlName() + ")" + parenthesized(th.selector(), inner.name());
+                if (!io.charybdis.node.cql.values.FunctionResolver.acceptsValuesOf(hinted, inner.type())) {
+                    throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
+                            + hinted.cqlName());
+                }
+                return overAggregates(List.of(inner), in -> simple(hinted, name,
+                        (r, ctx) -> in.get(0).value(r, ctx)));
             }
             case Selector.Negation neg -> {
                 Output inner = build(neg.selector(), table, row, functions, binder);
@@ -1437,52 +1446,57 @@ public final class Selection {
             throw new InvalidRequestException("Invalid number of arguments for function system." + fname
                     + "(vector<float, n>, vector<float, n>)");
         }
+        // as Cassandra's FunctionFactory: each argument's type as known by itself (a list literal is a float vector
+        // of its size, other constants their preferred types, markers and nulls unknown), then an unknown one takes
+        // the first known type; each must be a float vector
         Output[] args = new Output[2];
+        DataType[] types = new DataType[2];
         for (int i = 0; i < 2; i++) {
             Selector a = fc.args().get(i);
-            boolean constant = a instanceof Selector.Value || (a instanceof Selector.ListSelector l && asTerm(l) != null);
+            boolean constant = a instanceof Selector.Value || !(a instanceof Selector.TypeHint) && asTerm(a) != null;
             if (!constant) {
                 args[i] = build(a, table, row, functions, binder);
+                types[i] = a instanceof Selector.TypeHint th && asTerm(th.selector()) != null
+                        ? Types.freeze(args[i].type()) : args[i].type();
+            } else {
+                types[i] = similarityArgumentType(asTerm(a));
             }
         }
-        DataType vectorType = args[0] != null ? args[0].type() : args[1] != null ? args[1].type() : null;
-        for (int i = 0; i < 2 && vectorType == null; i++) {
-            // with no selected argument, a list literal is a float vector of its own size
+        DataType firstKnown = types[0] != null ? types[0] : types[1];
+        for (int i = 0; i < 2; i++) {
             Selector a = fc.args().get(i);
-            if (a instanceof Selector.ListSelector l && asTerm(l) instanceof Term.ListLiteral list
-                    && !list.elements().isEmpty()) {
-                vectorType = new io.charybdis.protocol.types.VectorType(NativeType.FLOAT, list.elements().size());
+            String argName = args[i] != null ? args[i].name() : similarityText(asTerm(a));
+            DataType t = types[i] != null ? types[i] : firstKnown;
+            if (t == null) {
+                throw new InvalidRequestException("Cannot infer type of argument " + argName + " in call to function "
+                        + "system." + fname + "(vector<float, n>, vector<float, n>): use type casts to disambiguate");
             }
+            if (!(t instanceof io.charybdis.protocol.types.VectorType vt) || vt.element() != NativeType.FLOAT) {
+                throw new InvalidRequestException("Function system." + fname + " requires a float vector argument, "
+                        + "but found argument " + argName + " of type " + t.cqlName());
+            }
+            types[i] = t;
+        }
+        if (((io.charybdis.protocol.types.VectorType) types[0]).dimension()
+                != ((io.charybdis.protocol.types.VectorType) types[1]).dimension()) {
+            throw new InvalidRequestException("All arguments must have the same vector dimensions");
         }
         for (int i = 0; i < 2; i++) {
             if (args[i] == null) {
-                Selector a = fc.args().get(i);
-                Term term = a instanceof Selector.Value v ? v.term() : asTerm(a);
-                if (vectorType == null) {
-                    throw new InvalidRequestException("Cannot infer type of argument " + termText(term)
-                            + " in call to function system." + fname + ": use type casts to disambiguate");
-                }
-                if (term instanceof Term.ListLiteral list && vectorType instanceof io.charybdis.protocol.types.VectorType vt
-                        && list.elements().size() != vt.dimension()) {
-                    throw new InvalidRequestException("All arguments must have the same vector dimensions");
-                }
+                Term term = asTerm(fc.args().get(i));
+                DataType vectorType = types[i];
                 io.charybdis.node.cql.values.BoundValue bound;
                 try {
                     bound = term instanceof Term.BindMarker m ? binder.marker(m, "[selection]", vectorType)
                             : binder.bind(term, termText(term), vectorType);
                 } catch (InvalidRequestException e) {
-                    throw new InvalidRequestException("Type error: " + termText(term) + " cannot be passed as argument "
-                            + i + " of function system." + fname + " of type " + vectorType.cqlName());
+                    throw new InvalidRequestException("Type error: " + similarityText(term) + " cannot be passed as "
+                            + "argument " + i + " of function system." + fname + " of type " + vectorType.cqlName());
                 }
                 args[i] = simple(vectorType, termText(term), (r, ctx) -> {
                     ByteBuffer b = bound.bind(ctx);
                     return b == Values.UNSET ? null : b;
                 });
-            }
-            if (!(args[i].type() instanceof io.charybdis.protocol.types.VectorType vt)
-                    || vt.element() != NativeType.FLOAT) {
-                throw new InvalidRequestException("Function system." + fname + " requires a float vector argument, "
-                        + "but found argument " + args[i].name() + " of type " + args[i].type().cqlName());
             }
         }
         int n = ((io.charybdis.protocol.types.VectorType) args[0].type()).dimension();
@@ -1526,6 +1540,92 @@ public final class Selection {
             };
             return ByteBuffer.allocate(4).putFloat(0, result);
         }));
+    }
+
+    /**
+     * The type a constant argument of a similarity function has by itself, as Cassandra infers it: a list literal
+     * a float vector of its size, a number, string, boolean, uuid or duration its preferred type (a float constant
+     * a double, a hex one a tinyint), a set or tuple literal of those a frozen collection; null when unknown.
+     */
+    private static DataType similarityArgumentType(Term term) {
+        switch (term) {
+            case Term.ListLiteral list -> {
+                if (list.elements().isEmpty()) {
+                    throw new InvalidRequestException("vectors may only have positive dimensions; given 0");
+                }
+                return new io.charybdis.protocol.types.VectorType(NativeType.FLOAT, list.elements().size());
+            }
+            case Term.Literal lit -> {
+                return switch (lit.kind()) {
+                    case FLOAT -> NativeType.DOUBLE;
+                    case HEX -> NativeType.TINYINT;
+                    case UUID -> java.util.UUID.fromString(lit.text()).version() == 1 ? NativeType.TIMEUUID
+                            : NativeType.UUID;
+                    case NULL -> null;
+                    default -> io.charybdis.node.cql.values.FunctionResolver.preferredType(lit);
+                };
+            }
+            case Term.Negation neg when neg.term() instanceof Term.Literal lit -> {
+                return similarityArgumentType(lit);
+            }
+            case Term.SetLiteral set -> {
+                DataType element = null;
+                for (Term e : set.elements()) {
+                    DataType t = e instanceof Term.Literal || e instanceof Term.ListLiteral
+                            || e instanceof Term.BindMarker ? similarityElementType(e) : null;
+                    if (t == null) {
+                        continue;
+                    }
+                    if (element != null && !element.equals(t)) {
+                        return null;
+                    }
+                    element = t;
+                }
+                return element == null ? null : Types.setOf(element, true);
+            }
+            case Term.TupleLiteral tuple -> {
+                List<DataType> fields = new ArrayList<>();
+                for (Term e : tuple.elements()) {
+                    DataType t = similarityElementType(e);
+                    if (t == null) {
+                        return null;
+                    }
+                    fields.add(t);
+                }
+                return new io.charybdis.protocol.types.TupleType(fields).freeze();
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static DataType similarityElementType(Term e) {
+        return switch (e) {
+            case Term.Literal lit -> similarityArgumentType(lit);
+            case Term.SetLiteral set -> similarityArgumentType(set);
+            case Term.TupleLiteral tuple -> similarityArgumentType(tuple);
+            default -> null;
+        };
+    }
+
+    /** A constant argument as Cassandra prints it in these messages (null written NULL, at any depth). */
+    private static String similarityText(Term t) {
+        return switch (t) {
+            case Term.Literal lit when lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL -> "NULL";
+            case Term.ListLiteral l -> "[" + joinTexts(l.elements()) + "]";
+            case Term.SetLiteral set -> "{" + joinTexts(set.elements()) + "}";
+            case Term.TupleLiteral tuple -> "(" + joinTexts(tuple.elements()) + ")";
+            default -> t.toCql();
+        };
+    }
+
+    private static String joinTexts(List<Term> terms) {
+        List<String> parts = new ArrayList<>(terms.size());
+        for (Term t : terms) {
+            parts.add(similarityText(t));
+        }
+        return String.join(", ", parts);
     }
 
     private static Output typedArgument(Selector.FunctionCall fc, int i, DataType expected, TableMetadata table,

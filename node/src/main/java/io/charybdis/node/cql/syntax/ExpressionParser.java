@@ -392,7 +392,8 @@ abstract class ExpressionParser extends ParserCore {
         try {
             return Integer.parseInt(t.text());
         } catch (NumberFormatException e) {
-            throw invalid(t, "Invalid integer " + t.text() + " (must fit in 32 bits)");
+            // as Cassandra's parser action: the statement fails with the NumberFormatException
+            throw new LiteralFormatException(e.getMessage());
         }
     }
 

@@ -68,8 +68,50 @@ public final class TermBinder {
                 // as Cassandra: the type's own message, naming no column
                 throw new InvalidRequestException(e.getMessage());
             }
-            return v;
+            return sortedCollection(type, v);
         };
+    }
+
+    /**
+     * A bound set or map value in its canonical form, as Cassandra reads one (into a sorted set or map of its
+     * elements): elements or keys in their type's order, each once (a repeated map key keeps its last value). A
+     * value already in that form, the usual case, is returned as is.
+     */
+    static ByteBuffer sortedCollection(DataType type, ByteBuffer v) {
+        TypeKind kind = Types.kind(type);
+        if (kind != TypeKind.SET && kind != TypeKind.MAP) {
+            return v;
+        }
+        boolean map = kind == TypeKind.MAP;
+        DataType keyType = map ? Types.keyType(type) : Types.elementType(type);
+        List<ByteBuffer> parts = Values.elements(v, map);
+        if (parts.contains(null)) {
+            return v; // refused where the value is used, as before
+        }
+        int step = map ? 2 : 1;
+        boolean ordered = true;
+        for (int i = step; i < parts.size() && ordered; i += step) {
+            ordered = keyType.compare(parts.get(i - step), parts.get(i)) < 0;
+        }
+        if (ordered) {
+            return v;
+        }
+        TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(keyType::compare);
+        for (int i = 0; i < parts.size(); i += step) {
+            sorted.put(parts.get(i), map ? parts.get(i + 1) : parts.get(i));
+        }
+        List<ByteBuffer> flat = new ArrayList<>(sorted.size() * step);
+        sorted.forEach((k, val) -> {
+            flat.add(k);
+            if (map) {
+                flat.add(val);
+            }
+        });
+        ByteBuffer out = Values.collection(flat);
+        if (map) {
+            out.putInt(0, sorted.size());
+        }
+        return out;
     }
 
     /**
@@ -170,8 +212,9 @@ public final class TermBinder {
                 if (kind == TypeKind.LIST) {
                     refuseMarkers(list.elements(), "list", receiverName);
                 }
+                String container = kind == TypeKind.VECTOR ? "vectors" : "collections";
                 return ctx -> {
-                    List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
+                    List<ByteBuffer> values = evalElements(elements, ctx, container);
                     return values == null ? Values.UNSET : Types.joinComponents(type, values);
                 };
             }
@@ -188,7 +231,7 @@ public final class TermBinder {
                 BoundValue[] elements = bindElements(elementsTerms, receiverName, elementType, "set");
                 refuseMarkers(elementsTerms, "set", receiverName);
                 return ctx -> {
-                    List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
+                    List<ByteBuffer> values = evalElements(elements, ctx, "collections");
                     if (values == null) {
                         return Values.UNSET;
                     }
@@ -365,7 +408,19 @@ public final class TermBinder {
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
                         + " is not of type " + type.cqlName());
             }
-            if (term instanceof Term.Literal lit && lit.kind() != LiteralKind.NULL) {
+            if (term instanceof Term.TypeCast && e.getMessage().startsWith("Cannot assign value (")
+                    && e.getMessage().contains(" to " + elementReceiver + " of type ")
+                    || term instanceof Term.FunctionCall
+                    && e.getMessage().startsWith("Type error: cannot assign result of function ")
+                    && e.getMessage().contains(" to " + elementReceiver + " (type ")) {
+                // as Cassandra: a type hint or a function result that does not fit the elements' type
+                String shown = term instanceof Term.TypeCast cast ? "(" + cast.type().toCql() + ")"
+                        + cast.term().toCql() : term.toCql();
+                throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + role
+                        + " " + shown + " is not of type " + type.cqlName());
+            }
+            if (term instanceof Term.Literal lit && lit.kind() != LiteralKind.NULL && !Literals.assignable(lit, type)) {
+                // a constant of the right kind keeps its own error (Unable to make int from '99999999999')
                 String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
                         + " is not of type " + type.cqlName());
@@ -427,12 +482,13 @@ public final class TermBinder {
         return out;
     }
 
-    private static List<ByteBuffer> evalElements(BoundValue[] elements, BindContext ctx, String receiverName) {
+    /** The elements' values, or null when one is unset; {@code container}: "collections" or "vectors". */
+    private static List<ByteBuffer> evalElements(BoundValue[] elements, BindContext ctx, String container) {
         List<ByteBuffer> values = new ArrayList<>(elements.length);
         for (BoundValue e : elements) {
             ByteBuffer v = e.bind(ctx);
             if (v == null) {
-                throw new InvalidRequestException("null is not supported inside collections");
+                throw new InvalidRequestException("null is not supported inside " + container);
             }
             if (v == Values.UNSET) {
                 return null;
