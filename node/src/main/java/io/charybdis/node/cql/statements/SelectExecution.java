@@ -101,7 +101,8 @@ public final class SelectExecution implements CqlStatement {
         this.coordinator = coordinator;
         this.schema = schema;
         this.node = node;
-        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
+        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions)
+                .withPartitionKey(table.partitionKey().stream().map(c -> c.type()).toList());
         RowData template = new RowData(table);
         this.distinct = s.distinct();
         if (distinct && s.perPartitionLimit() != null) {

@@ -466,7 +466,7 @@ public final class Selection {
                     });
                 }
                 if (term != null) {
-                    String name = "(" + hinted.cqlName() + ")" + literalText(term);
+                    String name = "(" + hintText(th.type(), hinted) + ")" + literalText(term);
                     if (term instanceof Term.Literal lit && !io.charybdis.node.cql.values.Literals.assignable(lit,
                             hinted)) {
                         throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
@@ -478,6 +478,14 @@ public final class Selection {
                     }
                     var bound = binder.bindHinted(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
+                }
+                if (isComposite(th.selector())) {
+                    // (map<text, int>){'min': min(ck)}: the literal's elements built for the hinted type
+                    Output inner = composite(th.selector(), hinted, table, row, functions, binder);
+                    String name = "(" + hintText(th.type(), hinted) + ")" + inner.name();
+                    DataType frozen = Types.freeze(hinted); // a literal's collection is frozen
+                    return overAggregates(List.of(inner), in -> simple(frozen, name,
+                            (r, ctx) -> in.get(0).value(r, ctx)));
                 }
                 // (type) selector: as Cassandra's WithTypeHint, the selector's values must fit the type (its own or
                 // one accepting its values' bytes), which then names the output's type
@@ -504,10 +512,16 @@ public final class Selection {
             }
             case Selector.Value v -> throw cannotInfer(v.term());
             case Selector.ListSelector l when asTerm(l) == null -> {
-                return collectionOf(l.elements(), false, table, row, functions, binder, null);
+                return composite(l, null, table, row, functions, binder);
             }
             case Selector.SetSelector set when asTerm(set) == null -> {
-                return collectionOf(set.elements(), true, table, row, functions, binder, null);
+                return composite(set, null, table, row, functions, binder);
+            }
+            case Selector.TupleSelector tuple when asTerm(tuple) == null -> {
+                return composite(tuple, null, table, row, functions, binder);
+            }
+            case Selector.MapOrUdtSelector m when asTerm(m) == null -> {
+                return composite(m, null, table, row, functions, binder);
             }
             default -> {
                 // a collection or tuple of constants: Cassandra cannot type it without a hint
@@ -632,6 +646,257 @@ public final class Selection {
             }
             return Values.collection(values);
         });
+    }
+
+    /** A list, set, map, user type or tuple literal holding something other than constants and markers. */
+    private static boolean isComposite(Selector s) {
+        return (s instanceof Selector.ListSelector || s instanceof Selector.SetSelector
+                || s instanceof Selector.TupleSelector || s instanceof Selector.MapOrUdtSelector) && asTerm(s) == null;
+    }
+
+    /** A type hint as Cassandra prints it in a column's name: a tuple as written, other types by their names. */
+    private static String hintText(io.charybdis.node.cql.syntax.CqlTypeSyntax syntax, DataType hinted) {
+        return hinted instanceof io.charybdis.protocol.types.TupleType ? syntax.toCql() : hinted.cqlName();
+    }
+
+    /**
+     * A selector for a value of type {@code expected} (null: none known): a constant, a marker or a literal of them
+     * takes that type, a list, set, map, user type or tuple literal is built element by element for it, anything
+     * else is built as it is.
+     */
+    private static Output expecting(Selector s, DataType expected, TableMetadata table, RowData row,
+                                    Functions functions, TermBinder binder) {
+        if (expected instanceof io.charybdis.protocol.types.TupleType tt && tt.components().size() == 1
+                && !(s instanceof Selector.TupleSelector) && asTerm(s) == null) {
+            // (max(ck)) where a one-component tuple is expected: the parentheses make it one
+            return composite(new Selector.TupleSelector(List.of(s)), expected, table, row, functions, binder);
+        }
+        if (isComposite(s)) {
+            return composite(s, expected, table, row, functions, binder);
+        }
+        Term term = asTerm(s);
+        if (term != null) {
+            if (expected == null) {
+                throw cannotInfer(term);
+            }
+            var bound = binder.bindHinted(term, termName(term), expected);
+            return simple(expected, termName(term), (r, ctx) -> {
+                ByteBuffer v = bound.bind(ctx);
+                return v == Values.UNSET ? null : v;
+            });
+        }
+        return build(s, table, row, functions, binder);
+    }
+
+    /**
+     * A list, set, map, user type or tuple literal of selectors ({@code [min(ck), max(ck)]},
+     * {@code (map<text, int>){'pk': pk}}), as Cassandra's collection selectors: each element built for the element
+     * type (from {@code expected}, or else taken from the first element typed by itself), a value per row or per
+     * group when an element is an aggregate; null elements refused in lists, sets and maps; map keys and set
+     * elements in their type's order. A map or user type literal needs a type hint.
+     */
+    private static Output composite(Selector s, DataType expected, TableMetadata table, RowData row,
+                                    Functions functions, TermBinder binder) {
+        switch (s) {
+            case Selector.ListSelector l -> {
+                return listOrSet(l.elements(), false, expected, table, row, functions, binder);
+            }
+            case Selector.SetSelector set -> {
+                return listOrSet(set.elements(), true, expected, table, row, functions, binder);
+            }
+            case Selector.TupleSelector tuple -> {
+                List<DataType> types = expected instanceof io.charybdis.protocol.types.TupleType tt
+                        ? tt.components() : null;
+                if (types != null && types.size() == 1 && tuple.elements().size() > 1
+                        && types.get(0) instanceof io.charybdis.protocol.types.TupleType) {
+                    // ((pk, ck)) for tuple<tuple<int, int>>: the outer parentheses make the one component
+                    Output inner = composite(tuple, types.get(0), table, row, functions, binder);
+                    String name = "(" + inner.name() + ")";
+                    return overAggregates(List.of(inner), in -> simple(expected, name,
+                            (r, ctx) -> Values.tuple(java.util.Collections.singletonList(in.get(0).value(r, ctx)))));
+                }
+                if (types != null && tuple.elements().size() > types.size()) {
+                    throw new InvalidRequestException("Invalid tuple literal: too many elements. Type "
+                            + expected.cqlName() + " expects " + types.size() + " but got "
+                            + tuple.elements().size());
+                }
+                List<Output> outs = new ArrayList<>();
+                for (int i = 0; i < tuple.elements().size(); i++) {
+                    outs.add(expecting(tuple.elements().get(i), types == null ? null : types.get(i), table, row,
+                            functions, binder));
+                }
+                List<DataType> componentTypes = new ArrayList<>();
+                for (Output o : outs) {
+                    componentTypes.add(o.type());
+                }
+                DataType type = expected != null ? expected : new io.charybdis.protocol.types.TupleType(componentTypes);
+                int arity = types != null ? types.size() : outs.size();
+                String name = "(" + joinNames(outs) + ")";
+                return overAggregates(outs, in -> simple(type, name, (r, ctx) -> {
+                    List<ByteBuffer> values = new ArrayList<>(arity);
+                    for (Output o : in) {
+                        values.add(o.value(r, ctx));
+                    }
+                    while (values.size() < arity) {
+                        values.add(null);
+                    }
+                    return Values.tuple(values);
+                }));
+            }
+            case Selector.MapOrUdtSelector m -> {
+                TypeKind kind = expected == null ? null : Types.kind(expected);
+                if (kind == TypeKind.UDT) {
+                    return udtOf(m, expected, table, row, functions, binder);
+                }
+                DataType kt = kind == TypeKind.MAP ? Types.keyType(expected) : null;
+                DataType vt = kind == TypeKind.MAP ? Types.valueType(expected) : null;
+                List<Output> outs = new ArrayList<>();
+                StringBuilder name = new StringBuilder("{");
+                for (var e : m.entries()) {
+                    if (kt == null && asTerm(e.getKey()) == null && e.getKey() instanceof Selector.Column c) {
+                        // a user type literal's field name, with no type to read it by
+                        outs.add(simple(NativeType.TEXT, c.name(), (r, ctx) -> null));
+                    } else {
+                        outs.add(kt == null && asTerm(e.getKey()) != null ? constantName(e.getKey())
+                                : expecting(e.getKey(), kt, table, row, functions, binder));
+                    }
+                    outs.add(vt == null && asTerm(e.getValue()) != null ? constantName(e.getValue())
+                            : expecting(e.getValue(), vt, table, row, functions, binder));
+                    name.append(name.length() > 1 ? ", " : "").append(outs.get(outs.size() - 2).name()).append(": ")
+                            .append(outs.get(outs.size() - 1).name());
+                }
+                name.append('}');
+                if (kind != TypeKind.MAP) {
+                    // as Cassandra: without a hint a map cannot be told from a user type
+                    throw new InvalidRequestException("Cannot infer type for term " + name + " in selection clause "
+                            + "(try using a cast to force a type)");
+                }
+                if (Types.kind(kt) == TypeKind.DURATION) {
+                    throw new InvalidRequestException("Durations are not allowed as map keys: " + expected.cqlName());
+                }
+                String mapName = name.toString();
+                return overAggregates(outs, in -> simple(expected, mapName, (r, ctx) -> {
+                    java.util.TreeMap<ByteBuffer, ByteBuffer> sorted = new java.util.TreeMap<>(kt::compare);
+                    for (int i = 0; i < in.size(); i += 2) {
+                        ByteBuffer k = in.get(i).value(r, ctx);
+                        ByteBuffer v = in.get(i + 1).value(r, ctx);
+                        if (k == null || v == null) {
+                            throw new InvalidRequestException("null is not supported inside collections");
+                        }
+                        sorted.put(copy(k), copy(v));
+                    }
+                    List<ByteBuffer> flat = new ArrayList<>(sorted.size() * 2);
+                    sorted.forEach((k, v) -> {
+                        flat.add(k);
+                        flat.add(v);
+                    });
+                    ByteBuffer out = Values.collection(flat);
+                    out.putInt(0, sorted.size());
+                    return out;
+                }));
+            }
+            default -> throw new IllegalStateException("not a composite selector: " + s);
+        }
+    }
+
+    /** A constant's name, for a message only (it is not bound). */
+    private static Output constantName(Selector s) {
+        String name = termName(asTerm(s));
+        return simple(NativeType.TEXT, name, (r, ctx) -> null);
+    }
+
+    private static ByteBuffer copy(ByteBuffer b) {
+        ByteBuffer c = ByteBuffer.allocate(b.remaining());
+        c.put(b.duplicate()).flip();
+        return c;
+    }
+
+    private static String joinNames(List<Output> outs) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < outs.size(); i++) {
+            sb.append(i > 0 ? ", " : "").append(outs.get(i).name());
+        }
+        return sb.toString();
+    }
+
+    /** {@code (udt){a: min(ck), b: 'x'}}: each named field built for its type, the others null. */
+    private static Output udtOf(Selector.MapOrUdtSelector m, DataType udt, TableMetadata table, RowData row,
+                                Functions functions, TermBinder binder) {
+        List<String> fieldNames = Types.fieldNames(udt);
+        List<DataType> fieldTypes = Types.fieldTypes(udt);
+        List<Output> outs = new ArrayList<>();
+        int[] positions = new int[m.entries().size()];
+        StringBuilder name = new StringBuilder("{");
+        for (int i = 0; i < m.entries().size(); i++) {
+            var e = m.entries().get(i);
+            String field = e.getKey() instanceof Selector.Column c ? c.name()
+                    : asTerm(e.getKey()) instanceof Term.Literal lit ? lit.text() : null;
+            int pos = field == null ? -1 : fieldNames.indexOf(field);
+            if (pos < 0) {
+                throw new InvalidRequestException("Unknown field '" + field + "' in value of user defined type "
+                        + udt.cqlName());
+            }
+            positions[i] = pos;
+            Output o = expecting(e.getValue(), fieldTypes.get(pos), table, row, functions, binder);
+            outs.add(o);
+            name.append(i > 0 ? ", " : "").append(field).append(": ").append(o.name());
+        }
+        name.append('}');
+        int arity = fieldNames.size();
+        String udtName = name.toString();
+        return overAggregates(outs, in -> simple(udt, udtName, (r, ctx) -> {
+            List<ByteBuffer> values = new ArrayList<>(java.util.Collections.nCopies(arity, (ByteBuffer) null));
+            for (int i = 0; i < in.size(); i++) {
+                values.set(positions[i], in.get(i).value(r, ctx));
+            }
+            return Values.tuple(values);
+        }));
+    }
+
+    /** A list or set literal of selectors; see {@link #composite}. */
+    private static Output listOrSet(List<Selector> elements, boolean set, DataType expected, TableMetadata table,
+                                    RowData row, Functions functions, TermBinder binder) {
+        DataType elementType = expected != null ? Types.elementType(expected) : null;
+        Output[] outs = new Output[elements.size()];
+        if (elementType == null) {
+            // the first element typed by itself gives the others their type
+            for (int i = 0; i < elements.size() && elementType == null; i++) {
+                Selector e = elements.get(i);
+                if (asTerm(e) == null) {
+                    outs[i] = expecting(e, null, table, row, functions, binder);
+                    elementType = outs[i].type();
+                }
+            }
+        }
+        for (int i = 0; i < outs.length; i++) {
+            if (outs[i] == null) {
+                outs[i] = expecting(elements.get(i), elementType, table, row, functions, binder);
+            }
+        }
+        if (set && Types.kind(elementType) == TypeKind.DURATION) {
+            throw new InvalidRequestException("Durations are not allowed inside sets: frozen<set<duration>>");
+        }
+        DataType et = elementType;
+        DataType type = expected != null ? expected : set ? new io.charybdis.protocol.types.SetType(et, false)
+                : new io.charybdis.protocol.types.ListType(et, false);
+        List<Output> list = List.of(outs);
+        String name = (set ? "{" : "[") + joinNames(list) + (set ? "}" : "]");
+        return overAggregates(list, in -> simple(type, name, (r, ctx) -> {
+            List<ByteBuffer> values = new ArrayList<>(in.size());
+            for (Output o : in) {
+                ByteBuffer v = o.value(r, ctx);
+                if (v == null || v == Values.UNSET) {
+                    throw new InvalidRequestException("null is not supported inside collections");
+                }
+                values.add(set ? copy(v) : v);
+            }
+            if (set) {
+                java.util.TreeSet<ByteBuffer> sorted = new java.util.TreeSet<>(et::compare);
+                sorted.addAll(values);
+                values = new ArrayList<>(sorted);
+            }
+            return Values.collection(values);
+        }));
     }
 
     private static final java.util.Set<String> COLLECTION_FUNCTIONS = java.util.Set.of("map_keys", "map_values",

@@ -28,6 +28,8 @@ public final class TermBinder {
     private final Functions functions;
     /** Set while binding a selection's type-hinted literal, where collection literals may hold markers. */
     private boolean markersInCollections;
+    /** The types of the table's partition key columns, which type token()'s arguments; null when unknown. */
+    private List<DataType> partitionKeyTypes;
 
     public TermBinder(String keyspace, String table, int markerCount, Functions functions) {
         this.keyspace = keyspace;
@@ -35,6 +37,17 @@ public final class TermBinder {
         this.variables = new BindVariable[markerCount];
         this.receivers = new String[markerCount];
         this.functions = functions;
+    }
+
+    /** Gives token() in terms the table's partition key types; returns this binder. */
+    public TermBinder withPartitionKey(List<DataType> types) {
+        this.partitionKeyTypes = List.copyOf(types);
+        return this;
+    }
+
+    /** The table's partition key types, or null when this binder has no table. */
+    public List<DataType> partitionKeyTypes() {
+        return partitionKeyTypes;
     }
 
     public List<BindVariable> variables() {
