@@ -102,7 +102,8 @@ public final class SelectExecution implements CqlStatement {
         this.schema = schema;
         this.node = node;
         TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions)
-                .withPartitionKey(table.partitionKey().stream().map(c -> c.type()).toList());
+                .withPartitionKey(table.partitionKey().stream().map(c -> c.type()).toList())
+                .withKeyspace(schema == null ? null : schema.get().keyspace(table.keyspace()));
         RowData template = new RowData(table);
         this.distinct = s.distinct();
         if (distinct && s.perPartitionLimit() != null) {

@@ -455,7 +455,7 @@ public final class Selection {
             }
             case Selector.TypeHint th -> {
                 DataType hinted = io.charybdis.node.schema.TypeResolver.resolve(th.type(),
-                        null);
+                        binder.keyspaceMetadata());
                 Term term = asTerm(th.selector());
                 if (term instanceof Term.BindMarker m) {
                     // (int) ?: the variable's type is the hint
@@ -481,7 +481,7 @@ public final class Selection {
                 }
                 if (isComposite(th.selector())) {
                     // (map<text, int>){'min': min(ck)}: the literal's elements built for the hinted type
-                    Output inner = composite(th.selector(), hinted, table, row, functions, binder);
+                    Output inner = expecting(th.selector(), hinted, table, row, functions, binder);
                     String name = "(" + hintText(th.type(), hinted) + ")" + inner.name();
                     DataType frozen = Types.freeze(hinted); // a literal's collection is frozen
                     return overAggregates(List.of(inner), in -> simple(frozen, name,

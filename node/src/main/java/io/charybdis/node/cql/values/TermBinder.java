@@ -39,6 +39,20 @@ public final class TermBinder {
         this.functions = functions;
     }
 
+    /** The statement's keyspace (its user types name type hints); null when unknown. */
+    private io.charybdis.node.schema.KeyspaceMetadata keyspaceMetadata;
+
+    /** Gives type hints the statement keyspace's user types; returns this binder. */
+    public TermBinder withKeyspace(io.charybdis.node.schema.KeyspaceMetadata ks) {
+        this.keyspaceMetadata = ks;
+        return this;
+    }
+
+    /** The statement's keyspace, or null when this binder has none. */
+    public io.charybdis.node.schema.KeyspaceMetadata keyspaceMetadata() {
+        return keyspaceMetadata;
+    }
+
     /** Gives token() in terms the table's partition key types; returns this binder. */
     public TermBinder withPartitionKey(List<DataType> types) {
         this.partitionKeyTypes = List.copyOf(types);
