@@ -466,7 +466,7 @@ public final class Selection {
                     });
                 }
                 if (term != null) {
-                    String name = "(" + hintText(th.type(), hinted) + ")" + literalText(term);
+                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + literalText(term);
                     if (term instanceof Term.Literal lit && !io.charybdis.node.cql.values.Literals.assignable(lit,
                             hinted)) {
                         throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
@@ -482,7 +482,7 @@ public final class Selection {
                 if (isComposite(th.selector())) {
                     // (map<text, int>){'min': min(ck)}: the literal's elements built for the hinted type
                     Output inner = expecting(th.selector(), hinted, table, row, functions, binder);
-                    String name = "(" + hintText(th.type(), hinted) + ")" + inner.name();
+                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + inner.name();
                     DataType frozen = Types.freeze(hinted); // a literal's collection is frozen
                     return overAggregates(List.of(inner), in -> simple(frozen, name,
                             (r, ctx) -> in.get(0).value(r, ctx)));
@@ -490,7 +490,9 @@ public final class Selection {
                 // (type) selector: as Cassandra's WithTypeHint, the selector's values must fit the type (its own or
                 // one accepting its values' bytes), which then names the output's type
                 Output inner = build(th.selector(), table, row, functions, binder);
-                String name = "(" + hinted.cqlName() + ")" + parenthesized(th.selector(), inner.name());
+                String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + (th.parenthesized()
+                        && !(th.selector() instanceof Selector.BinaryOp) ? "(" + inner.name() + ")"
+                        : parenthesized(th.selector(), inner.name()));
                 if (!io.charybdis.node.cql.values.FunctionResolver.acceptsValuesOf(hinted, inner.type())) {
                     throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
                             + hinted.cqlName());
@@ -654,9 +656,80 @@ public final class Selection {
                 || s instanceof Selector.TupleSelector || s instanceof Selector.MapOrUdtSelector) && asTerm(s) == null;
     }
 
-    /** A type hint as Cassandra prints it in a column's name: a tuple as written, other types by their names. */
-    private static String hintText(io.charybdis.node.cql.syntax.CqlTypeSyntax syntax, DataType hinted) {
-        return hinted instanceof io.charybdis.protocol.types.TupleType ? syntax.toCql() : hinted.cqlName();
+    /**
+     * A type hint as Cassandra prints it in a column's name: as written, lower-cased, a tuple without its implied
+     * frozen, a user type by its keyspace-qualified name.
+     */
+    private static String hintText(io.charybdis.node.cql.syntax.CqlTypeSyntax syntax, DataType hinted,
+                                   String keyspace) {
+        return hintText(syntax, keyspace, hinted);
+    }
+
+    private static String hintText(io.charybdis.node.cql.syntax.CqlTypeSyntax syntax, String keyspace,
+                                   DataType resolved) {
+        return switch (syntax) {
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Native n -> resolved != null ? resolved.cqlName()
+                    : n.toCql();
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.ListType l -> "list<" + hintText(l.element(), keyspace,
+                    null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.SetType set -> "set<" + hintText(set.element(), keyspace,
+                    null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.MapType m -> "map<" + hintText(m.key(), keyspace, null)
+                    + ", " + hintText(m.value(), keyspace, null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Frozen f
+                    when f.inner() instanceof io.charybdis.node.cql.syntax.CqlTypeSyntax.TupleType ->
+                    hintText(f.inner(), keyspace, null);
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Frozen f
+                    when f.inner() instanceof io.charybdis.node.cql.syntax.CqlTypeSyntax.UserType u -> {
+                String ks = u.name().keyspace() != null ? u.name().keyspace() : keyspace;
+                yield "frozen<" + (ks == null ? u.toCql() : ks + "." + u.name().name()) + ">";
+            }
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Frozen f -> "frozen<" + hintText(f.inner(), keyspace,
+                    null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.TupleType t -> {
+                List<String> parts = new ArrayList<>();
+                for (var e : t.elements()) {
+                    parts.add(hintText(e, keyspace, null));
+                }
+                yield "tuple<" + String.join(", ", parts) + ">";
+            }
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.VectorType v -> "vector<" + hintText(v.element(),
+                    keyspace, null) + ", " + v.dimension() + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.UserType u -> {
+                String ks = u.name().keyspace() != null ? u.name().keyspace() : keyspace;
+                String qualified = ks == null ? u.toCql() : ks + "." + u.name().name();
+                // a user type inside another type is frozen
+                yield resolved != null ? qualified : "frozen<" + qualified + ">";
+            }
+            default -> resolved != null ? resolved.cqlName() : syntax.toCql();
+        };
+    }
+
+    /** A literal of selectors whose type cannot be inferred; its message names the outermost literal. */
+    private static final class Uninferrable extends InvalidRequestException {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+
+        Uninferrable(String name) {
+            super("Cannot infer type for term " + name + " in selection clause (try using a cast to force a type)");
+            this.name = name;
+        }
+    }
+
+    /** An element of a literal of selectors, or a stand-in naming one that cannot be typed (see Uninferrable). */
+    private static Output elementOrStandIn(Selector e, DataType expected, boolean[] uninferrable, TableMetadata table,
+                                           RowData row, Functions functions, TermBinder binder) {
+        if (expected == null && asTerm(e) != null) {
+            uninferrable[0] = true;
+            return constantName(e);
+        }
+        try {
+            return expecting(e, expected, table, row, functions, binder);
+        } catch (Uninferrable u) {
+            uninferrable[0] = true;
+            String name = u.name;
+            return simple(NativeType.TEXT, name, (r, ctx) -> null);
+        }
     }
 
     /**
@@ -721,9 +794,13 @@ public final class Selection {
                             + tuple.elements().size());
                 }
                 List<Output> outs = new ArrayList<>();
+                boolean[] uninferrable = {false};
                 for (int i = 0; i < tuple.elements().size(); i++) {
-                    outs.add(expecting(tuple.elements().get(i), types == null ? null : types.get(i), table, row,
-                            functions, binder));
+                    outs.add(elementOrStandIn(tuple.elements().get(i), types == null ? null : types.get(i),
+                            uninferrable, table, row, functions, binder));
+                }
+                if (uninferrable[0]) {
+                    throw new Uninferrable("(" + joinNames(outs) + ")");
                 }
                 List<DataType> componentTypes = new ArrayList<>();
                 for (Output o : outs) {
@@ -768,8 +845,7 @@ public final class Selection {
                 name.append('}');
                 if (kind != TypeKind.MAP) {
                     // as Cassandra: without a hint a map cannot be told from a user type
-                    throw new InvalidRequestException("Cannot infer type for term " + name + " in selection clause "
-                            + "(try using a cast to force a type)");
+                    throw new Uninferrable(name.toString());
                 }
                 if (Types.kind(kt) == TypeKind.DURATION) {
                     throw new InvalidRequestException("Durations are not allowed as map keys: " + expected.cqlName());
@@ -858,20 +934,25 @@ public final class Selection {
                                     RowData row, Functions functions, TermBinder binder) {
         DataType elementType = expected != null ? Types.elementType(expected) : null;
         Output[] outs = new Output[elements.size()];
+        boolean[] uninferrable = {false};
         if (elementType == null) {
             // the first element typed by itself gives the others their type
             for (int i = 0; i < elements.size() && elementType == null; i++) {
                 Selector e = elements.get(i);
                 if (asTerm(e) == null) {
-                    outs[i] = expecting(e, null, table, row, functions, binder);
-                    elementType = outs[i].type();
+                    outs[i] = elementOrStandIn(e, null, uninferrable, table, row, functions, binder);
+                    elementType = uninferrable[0] ? null : outs[i].type();
                 }
             }
         }
         for (int i = 0; i < outs.length; i++) {
             if (outs[i] == null) {
-                outs[i] = expecting(elements.get(i), elementType, table, row, functions, binder);
+                outs[i] = elementOrStandIn(elements.get(i), elementType, uninferrable, table, row, functions,
+                        binder);
             }
+        }
+        if (uninferrable[0]) {
+            throw new Uninferrable((set ? "{" : "[") + joinNames(List.of(outs)) + (set ? "}" : "]"));
         }
         if (set && Types.kind(elementType) == TypeKind.DURATION) {
             throw new InvalidRequestException("Durations are not allowed inside sets: frozen<set<duration>>");

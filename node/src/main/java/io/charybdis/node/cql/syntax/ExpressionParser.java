@@ -516,7 +516,8 @@ abstract class ExpressionParser extends ParserCore {
                     return type;
                 });
                 if (hint != null) {
-                    result = new Selector.TypeHint(hint, selectionGroupWithoutField());
+                    boolean paren = at(TokenType.LPAREN);
+                    result = new Selector.TypeHint(hint, selectionGroupWithoutField(), paren);
                 } else {
                     next();
                     List<Selector> elements = new ArrayList<>();

@@ -45,8 +45,14 @@ public sealed interface Selector {
     record Cast(Selector selector, CqlTypeSyntax.Native type) implements Selector {
     }
 
-    /** {@code (type) selector}. */
-    record TypeHint(CqlTypeSyntax type, Selector selector) implements Selector {
+    /**
+     * {@code (type) selector}; {@code parenthesized}: the selector is written in parentheses ({@code (int)(c)}),
+     * which Cassandra keeps in the column's name.
+     */
+    record TypeHint(CqlTypeSyntax type, Selector selector, boolean parenthesized) implements Selector {
+        public TypeHint(CqlTypeSyntax type, Selector selector) {
+            this(type, selector, false);
+        }
     }
 
     /** {@code udtSelector.field}. */
