@@ -101,27 +101,52 @@ public final class TermBinder {
 
     /**
      * A bound set or map value in its canonical form, as Cassandra reads one (into a sorted set or map of its
-     * elements): elements or keys in their type's order, each once (a repeated map key keeps its last value). A
-     * value already in that form, the usual case, is returned as is.
+     * elements): elements or keys in their type's order, each once (a repeated map key keeps its last value), and so
+     * for the sets and maps nested in a collection's elements. A value already in that form, the usual case, is
+     * returned as is.
      */
     static ByteBuffer sortedCollection(DataType type, ByteBuffer v) {
         TypeKind kind = Types.kind(type);
-        if (kind != TypeKind.SET && kind != TypeKind.MAP) {
+        if (kind != TypeKind.SET && kind != TypeKind.MAP && kind != TypeKind.LIST) {
             return v;
         }
         boolean map = kind == TypeKind.MAP;
         DataType keyType = map ? Types.keyType(type) : Types.elementType(type);
+        DataType valueType = map ? Types.valueType(type) : null;
+        boolean nested = isCollection(keyType) || valueType != null && isCollection(valueType);
+        if (kind == TypeKind.LIST && !nested) {
+            return v;
+        }
         List<ByteBuffer> parts = Values.elements(v, map);
         if (parts.contains(null)) {
             return v; // refused where the value is used, as before
         }
         int step = map ? 2 : 1;
-        boolean ordered = true;
-        for (int i = step; i < parts.size() && ordered; i += step) {
-            ordered = keyType.compare(parts.get(i - step), parts.get(i)) < 0;
+        boolean changed = false;
+        if (nested) {
+            for (int i = 0; i < parts.size(); i++) {
+                ByteBuffer e = parts.get(i);
+                ByteBuffer n = sortedCollection(map && i % 2 == 1 ? valueType : keyType, e);
+                changed |= n != e;
+                parts.set(i, n);
+            }
+        }
+        boolean ordered = kind == TypeKind.LIST;
+        if (!ordered) {
+            ordered = true;
+            for (int i = step; i < parts.size() && ordered; i += step) {
+                ordered = keyType.compare(parts.get(i - step), parts.get(i)) < 0;
+            }
+        }
+        if (ordered && !changed) {
+            return v;
         }
         if (ordered) {
-            return v;
+            ByteBuffer out = Values.collection(parts);
+            if (map) {
+                out.putInt(0, parts.size() / 2);
+            }
+            return out;
         }
         TreeMap<ByteBuffer, ByteBuffer> sorted = new TreeMap<>(keyType::compare);
         for (int i = 0; i < parts.size(); i += step) {
@@ -139,6 +164,11 @@ public final class TermBinder {
             out.putInt(0, sorted.size());
         }
         return out;
+    }
+
+    private static boolean isCollection(DataType t) {
+        TypeKind k = Types.kind(t);
+        return k == TypeKind.SET || k == TypeKind.MAP || k == TypeKind.LIST;
     }
 
     /**

@@ -64,6 +64,21 @@ class BoundCollectionsTest {
     }
 
     @Test
+    void setsNestedInAFrozenMapAreSortedToo() {
+        ByteBuffer key = Values.collection(List.of(Values.int32(9), Values.int32(2), Values.int32(5)));
+        ByteBuffer sent = Values.collection(List.of(key, Values.int32(1)));
+        sent.putInt(0, 1);
+        ByteBuffer stored = bindOne(new MapType(new SetType(NativeType.INT, true), NativeType.INT, true), sent);
+        List<ByteBuffer> parts = Values.elements(stored, true);
+        List<Integer> keyElements = new ArrayList<>();
+        for (ByteBuffer e : Values.elements(parts.get(0), false)) {
+            keyElements.add(e.getInt(e.position()));
+        }
+        assertThat(keyElements).containsExactly(2, 5, 9);
+        assertThat(parts.get(1).getInt(parts.get(1).position())).isEqualTo(1);
+    }
+
+    @Test
     void anUnsetFunctionArgumentFailsTheStatement() {
         TermBinder binder = new TermBinder("ks", "t", 1, new Functions());
         Term call = new Term.BinaryOp(io.charybdis.node.cql.syntax.ArithmeticOperator.ADD,
