@@ -432,6 +432,7 @@ public final class SelectExecution implements CqlStatement {
                 columnsOf(e.getValue(), out);
             });
             case Selector.TupleSelector t -> t.elements().forEach(e -> columnsOf(e, out));
+            case Selector.Parenthesized p -> columnsOf(p.selector(), out);
         }
     }
 

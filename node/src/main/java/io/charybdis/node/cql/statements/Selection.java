@@ -466,7 +466,10 @@ public final class Selection {
                     });
                 }
                 if (term != null) {
-                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + literalText(term);
+                    String text = literalText(term);
+                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")"
+                            + (th.parenthesized() && !(th.selector() instanceof Selector.TupleSelector)
+                            ? "(" + text + ")" : text);
                     if (term instanceof Term.Literal lit && !io.charybdis.node.cql.values.Literals.assignable(lit,
                             hinted)) {
                         throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
@@ -479,10 +482,18 @@ public final class Selection {
                     var bound = binder.bindHinted(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
                 }
-                if (isComposite(th.selector())) {
-                    // (map<text, int>){'min': min(ck)}: the literal's elements built for the hinted type
-                    Output inner = expecting(th.selector(), hinted, table, row, functions, binder);
-                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + inner.name();
+                if (isComposite(th.selector()) || th.selector() instanceof Selector.Parenthesized p
+                        && asTerm(p) == null) {
+                    // (map<text, int>){'min': min(ck)}: the literal's elements built for the hinted type; written
+                    // in parentheses, a one-element tuple where one is hinted
+                    Selector operand = th.parenthesized() && isComposite(th.selector())
+                            && !(th.selector() instanceof Selector.TupleSelector)
+                            ? new Selector.Parenthesized(th.selector()) : th.selector();
+                    Output inner = expecting(operand, hinted, table, row, functions, binder);
+                    // (int)((ck)): the outer pair of parentheses is the hint's
+                    String innerName = th.parenthesized() && operand == th.selector()
+                            && th.selector() instanceof Selector.Parenthesized ? "(" + inner.name() + ")" : inner.name();
+                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + innerName;
                     DataType frozen = Types.freeze(hinted); // a literal's collection is frozen
                     return overAggregates(List.of(inner), in -> simple(frozen, name,
                             (r, ctx) -> in.get(0).value(r, ctx)));
@@ -524,6 +535,10 @@ public final class Selection {
             }
             case Selector.MapOrUdtSelector m when asTerm(m) == null -> {
                 return composite(m, null, table, row, functions, binder);
+            }
+            case Selector.Parenthesized p when asTerm(p) == null -> {
+                // as Cassandra: a selector in parentheses has no type by itself
+                throw new Uninferrable("(" + uninferrableName(p.selector(), table, row, functions, binder) + ")");
             }
             default -> {
                 // a collection or tuple of constants: Cassandra cannot type it without a hint
@@ -705,6 +720,16 @@ public final class Selection {
         };
     }
 
+    /** The name of a selector inside an untyped one: its output's, or the name of what cannot be typed in it. */
+    private static String uninferrableName(Selector s, TableMetadata table, RowData row, Functions functions,
+                                           TermBinder binder) {
+        try {
+            return build(s, table, row, functions, binder).name();
+        } catch (Uninferrable u) {
+            return u.name;
+        }
+    }
+
     /** A literal of selectors whose type cannot be inferred; its message names the outermost literal. */
     private static final class Uninferrable extends InvalidRequestException {
         private static final long serialVersionUID = 1L;
@@ -739,10 +764,19 @@ public final class Selection {
      */
     private static Output expecting(Selector s, DataType expected, TableMetadata table, RowData row,
                                     Functions functions, TermBinder binder) {
-        if (expected instanceof io.charybdis.protocol.types.TupleType tt && tt.components().size() == 1
-                && !(s instanceof Selector.TupleSelector) && asTerm(s) == null) {
-            // (max(ck)) where a one-component tuple is expected: the parentheses make it one
-            return composite(new Selector.TupleSelector(List.of(s)), expected, table, row, functions, binder);
+        if (s instanceof Selector.Parenthesized p && asTerm(p) == null) {
+            if (expected instanceof io.charybdis.protocol.types.TupleType tt && tt.components().size() == 1) {
+                // (max(ck)) where a one-component tuple is expected: the parentheses make it one
+                return composite(new Selector.TupleSelector(List.of(p.selector())), expected, table, row, functions,
+                        binder);
+            }
+            if (expected == null) {
+                throw new Uninferrable("(" + uninferrableName(p.selector(), table, row, functions, binder) + ")");
+            }
+            Output inner = expecting(p.selector(), expected, table, row, functions, binder);
+            String name = "(" + inner.name() + ")";
+            return overAggregates(List.of(inner), in -> simple(inner.type(), name, (r, ctx) -> in.get(0).value(r,
+                    ctx)));
         }
         if (isComposite(s)) {
             return composite(s, expected, table, row, functions, binder);
@@ -834,11 +868,11 @@ public final class Selection {
                         // a user type literal's field name, with no type to read it by
                         outs.add(simple(NativeType.TEXT, c.name(), (r, ctx) -> null));
                     } else {
-                        outs.add(kt == null && asTerm(e.getKey()) != null ? constantName(e.getKey())
-                                : expecting(e.getKey(), kt, table, row, functions, binder));
+                        outs.add(kt == null ? elementOrStandIn(e.getKey(), null, new boolean[1], table, row,
+                                functions, binder) : expecting(e.getKey(), kt, table, row, functions, binder));
                     }
-                    outs.add(vt == null && asTerm(e.getValue()) != null ? constantName(e.getValue())
-                            : expecting(e.getValue(), vt, table, row, functions, binder));
+                    outs.add(vt == null ? elementOrStandIn(e.getValue(), null, new boolean[1], table, row, functions,
+                            binder) : expecting(e.getValue(), vt, table, row, functions, binder));
                     name.append(name.length() > 1 ? ", " : "").append(outs.get(outs.size() - 2).name()).append(": ")
                             .append(outs.get(outs.size() - 1).name());
                 }
@@ -939,7 +973,7 @@ public final class Selection {
             // the first element typed by itself gives the others their type
             for (int i = 0; i < elements.size() && elementType == null; i++) {
                 Selector e = elements.get(i);
-                if (asTerm(e) == null) {
+                if (asTerm(e) == null && !(e instanceof Selector.Parenthesized)) {
                     outs[i] = elementOrStandIn(e, null, uninferrable, table, row, functions, binder);
                     elementType = uninferrable[0] ? null : outs[i].type();
                 }
@@ -1155,6 +1189,11 @@ public final class Selection {
             case Selector.TupleSelector t -> {
                 List<Term> elements = asTerms(t.elements());
                 return elements == null ? null : new Term.TupleLiteral(elements);
+            }
+            case Selector.Parenthesized p -> {
+                // (1): a constant in parentheses, a one-element tuple or the constant itself by its receiver
+                Term inner = asTerm(p.selector());
+                return inner == null ? null : new Term.TupleLiteral(List.of(inner));
             }
             case Selector.MapOrUdtSelector m -> {
                 List<java.util.Map.Entry<Term, Term>> entries = new ArrayList<>();

@@ -103,6 +103,14 @@ public sealed interface Selector {
         }
     }
 
+    /**
+     * {@code (s)}: an element of a list, set, map or tuple literal written in parentheses ({@code [(ck), 1]}), which
+     * Cassandra keeps in the column's name; it stands for {@code s}, or for a one-element tuple where one is
+     * expected, and has no type by itself.
+     */
+    record Parenthesized(Selector selector) implements Selector {
+    }
+
     /** {@code (a, b, ...)} with at least two elements. */
     record TupleSelector(List<Selector> elements) implements Selector {
         public TupleSelector {
