@@ -54,13 +54,21 @@ public final class Arithmetic {
         TypeKind l = Types.kind(left);
         TypeKind r = Types.kind(right);
         if (isNumeric(left) && isNumeric(right)) {
-            if (l == TypeKind.VARINT && (r == TypeKind.FLOAT || r == TypeKind.DOUBLE)
-                    || r == TypeKind.VARINT && (l == TypeKind.FLOAT || l == TypeKind.DOUBLE)) {
-                return NativeType.DECIMAL;
+            // as Cassandra's OperationFcts: the wider of the operands' sizes (a variable-length one is the widest),
+            // floating point when either operand is, so that float with bigint is a double and float with varint
+            // a decimal
+            boolean floating = isFloating(l) || isFloating(r);
+            int size = Math.max(size(l), size(r));
+            if (floating) {
+                return size == 4 ? NativeType.FLOAT : size == 8 ? NativeType.DOUBLE : NativeType.DECIMAL;
             }
-            TypeKind wider = NUMERIC_ORDER.indexOf(l) >= NUMERIC_ORDER.indexOf(r) ? l : r;
-            // a counter computes as a bigint
-            return wider == TypeKind.COUNTER ? NativeType.BIGINT : wider == l ? left : right;
+            return switch (size) {
+                case 1 -> NativeType.TINYINT;
+                case 2 -> NativeType.SMALLINT;
+                case 4 -> NativeType.INT;
+                case 8 -> NativeType.BIGINT;
+                default -> NativeType.VARINT;
+            };
         }
         if ((l == TypeKind.TIMESTAMP || l == TypeKind.DATE) && r == TypeKind.DURATION
                 && (op == ArithmeticOperator.ADD || op == ArithmeticOperator.SUBTRACT)) {
@@ -72,6 +80,21 @@ public final class Arithmetic {
         }
         throw new InvalidRequestException("the '" + left.cqlName() + " " + op.symbol() + " " + right.cqlName()
                 + "' operation is not supported");
+    }
+
+    private static boolean isFloating(TypeKind k) {
+        return k == TypeKind.FLOAT || k == TypeKind.DOUBLE || k == TypeKind.DECIMAL;
+    }
+
+    /** The byte size of a number type's values; variable-length types are the widest. */
+    private static int size(TypeKind k) {
+        return switch (k) {
+            case TINYINT -> 1;
+            case SMALLINT -> 2;
+            case INT, FLOAT -> 4;
+            case BIGINT, COUNTER, DOUBLE -> 8;
+            default -> Integer.MAX_VALUE;
+        };
     }
 
     /** Whether unary minus applies to values of {@code t} (Cassandra's system._negate overloads). */
@@ -124,6 +147,12 @@ public final class Arithmetic {
             CqlDuration d = (CqlDuration) right.compose(b);
             int sign = op == ArithmeticOperator.ADD ? 1 : -1;
             if (rk == TypeKind.TIMESTAMP) {
+                if (d.nanoseconds() % 1_000_000L != 0) {
+                    throw new FunctionFailureException("the operation '" + left.cqlName() + " " + op.symbol() + " "
+                            + right.cqlName() + "' failed: The duration must have a millisecond precision. Was: " + d,
+                            "system", op == ArithmeticOperator.ADD ? "_add" : "_substract",
+                            List.of(left.cqlName(), right.cqlName()));
+                }
                 Instant t = Instant.ofEpochMilli(a.getLong(a.position()));
                 var z = t.atZone(ZoneOffset.UTC).plusMonths((long) sign * d.months()).plusDays((long) sign * d.days())
                         .plusNanos(sign * d.nanoseconds());
@@ -140,7 +169,8 @@ public final class Arithmetic {
         }
         try {
             return switch (rk) {
-                case FLOAT -> result.decompose((float) doubleOp(op, num(left, a).doubleValue(), num(right, b).doubleValue()));
+                // float operands as floats first, as Cassandra's FloatType computes (an int past 2^24 rounds)
+                case FLOAT -> result.decompose((float) doubleOp(op, num(left, a).floatValue(), num(right, b).floatValue()));
                 case DOUBLE -> result.decompose(doubleOp(op, num(left, a).doubleValue(), num(right, b).doubleValue()));
                 case DECIMAL -> result.decompose(decimalOp(op, decimal(left, a), decimal(right, b)));
                 case VARINT -> result.decompose(integerOp(op, bigint(left, a), bigint(right, b)));
@@ -162,7 +192,7 @@ public final class Arithmetic {
                     };
                 }
             };
-        } catch (ArithmeticException e) {
+        } catch (ArithmeticException | NumberFormatException e) {
             String fn = switch (op) {
                 case ADD -> "_add";
                 case SUBTRACT -> "_substract";
@@ -183,8 +213,20 @@ public final class Arithmetic {
     private static BigDecimal decimal(DataType t, ByteBuffer v) {
         Number n = num(t, v);
         // as Cassandra: every other number goes through its double value (an int 2 is 2.0)
-        return n instanceof BigDecimal bd ? bd : n instanceof BigInteger bi ? new BigDecimal(bi)
-                : BigDecimal.valueOf(n.doubleValue());
+        if (n instanceof BigDecimal bd) {
+            return bd;
+        }
+        if (n instanceof BigInteger bi) {
+            return new BigDecimal(bi);
+        }
+        double d = n.doubleValue();
+        if (Double.isNaN(d)) {
+            throw new NumberFormatException("A NaN cannot be converted into a decimal");
+        }
+        if (Double.isInfinite(d)) {
+            throw new NumberFormatException("An infinite number cannot be converted into a decimal");
+        }
+        return BigDecimal.valueOf(d);
     }
 
     private static BigInteger bigint(DataType t, ByteBuffer v) {

@@ -265,7 +265,8 @@ public final class ModificationExecution implements CqlStatement {
                 throw new InvalidRequestException("Cannot provide custom timestamp for counter updates");
             }
         }
-        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
+        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions)
+                .withPartitionKey(table.partitionKey().stream().map(c -> c.type()).toList());
         Attributes attrs = stmt.attributes() == null ? Attributes.NONE : stmt.attributes();
         this.timestamp = attrs.timestamp() == null ? null : binder.bind(attrs.timestamp(), "[timestamp]",
                 io.charybdis.protocol.types.NativeType.BIGINT);

@@ -105,7 +105,9 @@ public final class SelectExecution implements CqlStatement {
         this.coordinator = coordinator;
         this.schema = schema;
         this.node = node;
-        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions);
+        TermBinder binder = new TermBinder(table.keyspace(), table.name(), markers, functions)
+                .withPartitionKey(table.partitionKey().stream().map(c -> c.type()).toList())
+                .withKeyspace(schema == null ? null : schema.get().keyspace(table.keyspace()));
         RowData template = new RowData(table);
         this.distinct = s.distinct();
         this.partitionKeyColumnRestricted = s.where().stream().flatMap(r -> restrictedColumns(r).stream())
@@ -442,6 +444,7 @@ public final class SelectExecution implements CqlStatement {
                 columnsOf(e.getValue(), out);
             });
             case Selector.TupleSelector t -> t.elements().forEach(e -> columnsOf(e, out));
+            case Selector.Parenthesized p -> columnsOf(p.selector(), out);
         }
     }
 

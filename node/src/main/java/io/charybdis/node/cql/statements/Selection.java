@@ -475,7 +475,7 @@ public final class Selection {
             }
             case Selector.TypeHint th -> {
                 DataType hinted = io.charybdis.node.schema.TypeResolver.resolve(th.type(),
-                        null);
+                        binder.keyspaceMetadata());
                 Term term = asTerm(th.selector());
                 if (term instanceof Term.BindMarker m) {
                     // (int) ?: the variable's type is the hint
@@ -486,7 +486,10 @@ public final class Selection {
                     });
                 }
                 if (term != null) {
-                    String name = "(" + hinted.cqlName() + ")" + literalText(term);
+                    String text = literalText(term);
+                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")"
+                            + (th.parenthesized() && !(th.selector() instanceof Selector.TupleSelector)
+                            ? "(" + text + ")" : text);
                     if (term instanceof Term.Literal lit && !io.charybdis.node.cql.values.Literals.assignable(lit,
                             hinted)) {
                         throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
@@ -499,7 +502,34 @@ public final class Selection {
                     var bound = binder.bindHinted(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
                 }
-                return build(th.selector(), table, row, functions, binder);
+                if (isComposite(th.selector()) || th.selector() instanceof Selector.Parenthesized p
+                        && asTerm(p) == null) {
+                    // (map<text, int>){'min': min(ck)}: the literal's elements built for the hinted type; written
+                    // in parentheses, a one-element tuple where one is hinted
+                    Selector operand = th.parenthesized() && isComposite(th.selector())
+                            && !(th.selector() instanceof Selector.TupleSelector)
+                            ? new Selector.Parenthesized(th.selector()) : th.selector();
+                    Output inner = expecting(operand, hinted, table, row, functions, binder);
+                    // (int)((ck)): the outer pair of parentheses is the hint's
+                    String innerName = th.parenthesized() && operand == th.selector()
+                            && th.selector() instanceof Selector.Parenthesized ? "(" + inner.name() + ")" : inner.name();
+                    String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + innerName;
+                    DataType frozen = Types.freeze(hinted); // a literal's collection is frozen
+                    return overAggregates(List.of(inner), in -> simple(frozen, name,
+                            (r, ctx) -> in.get(0).value(r, ctx)));
+                }
+                // (type) selector: as Cassandra's WithTypeHint, the selector's values must fit the type (its own or
+                // one accepting its values' bytes), which then names the output's type
+                Output inner = build(th.selector(), table, row, functions, binder);
+                String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")" + (th.parenthesized()
+                        && !(th.selector() instanceof Selector.BinaryOp) ? "(" + inner.name() + ")"
+                        : parenthesized(th.selector(), inner.name()));
+                if (!io.charybdis.node.cql.values.FunctionResolver.acceptsValuesOf(hinted, inner.type())) {
+                    throw new InvalidRequestException("Cannot assign value " + name + " to " + name + " of type "
+                            + hinted.cqlName());
+                }
+                return overAggregates(List.of(inner), in -> simple(hinted, name,
+                        (r, ctx) -> in.get(0).value(r, ctx)));
             }
             case Selector.Negation neg -> {
                 Output inner = build(neg.selector(), table, row, functions, binder);
@@ -515,10 +545,20 @@ public final class Selection {
             }
             case Selector.Value v -> throw cannotInfer(v.term());
             case Selector.ListSelector l when asTerm(l) == null -> {
-                return collectionOf(l.elements(), false, table, row, functions, binder, null);
+                return composite(l, null, table, row, functions, binder);
             }
             case Selector.SetSelector set when asTerm(set) == null -> {
-                return collectionOf(set.elements(), true, table, row, functions, binder, null);
+                return composite(set, null, table, row, functions, binder);
+            }
+            case Selector.TupleSelector tuple when asTerm(tuple) == null -> {
+                return composite(tuple, null, table, row, functions, binder);
+            }
+            case Selector.MapOrUdtSelector m when asTerm(m) == null -> {
+                return composite(m, null, table, row, functions, binder);
+            }
+            case Selector.Parenthesized p when asTerm(p) == null -> {
+                // as Cassandra: a selector in parentheses has no type by itself
+                throw new Uninferrable("(" + uninferrableName(p.selector(), table, row, functions, binder) + ")");
             }
             default -> {
                 // a collection or tuple of constants: Cassandra cannot type it without a hint
@@ -643,6 +683,355 @@ public final class Selection {
             }
             return Values.collection(values);
         });
+    }
+
+    /** A list, set, map, user type or tuple literal holding something other than constants and markers. */
+    private static boolean isComposite(Selector s) {
+        return (s instanceof Selector.ListSelector || s instanceof Selector.SetSelector
+                || s instanceof Selector.TupleSelector || s instanceof Selector.MapOrUdtSelector) && asTerm(s) == null;
+    }
+
+    /**
+     * A type hint as Cassandra prints it in a column's name: as written, lower-cased, a tuple without its implied
+     * frozen, a user type by its keyspace-qualified name.
+     */
+    private static String hintText(io.charybdis.node.cql.syntax.CqlTypeSyntax syntax, DataType hinted,
+                                   String keyspace) {
+        return hintText(syntax, keyspace, hinted);
+    }
+
+    private static String hintText(io.charybdis.node.cql.syntax.CqlTypeSyntax syntax, String keyspace,
+                                   DataType resolved) {
+        return switch (syntax) {
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Native n -> resolved != null ? resolved.cqlName()
+                    : n.toCql();
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.ListType l -> "list<" + hintText(l.element(), keyspace,
+                    null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.SetType set -> "set<" + hintText(set.element(), keyspace,
+                    null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.MapType m -> "map<" + hintText(m.key(), keyspace, null)
+                    + ", " + hintText(m.value(), keyspace, null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Frozen f
+                    when f.inner() instanceof io.charybdis.node.cql.syntax.CqlTypeSyntax.TupleType ->
+                    hintText(f.inner(), keyspace, null);
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Frozen f
+                    when f.inner() instanceof io.charybdis.node.cql.syntax.CqlTypeSyntax.UserType u -> {
+                String ks = u.name().keyspace() != null ? u.name().keyspace() : keyspace;
+                yield "frozen<" + (ks == null ? u.toCql() : ks + "." + u.name().name()) + ">";
+            }
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.Frozen f -> "frozen<" + hintText(f.inner(), keyspace,
+                    null) + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.TupleType t -> {
+                List<String> parts = new ArrayList<>();
+                for (var e : t.elements()) {
+                    parts.add(hintText(e, keyspace, null));
+                }
+                yield "tuple<" + String.join(", ", parts) + ">";
+            }
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.VectorType v -> "vector<" + hintText(v.element(),
+                    keyspace, null) + ", " + v.dimension() + ">";
+            case io.charybdis.node.cql.syntax.CqlTypeSyntax.UserType u -> {
+                String ks = u.name().keyspace() != null ? u.name().keyspace() : keyspace;
+                String qualified = ks == null ? u.toCql() : ks + "." + u.name().name();
+                // a user type inside another type is frozen
+                yield resolved != null ? qualified : "frozen<" + qualified + ">";
+            }
+            default -> resolved != null ? resolved.cqlName() : syntax.toCql();
+        };
+    }
+
+    /** The name of a selector inside an untyped one: its output's, or the name of what cannot be typed in it. */
+    private static String uninferrableName(Selector s, TableMetadata table, RowData row, Functions functions,
+                                           TermBinder binder) {
+        try {
+            return build(s, table, row, functions, binder).name();
+        } catch (Uninferrable u) {
+            return u.name;
+        }
+    }
+
+    /** A literal of selectors whose type cannot be inferred; its message names the outermost literal. */
+    private static final class Uninferrable extends InvalidRequestException {
+        private static final long serialVersionUID = 1L;
+        private final String name;
+
+        Uninferrable(String name) {
+            super("Cannot infer type for term " + name + " in selection clause (try using a cast to force a type)");
+            this.name = name;
+        }
+    }
+
+    /** An element of a literal of selectors, or a stand-in naming one that cannot be typed (see Uninferrable). */
+    private static Output elementOrStandIn(Selector e, DataType expected, boolean[] uninferrable, TableMetadata table,
+                                           RowData row, Functions functions, TermBinder binder) {
+        if (expected == null && asTerm(e) != null) {
+            uninferrable[0] = true;
+            return constantName(e);
+        }
+        try {
+            return expecting(e, expected, table, row, functions, binder);
+        } catch (Uninferrable u) {
+            uninferrable[0] = true;
+            String name = u.name;
+            return simple(NativeType.TEXT, name, (r, ctx) -> null);
+        }
+    }
+
+    /**
+     * A selector for a value of type {@code expected} (null: none known): a constant, a marker or a literal of them
+     * takes that type, a list, set, map, user type or tuple literal is built element by element for it, anything
+     * else is built as it is.
+     */
+    private static Output expecting(Selector s, DataType expected, TableMetadata table, RowData row,
+                                    Functions functions, TermBinder binder) {
+        if (s instanceof Selector.Parenthesized p && asTerm(p) == null) {
+            if (expected instanceof io.charybdis.protocol.types.TupleType tt && tt.components().size() == 1) {
+                // (max(ck)) where a one-component tuple is expected: the parentheses make it one
+                return composite(new Selector.TupleSelector(List.of(p.selector())), expected, table, row, functions,
+                        binder);
+            }
+            if (expected == null) {
+                throw new Uninferrable("(" + uninferrableName(p.selector(), table, row, functions, binder) + ")");
+            }
+            Output inner = expecting(p.selector(), expected, table, row, functions, binder);
+            String name = "(" + inner.name() + ")";
+            return overAggregates(List.of(inner), in -> simple(inner.type(), name, (r, ctx) -> in.get(0).value(r,
+                    ctx)));
+        }
+        if (isComposite(s)) {
+            return composite(s, expected, table, row, functions, binder);
+        }
+        Term term = asTerm(s);
+        if (term != null) {
+            if (expected == null) {
+                throw cannotInfer(term);
+            }
+            var bound = binder.bindHinted(term, termName(term), expected);
+            return simple(expected, termName(term), (r, ctx) -> {
+                ByteBuffer v = bound.bind(ctx);
+                return v == Values.UNSET ? null : v;
+            });
+        }
+        return build(s, table, row, functions, binder);
+    }
+
+    /**
+     * A list, set, map, user type or tuple literal of selectors ({@code [min(ck), max(ck)]},
+     * {@code (map<text, int>){'pk': pk}}), as Cassandra's collection selectors: each element built for the element
+     * type (from {@code expected}, or else taken from the first element typed by itself), a value per row or per
+     * group when an element is an aggregate; null elements refused in lists, sets and maps; map keys and set
+     * elements in their type's order. A map or user type literal needs a type hint.
+     */
+    private static Output composite(Selector s, DataType expected, TableMetadata table, RowData row,
+                                    Functions functions, TermBinder binder) {
+        switch (s) {
+            case Selector.ListSelector l -> {
+                return listOrSet(l.elements(), false, expected, table, row, functions, binder);
+            }
+            case Selector.SetSelector set -> {
+                return listOrSet(set.elements(), true, expected, table, row, functions, binder);
+            }
+            case Selector.TupleSelector tuple -> {
+                List<DataType> types = expected instanceof io.charybdis.protocol.types.TupleType tt
+                        ? tt.components() : null;
+                if (types != null && types.size() == 1 && tuple.elements().size() > 1
+                        && types.get(0) instanceof io.charybdis.protocol.types.TupleType) {
+                    // ((pk, ck)) for tuple<tuple<int, int>>: the outer parentheses make the one component
+                    Output inner = composite(tuple, types.get(0), table, row, functions, binder);
+                    String name = "(" + inner.name() + ")";
+                    return overAggregates(List.of(inner), in -> simple(expected, name,
+                            (r, ctx) -> Values.tuple(java.util.Collections.singletonList(in.get(0).value(r, ctx)))));
+                }
+                if (types != null && tuple.elements().size() > types.size()) {
+                    throw new InvalidRequestException("Invalid tuple literal: too many elements. Type "
+                            + expected.cqlName() + " expects " + types.size() + " but got "
+                            + tuple.elements().size());
+                }
+                List<Output> outs = new ArrayList<>();
+                boolean[] uninferrable = {false};
+                for (int i = 0; i < tuple.elements().size(); i++) {
+                    outs.add(elementOrStandIn(tuple.elements().get(i), types == null ? null : types.get(i),
+                            uninferrable, table, row, functions, binder));
+                }
+                if (uninferrable[0]) {
+                    throw new Uninferrable("(" + joinNames(outs) + ")");
+                }
+                List<DataType> componentTypes = new ArrayList<>();
+                for (Output o : outs) {
+                    componentTypes.add(o.type());
+                }
+                DataType type = expected != null ? expected : new io.charybdis.protocol.types.TupleType(componentTypes);
+                int arity = types != null ? types.size() : outs.size();
+                String name = "(" + joinNames(outs) + ")";
+                return overAggregates(outs, in -> simple(type, name, (r, ctx) -> {
+                    List<ByteBuffer> values = new ArrayList<>(arity);
+                    for (Output o : in) {
+                        values.add(o.value(r, ctx));
+                    }
+                    while (values.size() < arity) {
+                        values.add(null);
+                    }
+                    return Values.tuple(values);
+                }));
+            }
+            case Selector.MapOrUdtSelector m -> {
+                TypeKind kind = expected == null ? null : Types.kind(expected);
+                if (kind == TypeKind.UDT) {
+                    return udtOf(m, expected, table, row, functions, binder);
+                }
+                DataType kt = kind == TypeKind.MAP ? Types.keyType(expected) : null;
+                DataType vt = kind == TypeKind.MAP ? Types.valueType(expected) : null;
+                List<Output> outs = new ArrayList<>();
+                StringBuilder name = new StringBuilder("{");
+                for (var e : m.entries()) {
+                    if (kt == null && asTerm(e.getKey()) == null && e.getKey() instanceof Selector.Column c) {
+                        // a user type literal's field name, with no type to read it by
+                        outs.add(simple(NativeType.TEXT, c.name(), (r, ctx) -> null));
+                    } else {
+                        outs.add(kt == null ? elementOrStandIn(e.getKey(), null, new boolean[1], table, row,
+                                functions, binder) : expecting(e.getKey(), kt, table, row, functions, binder));
+                    }
+                    outs.add(vt == null ? elementOrStandIn(e.getValue(), null, new boolean[1], table, row, functions,
+                            binder) : expecting(e.getValue(), vt, table, row, functions, binder));
+                    name.append(name.length() > 1 ? ", " : "").append(outs.get(outs.size() - 2).name()).append(": ")
+                            .append(outs.get(outs.size() - 1).name());
+                }
+                name.append('}');
+                if (kind != TypeKind.MAP) {
+                    // as Cassandra: without a hint a map cannot be told from a user type
+                    throw new Uninferrable(name.toString());
+                }
+                if (Types.kind(kt) == TypeKind.DURATION) {
+                    throw new InvalidRequestException("Durations are not allowed as map keys: " + expected.cqlName());
+                }
+                String mapName = name.toString();
+                return overAggregates(outs, in -> simple(expected, mapName, (r, ctx) -> {
+                    java.util.TreeMap<ByteBuffer, ByteBuffer> sorted = new java.util.TreeMap<>(kt::compare);
+                    for (int i = 0; i < in.size(); i += 2) {
+                        ByteBuffer k = in.get(i).value(r, ctx);
+                        ByteBuffer v = in.get(i + 1).value(r, ctx);
+                        if (k == null || v == null) {
+                            throw new InvalidRequestException("null is not supported inside collections");
+                        }
+                        sorted.put(copy(k), copy(v));
+                    }
+                    List<ByteBuffer> flat = new ArrayList<>(sorted.size() * 2);
+                    sorted.forEach((k, v) -> {
+                        flat.add(k);
+                        flat.add(v);
+                    });
+                    ByteBuffer out = Values.collection(flat);
+                    out.putInt(0, sorted.size());
+                    return out;
+                }));
+            }
+            default -> throw new IllegalStateException("not a composite selector: " + s);
+        }
+    }
+
+    /** A constant's name, for a message only (it is not bound). */
+    private static Output constantName(Selector s) {
+        String name = termName(asTerm(s));
+        return simple(NativeType.TEXT, name, (r, ctx) -> null);
+    }
+
+    private static ByteBuffer copy(ByteBuffer b) {
+        ByteBuffer c = ByteBuffer.allocate(b.remaining());
+        c.put(b.duplicate()).flip();
+        return c;
+    }
+
+    private static String joinNames(List<Output> outs) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < outs.size(); i++) {
+            sb.append(i > 0 ? ", " : "").append(outs.get(i).name());
+        }
+        return sb.toString();
+    }
+
+    /** {@code (udt){a: min(ck), b: 'x'}}: each named field built for its type, the others null. */
+    private static Output udtOf(Selector.MapOrUdtSelector m, DataType udt, TableMetadata table, RowData row,
+                                Functions functions, TermBinder binder) {
+        List<String> fieldNames = Types.fieldNames(udt);
+        List<DataType> fieldTypes = Types.fieldTypes(udt);
+        List<Output> outs = new ArrayList<>();
+        int[] positions = new int[m.entries().size()];
+        StringBuilder name = new StringBuilder("{");
+        for (int i = 0; i < m.entries().size(); i++) {
+            var e = m.entries().get(i);
+            String field = e.getKey() instanceof Selector.Column c ? c.name()
+                    : asTerm(e.getKey()) instanceof Term.Literal lit ? lit.text() : null;
+            int pos = field == null ? -1 : fieldNames.indexOf(field);
+            if (pos < 0) {
+                throw new InvalidRequestException("Unknown field '" + field + "' in value of user defined type "
+                        + udt.cqlName());
+            }
+            positions[i] = pos;
+            Output o = expecting(e.getValue(), fieldTypes.get(pos), table, row, functions, binder);
+            outs.add(o);
+            name.append(i > 0 ? ", " : "").append(field).append(": ").append(o.name());
+        }
+        name.append('}');
+        int arity = fieldNames.size();
+        String udtName = name.toString();
+        return overAggregates(outs, in -> simple(udt, udtName, (r, ctx) -> {
+            List<ByteBuffer> values = new ArrayList<>(java.util.Collections.nCopies(arity, (ByteBuffer) null));
+            for (int i = 0; i < in.size(); i++) {
+                values.set(positions[i], in.get(i).value(r, ctx));
+            }
+            return Values.tuple(values);
+        }));
+    }
+
+    /** A list or set literal of selectors; see {@link #composite}. */
+    private static Output listOrSet(List<Selector> elements, boolean set, DataType expected, TableMetadata table,
+                                    RowData row, Functions functions, TermBinder binder) {
+        DataType elementType = expected != null ? Types.elementType(expected) : null;
+        Output[] outs = new Output[elements.size()];
+        boolean[] uninferrable = {false};
+        if (elementType == null) {
+            // the first element typed by itself gives the others their type
+            for (int i = 0; i < elements.size() && elementType == null; i++) {
+                Selector e = elements.get(i);
+                if (asTerm(e) == null && !(e instanceof Selector.Parenthesized)) {
+                    outs[i] = elementOrStandIn(e, null, uninferrable, table, row, functions, binder);
+                    elementType = uninferrable[0] ? null : outs[i].type();
+                }
+            }
+        }
+        for (int i = 0; i < outs.length; i++) {
+            if (outs[i] == null) {
+                outs[i] = elementOrStandIn(elements.get(i), elementType, uninferrable, table, row, functions,
+                        binder);
+            }
+        }
+        if (uninferrable[0]) {
+            throw new Uninferrable((set ? "{" : "[") + joinNames(List.of(outs)) + (set ? "}" : "]"));
+        }
+        if (set && Types.kind(elementType) == TypeKind.DURATION) {
+            throw new InvalidRequestException("Durations are not allowed inside sets: frozen<set<duration>>");
+        }
+        DataType et = elementType;
+        DataType type = expected != null ? expected : set ? new io.charybdis.protocol.types.SetType(et, false)
+                : new io.charybdis.protocol.types.ListType(et, false);
+        List<Output> list = List.of(outs);
+        String name = (set ? "{" : "[") + joinNames(list) + (set ? "}" : "]");
+        return overAggregates(list, in -> simple(type, name, (r, ctx) -> {
+            List<ByteBuffer> values = new ArrayList<>(in.size());
+            for (Output o : in) {
+                ByteBuffer v = o.value(r, ctx);
+                if (v == null || v == Values.UNSET) {
+                    throw new InvalidRequestException("null is not supported inside collections");
+                }
+                values.add(set ? copy(v) : v);
+            }
+            if (set) {
+                java.util.TreeSet<ByteBuffer> sorted = new java.util.TreeSet<>(et::compare);
+                sorted.addAll(values);
+                values = new ArrayList<>(sorted);
+            }
+            return Values.collection(values);
+        }));
     }
 
     private static final java.util.Set<String> COLLECTION_FUNCTIONS = java.util.Set.of("map_keys", "map_values",
@@ -820,6 +1209,11 @@ public final class Selection {
             case Selector.TupleSelector t -> {
                 List<Term> elements = asTerms(t.elements());
                 return elements == null ? null : new Term.TupleLiteral(elements);
+            }
+            case Selector.Parenthesized p -> {
+                // (1): a constant in parentheses, a one-element tuple or the constant itself by its receiver
+                Term inner = asTerm(p.selector());
+                return inner == null ? null : new Term.TupleLiteral(List.of(inner));
             }
             case Selector.MapOrUdtSelector m -> {
                 List<java.util.Map.Entry<Term, Term>> entries = new ArrayList<>();
@@ -1457,52 +1851,57 @@ public final class Selection {
             throw new InvalidRequestException("Invalid number of arguments for function system." + fname
                     + "(vector<float, n>, vector<float, n>)");
         }
+        // as Cassandra's FunctionFactory: each argument's type as known by itself (a list literal is a float vector
+        // of its size, other constants their preferred types, markers and nulls unknown), then an unknown one takes
+        // the first known type; each must be a float vector
         Output[] args = new Output[2];
+        DataType[] types = new DataType[2];
         for (int i = 0; i < 2; i++) {
             Selector a = fc.args().get(i);
-            boolean constant = a instanceof Selector.Value || (a instanceof Selector.ListSelector l && asTerm(l) != null);
+            boolean constant = a instanceof Selector.Value || !(a instanceof Selector.TypeHint) && asTerm(a) != null;
             if (!constant) {
                 args[i] = build(a, table, row, functions, binder);
+                types[i] = a instanceof Selector.TypeHint th && asTerm(th.selector()) != null
+                        ? Types.freeze(args[i].type()) : args[i].type();
+            } else {
+                types[i] = similarityArgumentType(asTerm(a));
             }
         }
-        DataType vectorType = args[0] != null ? args[0].type() : args[1] != null ? args[1].type() : null;
-        for (int i = 0; i < 2 && vectorType == null; i++) {
-            // with no selected argument, a list literal is a float vector of its own size
+        DataType firstKnown = types[0] != null ? types[0] : types[1];
+        for (int i = 0; i < 2; i++) {
             Selector a = fc.args().get(i);
-            if (a instanceof Selector.ListSelector l && asTerm(l) instanceof Term.ListLiteral list
-                    && !list.elements().isEmpty()) {
-                vectorType = new io.charybdis.protocol.types.VectorType(NativeType.FLOAT, list.elements().size());
+            String argName = args[i] != null ? args[i].name() : similarityText(asTerm(a));
+            DataType t = types[i] != null ? types[i] : firstKnown;
+            if (t == null) {
+                throw new InvalidRequestException("Cannot infer type of argument " + argName + " in call to function "
+                        + "system." + fname + "(vector<float, n>, vector<float, n>): use type casts to disambiguate");
             }
+            if (!(t instanceof io.charybdis.protocol.types.VectorType vt) || vt.element() != NativeType.FLOAT) {
+                throw new InvalidRequestException("Function system." + fname + " requires a float vector argument, "
+                        + "but found argument " + argName + " of type " + t.cqlName());
+            }
+            types[i] = t;
+        }
+        if (((io.charybdis.protocol.types.VectorType) types[0]).dimension()
+                != ((io.charybdis.protocol.types.VectorType) types[1]).dimension()) {
+            throw new InvalidRequestException("All arguments must have the same vector dimensions");
         }
         for (int i = 0; i < 2; i++) {
             if (args[i] == null) {
-                Selector a = fc.args().get(i);
-                Term term = a instanceof Selector.Value v ? v.term() : asTerm(a);
-                if (vectorType == null) {
-                    throw new InvalidRequestException("Cannot infer type of argument " + termText(term)
-                            + " in call to function system." + fname + ": use type casts to disambiguate");
-                }
-                if (term instanceof Term.ListLiteral list && vectorType instanceof io.charybdis.protocol.types.VectorType vt
-                        && list.elements().size() != vt.dimension()) {
-                    throw new InvalidRequestException("All arguments must have the same vector dimensions");
-                }
+                Term term = asTerm(fc.args().get(i));
+                DataType vectorType = types[i];
                 io.charybdis.node.cql.values.BoundValue bound;
                 try {
                     bound = term instanceof Term.BindMarker m ? binder.marker(m, "[selection]", vectorType)
                             : binder.bind(term, termText(term), vectorType);
                 } catch (InvalidRequestException e) {
-                    throw new InvalidRequestException("Type error: " + termText(term) + " cannot be passed as argument "
-                            + i + " of function system." + fname + " of type " + vectorType.cqlName());
+                    throw new InvalidRequestException("Type error: " + similarityText(term) + " cannot be passed as "
+                            + "argument " + i + " of function system." + fname + " of type " + vectorType.cqlName());
                 }
                 args[i] = simple(vectorType, termText(term), (r, ctx) -> {
                     ByteBuffer b = bound.bind(ctx);
                     return b == Values.UNSET ? null : b;
                 });
-            }
-            if (!(args[i].type() instanceof io.charybdis.protocol.types.VectorType vt)
-                    || vt.element() != NativeType.FLOAT) {
-                throw new InvalidRequestException("Function system." + fname + " requires a float vector argument, "
-                        + "but found argument " + args[i].name() + " of type " + args[i].type().cqlName());
             }
         }
         int n = ((io.charybdis.protocol.types.VectorType) args[0].type()).dimension();
@@ -1546,6 +1945,92 @@ public final class Selection {
             };
             return ByteBuffer.allocate(4).putFloat(0, result);
         }));
+    }
+
+    /**
+     * The type a constant argument of a similarity function has by itself, as Cassandra infers it: a list literal
+     * a float vector of its size, a number, string, boolean, uuid or duration its preferred type (a float constant
+     * a double, a hex one a tinyint), a set or tuple literal of those a frozen collection; null when unknown.
+     */
+    private static DataType similarityArgumentType(Term term) {
+        switch (term) {
+            case Term.ListLiteral list -> {
+                if (list.elements().isEmpty()) {
+                    throw new InvalidRequestException("vectors may only have positive dimensions; given 0");
+                }
+                return new io.charybdis.protocol.types.VectorType(NativeType.FLOAT, list.elements().size());
+            }
+            case Term.Literal lit -> {
+                return switch (lit.kind()) {
+                    case FLOAT -> NativeType.DOUBLE;
+                    case HEX -> NativeType.TINYINT;
+                    case UUID -> java.util.UUID.fromString(lit.text()).version() == 1 ? NativeType.TIMEUUID
+                            : NativeType.UUID;
+                    case NULL -> null;
+                    default -> io.charybdis.node.cql.values.FunctionResolver.preferredType(lit);
+                };
+            }
+            case Term.Negation neg when neg.term() instanceof Term.Literal lit -> {
+                return similarityArgumentType(lit);
+            }
+            case Term.SetLiteral set -> {
+                DataType element = null;
+                for (Term e : set.elements()) {
+                    DataType t = e instanceof Term.Literal || e instanceof Term.ListLiteral
+                            || e instanceof Term.BindMarker ? similarityElementType(e) : null;
+                    if (t == null) {
+                        continue;
+                    }
+                    if (element != null && !element.equals(t)) {
+                        return null;
+                    }
+                    element = t;
+                }
+                return element == null ? null : Types.setOf(element, true);
+            }
+            case Term.TupleLiteral tuple -> {
+                List<DataType> fields = new ArrayList<>();
+                for (Term e : tuple.elements()) {
+                    DataType t = similarityElementType(e);
+                    if (t == null) {
+                        return null;
+                    }
+                    fields.add(t);
+                }
+                return new io.charybdis.protocol.types.TupleType(fields).freeze();
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    private static DataType similarityElementType(Term e) {
+        return switch (e) {
+            case Term.Literal lit -> similarityArgumentType(lit);
+            case Term.SetLiteral set -> similarityArgumentType(set);
+            case Term.TupleLiteral tuple -> similarityArgumentType(tuple);
+            default -> null;
+        };
+    }
+
+    /** A constant argument as Cassandra prints it in these messages (null written NULL, at any depth). */
+    private static String similarityText(Term t) {
+        return switch (t) {
+            case Term.Literal lit when lit.kind() == io.charybdis.node.cql.syntax.LiteralKind.NULL -> "NULL";
+            case Term.ListLiteral l -> "[" + joinTexts(l.elements()) + "]";
+            case Term.SetLiteral set -> "{" + joinTexts(set.elements()) + "}";
+            case Term.TupleLiteral tuple -> "(" + joinTexts(tuple.elements()) + ")";
+            default -> t.toCql();
+        };
+    }
+
+    private static String joinTexts(List<Term> terms) {
+        List<String> parts = new ArrayList<>(terms.size());
+        for (Term t : terms) {
+            parts.add(similarityText(t));
+        }
+        return String.join(", ", parts);
     }
 
     private static Output typedArgument(Selector.FunctionCall fc, int i, DataType expected, TableMetadata table,

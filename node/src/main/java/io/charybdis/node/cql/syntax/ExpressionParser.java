@@ -392,7 +392,8 @@ abstract class ExpressionParser extends ParserCore {
         try {
             return Integer.parseInt(t.text());
         } catch (NumberFormatException e) {
-            throw invalid(t, "Invalid integer " + t.text() + " (must fit in 32 bits)");
+            // as Cassandra's parser action: the statement fails with the NumberFormatException
+            throw new LiteralFormatException(e.getMessage());
         }
     }
 
@@ -515,16 +516,21 @@ abstract class ExpressionParser extends ParserCore {
                     return type;
                 });
                 if (hint != null) {
-                    result = new Selector.TypeHint(hint, selectionGroupWithoutField());
+                    boolean paren = at(TokenType.LPAREN);
+                    result = new Selector.TypeHint(hint, selectionGroupWithoutField(), paren);
                 } else {
                     next();
                     List<Selector> elements = new ArrayList<>();
+                    boolean innerParen = at(TokenType.LPAREN);
                     do {
-                        elements.add(selector());
+                        elements.add(literalElement());
                     } while (accept(TokenType.COMMA));
                     expect(TokenType.RPAREN);
                     if (elements.size() == 1 && elements.get(0) instanceof Selector.BinaryOp bo) {
                         result = new Selector.BinaryOp(bo.op(), bo.left(), bo.right(), bo.parentheses() + 1);
+                    } else if (elements.size() == 1 && innerParen && elements.get(0) instanceof Selector.Parenthesized p) {
+                        // ((x)): the inner pair is kept, the outer one is this group's
+                        result = p;
                     } else {
                         result = elements.size() == 1 ? elements.get(0) : new Selector.TupleSelector(elements);
                     }
@@ -535,7 +541,7 @@ abstract class ExpressionParser extends ParserCore {
                 List<Selector> elements = new ArrayList<>();
                 if (!at(TokenType.RBRACKET)) {
                     do {
-                        elements.add(selector());
+                        elements.add(literalElement());
                     } while (accept(TokenType.COMMA));
                 }
                 expect(TokenType.RBRACKET);
@@ -548,27 +554,41 @@ abstract class ExpressionParser extends ParserCore {
         return result;
     }
 
+    /**
+     * An element of a list, set, map or tuple literal of selectors; one written whole in parentheses
+     * ({@code [(ck)]}) is kept {@link Selector.Parenthesized}.
+     */
+    private Selector literalElement() {
+        boolean paren = at(TokenType.LPAREN);
+        Selector s = selector();
+        boolean whole = s instanceof Selector.Column || s instanceof Selector.Value || s instanceof Selector.FunctionCall
+                || s instanceof Selector.WriteTime || s instanceof Selector.CountRows || s instanceof Selector.Cast
+                || s instanceof Selector.ListSelector || s instanceof Selector.SetSelector
+                || s instanceof Selector.MapOrUdtSelector || s instanceof Selector.Parenthesized;
+        return paren && whole ? new Selector.Parenthesized(s) : s;
+    }
+
     private Selector bracesSelector() {
         expect(TokenType.LBRACE);
         if (accept(TokenType.RBRACE)) {
             return new Selector.Value(new Term.EmptyBraces());
         }
-        Selector first = selector();
+        Selector first = literalElement();
         Selector result;
         if (accept(TokenType.COLON)) {
             List<Map.Entry<Selector, Selector>> entries = new ArrayList<>();
-            entries.add(Map.entry(first, selector()));
+            entries.add(Map.entry(first, literalElement()));
             while (accept(TokenType.COMMA)) {
-                Selector k = selector();
+                Selector k = literalElement();
                 expect(TokenType.COLON);
-                entries.add(Map.entry(k, selector()));
+                entries.add(Map.entry(k, literalElement()));
             }
             result = new Selector.MapOrUdtSelector(entries);
         } else {
             List<Selector> elements = new ArrayList<>();
             elements.add(first);
             while (accept(TokenType.COMMA)) {
-                elements.add(selector());
+                elements.add(literalElement());
             }
             result = new Selector.SetSelector(elements);
         }

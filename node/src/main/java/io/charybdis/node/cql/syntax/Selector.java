@@ -45,8 +45,14 @@ public sealed interface Selector {
     record Cast(Selector selector, CqlTypeSyntax.Native type) implements Selector {
     }
 
-    /** {@code (type) selector}. */
-    record TypeHint(CqlTypeSyntax type, Selector selector) implements Selector {
+    /**
+     * {@code (type) selector}; {@code parenthesized}: the selector is written in parentheses ({@code (int)(c)}),
+     * which Cassandra keeps in the column's name.
+     */
+    record TypeHint(CqlTypeSyntax type, Selector selector, boolean parenthesized) implements Selector {
+        public TypeHint(CqlTypeSyntax type, Selector selector) {
+            this(type, selector, false);
+        }
     }
 
     /** {@code udtSelector.field}. */
@@ -95,6 +101,14 @@ public sealed interface Selector {
         public MapOrUdtSelector {
             entries = List.copyOf(entries);
         }
+    }
+
+    /**
+     * {@code (s)}: an element of a list, set, map or tuple literal written in parentheses ({@code [(ck), 1]}), which
+     * Cassandra keeps in the column's name; it stands for {@code s}, or for a one-element tuple where one is
+     * expected, and has no type by itself.
+     */
+    record Parenthesized(Selector selector) implements Selector {
     }
 
     /** {@code (a, b, ...)} with at least two elements. */

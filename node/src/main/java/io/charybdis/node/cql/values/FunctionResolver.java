@@ -238,7 +238,7 @@ public final class FunctionResolver {
     }
 
     /** The type a constant prefers (Cassandra's Constants.Type.getPreferedTypeFor). */
-    static DataType preferredType(Term.Literal lit) {
+    public static DataType preferredType(Term.Literal lit) {
         String text = lit.text();
         return switch (lit.kind()) {
             case STRING -> StandardCharsets.US_ASCII.newEncoder().canEncode(text) ? NativeType.ASCII : NativeType.TEXT;
@@ -295,7 +295,9 @@ public final class FunctionResolver {
             for (BoundValue b : args) {
                 ByteBuffer v = b.bind(ctx);
                 if (v == Values.UNSET) {
-                    return Values.UNSET;
+                    // as Cassandra: an unset argument fails the statement (nothing in it is skipped)
+                    throw new InvalidRequestException("Invalid unset value for argument in call to function "
+                            + fn.name());
                 }
                 values.add(v);
             }

@@ -273,6 +273,13 @@ public final class Functions {
             throw new InvalidRequestException("Unknown function " + call.function().toCql() + " called");
         }
         List<NativeFunction> candidates = overloads(name);
+        if (candidates.isEmpty() && name.equals("token") && binder.partitionKeyTypes() != null) {
+            // as Cassandra: the arguments are checked before the result's fit to its receiver
+            BoundValue token = tokenTerm(call, binder);
+            if (FunctionResolver.acceptsValuesOf(receiverType, NativeType.BIGINT)) {
+                return token;
+            }
+        }
         if (candidates.isEmpty() && name.equals("token")
                 && !receiverType.equals(io.charybdis.protocol.types.NativeType.BIGINT)) {
             // token() is a bigint (with the Murmur3 partitioner), whatever its arguments
@@ -283,6 +290,41 @@ public final class Functions {
             throw new InvalidRequestException("Unknown function " + call.function().toCql() + " called");
         }
         return bindResolved(call, receiverName, receiverType, binder);
+    }
+
+    /**
+     * {@code token(values...)} as a value ({@code INSERT ... VALUES (1, token(1234))}): the token those values have
+     * as the table's partition key, its arguments typed by the key's columns, as Cassandra's token function is.
+     */
+    private static BoundValue tokenTerm(Term.FunctionCall call, TermBinder binder) {
+        List<DataType> keyTypes = binder.partitionKeyTypes();
+        if (call.args().size() != keyTypes.size()) {
+            throw new InvalidRequestException("Invalid number of arguments in call to function system.token: "
+                    + keyTypes.size() + " required but " + call.args().size() + " provided");
+        }
+        BoundValue[] args = new BoundValue[keyTypes.size()];
+        for (int i = 0; i < args.length; i++) {
+            Term arg = call.args().get(i);
+            if (arg instanceof Term.Literal lit && !Literals.assignable(lit, keyTypes.get(i))) {
+                throw new InvalidRequestException("Type error: " + FunctionResolver.text(arg) + " cannot be passed as "
+                        + "argument " + i + " of function system.token of type " + keyTypes.get(i).cqlName());
+            }
+            args[i] = binder.bind(arg, "arg" + i + "(system.token)", keyTypes.get(i));
+        }
+        return ctx -> {
+            ByteBuffer[] values = new ByteBuffer[args.length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = args[i].bind(ctx);
+                if (values[i] == Values.UNSET) {
+                    throw new InvalidRequestException("Invalid unset value for argument in call to function token");
+                }
+                if (values[i] == null) {
+                    return null;
+                }
+            }
+            return Values.bigint(io.charybdis.node.cql.keys.Murmur3.token(
+                    io.charybdis.node.cql.keys.PartitionKeyCodec.compose(values)));
+        };
     }
 
     /**

@@ -28,6 +28,8 @@ public final class TermBinder {
     private final Functions functions;
     /** Set while binding a selection's type-hinted literal, where collection literals may hold markers. */
     private boolean markersInCollections;
+    /** The types of the table's partition key columns, which type token()'s arguments; null when unknown. */
+    private List<DataType> partitionKeyTypes;
 
     public TermBinder(String keyspace, String table, int markerCount, Functions functions) {
         this.keyspace = keyspace;
@@ -35,6 +37,31 @@ public final class TermBinder {
         this.variables = new BindVariable[markerCount];
         this.receivers = new String[markerCount];
         this.functions = functions;
+    }
+
+    /** The statement's keyspace (its user types name type hints); null when unknown. */
+    private io.charybdis.node.schema.KeyspaceMetadata keyspaceMetadata;
+
+    /** Gives type hints the statement keyspace's user types; returns this binder. */
+    public TermBinder withKeyspace(io.charybdis.node.schema.KeyspaceMetadata ks) {
+        this.keyspaceMetadata = ks;
+        return this;
+    }
+
+    /** The statement's keyspace, or null when this binder has none. */
+    public io.charybdis.node.schema.KeyspaceMetadata keyspaceMetadata() {
+        return keyspaceMetadata;
+    }
+
+    /** Gives token() in terms the table's partition key types; returns this binder. */
+    public TermBinder withPartitionKey(List<DataType> types) {
+        this.partitionKeyTypes = List.copyOf(types);
+        return this;
+    }
+
+    /** The table's partition key types, or null when this binder has no table. */
+    public List<DataType> partitionKeyTypes() {
+        return partitionKeyTypes;
     }
 
     public List<BindVariable> variables() {
@@ -172,8 +199,9 @@ public final class TermBinder {
                 if (kind == TypeKind.LIST) {
                     refuseMarkers(list.elements(), "list", receiverName);
                 }
+                String container = kind == TypeKind.VECTOR ? "vectors" : "collections";
                 return ctx -> {
-                    List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
+                    List<ByteBuffer> values = evalElements(elements, ctx, container);
                     return values == null ? Values.UNSET : Types.joinComponents(type, values);
                 };
             }
@@ -190,7 +218,7 @@ public final class TermBinder {
                 BoundValue[] elements = bindElements(elementsTerms, receiverName, elementType, "set");
                 refuseMarkers(elementsTerms, "set", receiverName);
                 return ctx -> {
-                    List<ByteBuffer> values = evalElements(elements, ctx, receiverName);
+                    List<ByteBuffer> values = evalElements(elements, ctx, "collections");
                     if (values == null) {
                         return Values.UNSET;
                     }
@@ -367,7 +395,19 @@ public final class TermBinder {
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
                         + " is not of type " + type.cqlName());
             }
-            if (term instanceof Term.Literal lit && lit.kind() != LiteralKind.NULL) {
+            if (term instanceof Term.TypeCast && e.getMessage().startsWith("Cannot assign value (")
+                    && e.getMessage().contains(" to " + elementReceiver + " of type ")
+                    || term instanceof Term.FunctionCall
+                    && e.getMessage().startsWith("Type error: cannot assign result of function ")
+                    && e.getMessage().contains(" to " + elementReceiver + " (type ")) {
+                // as Cassandra: a type hint or a function result that does not fit the elements' type
+                String shown = term instanceof Term.TypeCast cast ? "(" + cast.type().toCql() + ")"
+                        + cast.term().toCql() : term.toCql();
+                throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + role
+                        + " " + shown + " is not of type " + type.cqlName());
+            }
+            if (term instanceof Term.Literal lit && lit.kind() != LiteralKind.NULL && !Literals.assignable(lit, type)) {
+                // a constant of the right kind keeps its own error (Unable to make int from '99999999999')
                 String shown = role.startsWith("field ") ? role : role + " " + term.toCql();
                 throw new InvalidRequestException("Invalid " + what + " literal for " + receiverName + ": " + shown
                         + " is not of type " + type.cqlName());
@@ -429,12 +469,13 @@ public final class TermBinder {
         return out;
     }
 
-    private static List<ByteBuffer> evalElements(BoundValue[] elements, BindContext ctx, String receiverName) {
+    /** The elements' values, or null when one is unset; {@code container}: "collections" or "vectors". */
+    private static List<ByteBuffer> evalElements(BoundValue[] elements, BindContext ctx, String container) {
         List<ByteBuffer> values = new ArrayList<>(elements.length);
         for (BoundValue e : elements) {
             ByteBuffer v = e.bind(ctx);
             if (v == null) {
-                throw new InvalidRequestException("null is not supported inside collections");
+                throw new InvalidRequestException("null is not supported inside " + container);
             }
             if (v == Values.UNSET) {
                 return null;
