@@ -168,7 +168,17 @@ class PagedPartitionReadTest {
                     if (resume != null) {
                         rb.startAfter(resume);
                     }
-                    ReadResult res = read(storage, rb.build());
+                    List<String> trace = new ArrayList<>();
+                    ReadResult res = storage.read(rb.build(), trace::add).orTimeout(10, TimeUnit.SECONDS).join();
+                    if (page >= 1 && page <= 11 && !reversed) {
+                        // the same SSTables as page 0's: their parts, kept off-heap, are read again from the slot
+                        assertThat(trace).as("page %d", page)
+                                .contains("Reusing the SSTable parts of the partition's previous page");
+                    }
+                    if (page == 13 && !reversed) {
+                        assertThat(trace).as("after the flush").doesNotContain(
+                                "Reusing the SSTable parts of the partition's previous page");
+                    }
                     boolean more = res.limitReached();
                     resume = res.resumePoint();
                     List<String> got = rows(res);

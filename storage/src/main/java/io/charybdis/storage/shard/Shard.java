@@ -304,6 +304,7 @@ public final class Shard {
         TableShard ts = tables.get(tid);
         ts.cachePhase++;
         memory.cache.invalidateTable(tid);
+        memory.largePartition.forget(tid);
         compactor.strategy(ts); // makes the backlog tracker if no compaction ran yet
         ts.sstables.addAll(added);
         ts.tracker().replaceSSTables(java.util.List.of(), added);
@@ -358,6 +359,7 @@ public final class Shard {
         ts.epoch++;
         ts.cachePhase++;
         memory.cache.invalidateTable(tid);
+        memory.largePartition.forget(tid);
         ts.memtable.release();
         ts.memtable = memory.newMemtable();
         for (Memtable m : ts.flushing) {
@@ -420,6 +422,7 @@ public final class Shard {
         closed = true;
         acceptingWrites = false;
         memory.cache.clear();
+        memory.largePartition.clear();
         writes.failBlocked();
         for (TableShard ts : tables.all()) {
             ts.memtable.release();

@@ -20,6 +20,8 @@ final class ShardMemory {
 
     final ShardAllocator allocator;
     final RowCache cache;
+    /** The last large partition read, kept for its next page (see LargePartitionSlot); in the cache's share. */
+    final LargePartitionSlot largePartition;
     final long shardBudget;
     final long hardLimit;
     final long softLimit;
@@ -32,16 +34,17 @@ final class ShardMemory {
         this.hardLimit = shardBudget / 2;
         this.softLimit = (long) (hardLimit * BacklogController.DEFAULT_SOFT_LIMIT);
         this.cache = new RowCache(allocator);
+        this.largePartition = new LargePartitionSlot(allocator);
     }
 
     /** Off-heap bytes of memtables (writable and flushing) of every table on this shard. */
     long memtableBytes() {
-        return allocator.allocatedBytes() - cache.bytes();
+        return allocator.allocatedBytes() - cache.bytes() - largePartition.bytes();
     }
 
-    /** What the cache may hold now: the shard's budget less what memtables use. */
+    /** What the cache may hold now: the shard's budget less what memtables and the large-partition slot use. */
     long cacheLimit() {
-        return shardBudget - memtableBytes();
+        return shardBudget - memtableBytes() - largePartition.bytes();
     }
 
     long maxCachedPartition() {

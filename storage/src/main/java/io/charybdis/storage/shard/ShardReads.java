@@ -114,11 +114,21 @@ final class ShardReads {
         ReadSources src = ReadSources.capture(ts, r -> r.mayContain(c.token(), c.key()));
         ts.recordSSTablesPerRead(src.sstables().size());
         int phase = ts.cachePhase;
+        List<PartitionView> kept = src.sstables().isEmpty() ? null
+                : shard.memory.largePartition.views(c, src.sstables());
+        if (kept != null) {
+            // the next page of the large partition read last: its SSTable parts are still the ones read then
+            if (trace != null) {
+                trace.accept("Reusing the SSTable parts of the partition's previous page");
+            }
+            finishPartitionRead(c, src, null, kept, f, trace);
+            return f;
+        }
         if (src.sstables().isEmpty()) {
             if (useCache) {
                 cache.putAbsent(c.table(), c.token(), c.key(), cacheScratch, shard.memory.cacheLimit());
             }
-            finishPartitionRead(c, src, List.of(), f, trace);
+            finishPartitionRead(c, src, List.of(), null, f, trace);
             return f;
         }
         shard.io(() -> {
@@ -130,10 +140,14 @@ final class ShardReads {
                     src.release();
                     f.completeExceptionally(err);
                 } else {
-                    if (useCache && phase == ts.cachePhase && !ts.dropped && !shard.isClosed()) {
-                        populate(c, parts);
+                    if (phase == ts.cachePhase && !ts.dropped && !shard.isClosed()) {
+                        if (useCache) {
+                            populate(c, parts);
+                        }
+                        shard.memory.largePartition.keep(c, src.sstables(), parts,
+                                shard.memory.shardBudget - shard.memory.memtableBytes());
                     }
-                    finishPartitionRead(c, src, parts, f, trace);
+                    finishPartitionRead(c, src, parts, null, f, trace);
                 }
             });
         }, f);
@@ -250,10 +264,18 @@ final class ShardReads {
         return views;
     }
 
-    private void finishPartitionRead(ReadCommand c, ReadSources src, List<byte[]> parts, CompletableFuture<ReadResult> f,
-                                     Consumer<String> trace) {
+    /** @param kept the SSTable parts' views kept from the previous page (then {@code parts} is null), or null */
+    private void finishPartitionRead(ReadCommand c, ReadSources src, List<byte[]> parts, List<PartitionView> kept,
+                                     CompletableFuture<ReadResult> f, Consumer<String> trace) {
         try {
-            List<PartitionView> views = views(src, parts, new DecoratedKey(c.token(), c.key()));
+            DecoratedKey dk = new DecoratedKey(c.token(), c.key());
+            List<PartitionView> views;
+            if (kept == null) {
+                views = views(src, parts, dk);
+            } else {
+                views = views(src, List.of(), dk);
+                views.addAll(kept);
+            }
             if (trace != null) {
                 trace.accept("Merged data from memtables and " + src.sstables().size() + " sstables");
             }
