@@ -146,6 +146,15 @@ final class Snapshots {
         return node.storage.tableDirectories(new TableId(t.id()));
     }
 
+    /** The table's data directories, none if it was dropped meanwhile. */
+    private List<Path> directoriesIfPresent(TableMetadata t) {
+        try {
+            return directories(t);
+        } catch (StorageException e) {
+            return List.of();
+        }
+    }
+
     void take(String tag, Map<String, String> options, String... entities) throws IOException {
         if (tag == null || tag.isEmpty()) {
             throw new IOException("You must supply a snapshot name.");
@@ -230,12 +239,7 @@ final class Snapshots {
     /** Deletes every snapshot whose TTL has run out by {@code now}, as Cassandra's snapshot manager does. */
     void clearExpired(Instant now) {
         for (TableMetadata t : tables()) {
-            List<Path> dirs;
-            try {
-                dirs = directories(t);
-            } catch (StorageException e) {
-                continue; // dropped meanwhile
-            }
+            List<Path> dirs = directoriesIfPresent(t);
             for (Path dir : dirs) {
                 for (Path snap : list(dir.resolve("snapshots"))) {
                     Instant expires = manifestTimes(snap)[1];
@@ -284,12 +288,7 @@ final class Snapshots {
         boolean noTtl = options != null && Boolean.parseBoolean(options.getOrDefault("no_ttl", "false"));
         Map<String, TabularData> r = new TreeMap<>();
         for (TableMetadata t : tables()) {
-            List<Path> dirs;
-            try {
-                dirs = directories(t);
-            } catch (StorageException e) {
-                continue; // dropped meanwhile
-            }
+            List<Path> dirs = directoriesIfPresent(t);
             // a snapshot's parts in each data directory, summed: tag -> {total, true size, created, expires (epoch
             // ms; expires Long.MIN_VALUE: never)}
             Map<String, long[]> sizes = new TreeMap<>();
@@ -340,12 +339,7 @@ final class Snapshots {
     long trueSize() {
         long n = 0;
         for (TableMetadata t : tables()) {
-            List<Path> dirs;
-            try {
-                dirs = directories(t);
-            } catch (StorageException e) {
-                continue;
-            }
+            List<Path> dirs = directoriesIfPresent(t);
             for (Path dir : dirs) {
                 Set<Object> live = liveFiles(dir);
                 for (Path snap : list(dir.resolve("snapshots"))) {

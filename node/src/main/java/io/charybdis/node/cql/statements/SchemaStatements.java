@@ -73,8 +73,8 @@ public final class SchemaStatements {
             case CreateIndex s -> createIndex(schema, s, currentKs);
             case DropIndex s -> dropIndex(schema, s, currentKs);
             case CreateView s -> throw unsupported("Materialized views");
-            case AlterView s -> alterView(s, currentKs);
-            case DropView s -> dropView(s, currentKs);
+            case AlterView s -> missingView(s.view(), s.ifExists(), currentKs);
+            case DropView s -> missingView(s.view(), s.ifExists(), currentKs);
             case CreateFunction s -> throw unsupported("User-defined functions");
             case DropFunction s -> dropFunction(schema, "Function", s.function(), s.ifExists(), s.argumentTypes(),
                     currentKs);
@@ -224,22 +224,14 @@ public final class SchemaStatements {
         }
     }
 
-    private static SchemaChange alterView(AlterView s, String currentKs) {
-        String ks = keyspaceOf(s.view(), currentKs);
+    /** ALTER and DROP MATERIALIZED VIEW: the view named cannot exist. */
+    private static SchemaChange missingView(QualifiedName view, boolean ifExists, String currentKs) {
+        String ks = keyspaceOf(view, currentKs);
         checkModifiable(ks);
-        if (s.ifExists()) {
+        if (ifExists) {
             return null;
         }
-        throw new InvalidRequestException("Materialized view '" + ks + "." + s.view().name() + "' doesn't exist");
-    }
-
-    private static SchemaChange dropView(DropView s, String currentKs) {
-        String ks = keyspaceOf(s.view(), currentKs);
-        checkModifiable(ks);
-        if (s.ifExists()) {
-            return null;
-        }
-        throw new InvalidRequestException("Materialized view '" + ks + "." + s.view().name() + "' doesn't exist");
+        throw new InvalidRequestException("Materialized view '" + ks + "." + view.name() + "' doesn't exist");
     }
 
     /** DROP FUNCTION and DROP AGGREGATE ({@code what}: "Function" or "Aggregate"); argumentTypes null: none given. */
