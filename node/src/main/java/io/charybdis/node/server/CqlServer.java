@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -339,8 +340,20 @@ public final class CqlServer implements AutoCloseable {
                 }
             }
         }
-        for (Channel ch : connections) {
+        List<Channel> open = new ArrayList<>(connections);
+        for (Channel ch : open) {
             ch.close();
+        }
+        // as Cassandra's: the connections are gone when the call returns (their handlers' close events run on their
+        // event loops after the close itself completes)
+        long closedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (open.stream().anyMatch(connections::contains) && System.nanoTime() < closedBy) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         log.info("Stopped listening for CQL clients");
     }
