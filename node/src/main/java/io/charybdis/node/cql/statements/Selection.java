@@ -515,7 +515,7 @@ public final class Selection {
                     try {
                         inner = expecting(operand, hinted, table, row, functions, binder);
                     } catch (NotAssignable e) {
-                        String written = uninferrableName(operand, table, row, functions, binder);
+                        String written = writtenName(operand, table, row, functions, binder);
                         String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")"
                                 + (th.parenthesized() && operand == th.selector()
                                 && th.selector() instanceof Selector.Parenthesized ? "(" + written + ")" : written);
@@ -772,6 +772,51 @@ public final class Selection {
         } catch (Uninferrable u) {
             return u.name;
         }
+    }
+
+    /**
+     * The name of a literal of selectors as written, for a message: its elements named one by one (each built by
+     * itself), so that elements whose values do not fit each other do not stop it.
+     */
+    private static String writtenName(Selector s, TableMetadata table, RowData row, Functions functions,
+                                      TermBinder binder) {
+        switch (s) {
+            case Selector.ListSelector l -> {
+                return "[" + writtenNames(l.elements(), table, row, functions, binder) + "]";
+            }
+            case Selector.SetSelector set -> {
+                return "{" + writtenNames(set.elements(), table, row, functions, binder) + "}";
+            }
+            case Selector.TupleSelector tuple -> {
+                return "(" + writtenNames(tuple.elements(), table, row, functions, binder) + ")";
+            }
+            case Selector.Parenthesized p -> {
+                return "(" + writtenName(p.selector(), table, row, functions, binder) + ")";
+            }
+            case Selector.MapOrUdtSelector m -> {
+                StringBuilder sb = new StringBuilder("{");
+                for (var e : m.entries()) {
+                    sb.append(sb.length() > 1 ? ", " : "")
+                            .append(e.getKey() instanceof Selector.Column c ? c.name()
+                                    : writtenName(e.getKey(), table, row, functions, binder))
+                            .append(": ").append(writtenName(e.getValue(), table, row, functions, binder));
+                }
+                return sb.append('}').toString();
+            }
+            default -> {
+                Term term = asTerm(s);
+                return term != null ? termName(term) : uninferrableName(s, table, row, functions, binder);
+            }
+        }
+    }
+
+    private static String writtenNames(List<Selector> elements, TableMetadata table, RowData row, Functions functions,
+                                       TermBinder binder) {
+        StringBuilder sb = new StringBuilder();
+        for (Selector e : elements) {
+            sb.append(sb.length() > 0 ? ", " : "").append(writtenName(e, table, row, functions, binder));
+        }
+        return sb.toString();
     }
 
     /** A literal of selectors whose type cannot be inferred; its message names the outermost literal. */
