@@ -498,6 +498,14 @@ public final class QueryProcessor {
                 });
             }
             case SchemaStatement ddlStmt -> {
+                if (ddlStmt instanceof io.charybdis.node.cql.syntax.SchemaStatement.CreateView view) {
+                    // Cassandra refuses these while preparing, before it looks at anything else
+                    SchemaStatements.checkViewKeyspace(view, keyspace);
+                    if (markers > 0) {
+                        throw new InvalidRequestException(
+                                "Bind variables are not allowed in CREATE MATERIALIZED VIEW statements");
+                    }
+                }
                 io.charybdis.node.auth.StatementAuthorizer.preventSystemSchemaChange(ddlStmt, keyspace);
                 return simple(ctx -> {
                     io.charybdis.node.schema.KeyspaceMetadata before =

@@ -72,7 +72,10 @@ public final class SchemaStatements {
             case DropType s -> dropType(schema, s, currentKs);
             case CreateIndex s -> createIndex(schema, s, currentKs);
             case DropIndex s -> dropIndex(schema, s, currentKs);
-            case CreateView s -> throw unsupported("Materialized views");
+            case CreateView s -> {
+                checkViewKeyspace(s, currentKs);
+                throw unsupported("Materialized views");
+            }
             case AlterView s -> missingView(s.view(), s.ifExists(), currentKs);
             case DropView s -> missingView(s.view(), s.ifExists(), currentKs);
             case CreateFunction s -> throw unsupported("User-defined functions");
@@ -88,6 +91,18 @@ public final class SchemaStatements {
             events.add(change);
         }
         return change;
+    }
+
+    /** CREATE MATERIALIZED VIEW: the view lives in its base table's keyspace (Cassandra checks it first). */
+    public static void checkViewKeyspace(CreateView s, String currentKs) {
+        String ks = s.view().keyspace() != null ? s.view().keyspace() : currentKs;
+        if (ks == null) {
+            throw new InvalidRequestException("No keyspace has been specified. USE a keyspace, or explicitly "
+                    + "specify keyspace.tablename");
+        }
+        if (s.baseTable().keyspace() != null && !ks.equals(s.baseTable().keyspace())) {
+            throw new InvalidRequestException("Cannot create a materialized view on a table in a different keyspace");
+        }
     }
 
     private static InvalidRequestException unsupported(String what) {
@@ -1192,9 +1207,38 @@ public final class SchemaStatements {
      * frozen/full/keys/entries rules, non-frozen UDTs), then an index equal to an existing one in all but name.
      */
     private SchemaChange createIndex(Schema schema, CreateIndex s, String currentKs) {
-        TableMetadata t = existingTable(schema, s.table(), currentKs);
+        // the index attributes first, as Cassandra: USING a class other than the native one makes it CUSTOM
+        boolean legacy = s.usingClass() != null && !s.custom()
+                && (s.usingClass().equalsIgnoreCase("legacy_local_table"));
+        boolean custom = s.custom() || (s.usingClass() != null && !legacy);
+        for (Properties.Property p : s.properties().entries()) {
+            if (!p.name().equals("options")) {
+                throw new io.charybdis.node.cql.exceptions.SyntaxException("Unknown property '" + p.name() + "'");
+            }
+        }
+        Map<String, String> options = s.properties().getMap("options");
+        if (options == null) {
+            options = Map.of();
+        }
+        if (!custom && !options.isEmpty()) {
+            throw new InvalidRequestException("Cannot specify options for a non-CUSTOM index");
+        }
+        for (String reserved : List.of("class_name", "target")) {
+            if (options.containsKey(reserved)) {
+                throw new InvalidRequestException("Cannot specify " + reserved + " as a CUSTOM option");
+            }
+        }
+        // CUSTOM without USING: Cassandra takes its default index class, the native one, which is no custom class
+        String className = !custom ? null : s.usingClass() != null ? s.usingClass() : "legacy_local_table";
+        if (SASI_CLASS.equals(className)) {
+            throw unsupported("SASI indexes");
+        }
+        KeyspaceMetadata ks = existingKeyspace(schema, keyspaceOf(s.table(), currentKs));
+        TableMetadata t = ks.table(s.table().name());
+        if (t == null) {
+            throw new InvalidRequestException("Table '" + s.table().name() + "' doesn't exist");
+        }
         checkNotSystem(t.keyspace());
-        KeyspaceMetadata ks = schema.keyspace(t.keyspace());
         if (s.name() != null && indexNameTaken(ks, s.name())) {
             if (s.ifNotExists()) {
                 return null;
@@ -1204,11 +1248,6 @@ public final class SchemaStatements {
         if (t.isCounterTable()) {
             throw new InvalidRequestException("Secondary indexes on counter tables aren't supported");
         }
-        boolean legacy = s.usingClass() != null && !s.custom()
-                && (s.usingClass().equalsIgnoreCase("legacy_local_table"));
-        if (s.custom() || (s.usingClass() != null && !legacy)) {
-            throw unsupported("Custom indexes (SAI, SASI)");
-        }
         List<ColumnMetadata> columns = new ArrayList<>();
         for (SchemaStatement.IndexTarget target : s.targets()) {
             ColumnMetadata c = t.column(target.column());
@@ -1217,21 +1256,25 @@ public final class SchemaStatements {
             }
             columns.add(c);
         }
-        if (s.targets().isEmpty()) {
+        if (s.targets().isEmpty() && !custom) {
             throw new InvalidRequestException("Only CUSTOM indexes can be created without specifying a target column");
         }
-        if (s.targets().size() != 1) {
+        if (s.targets().size() > 1 && !custom) {
             throw new InvalidRequestException("Only CUSTOM indexes support multiple columns");
+        }
+        for (int i = 0; i < columns.size(); i++) {
+            checkIndexTarget(t, columns.get(i), s.targets().get(i).kind(), targetKindName(s.targets().get(i).kind()));
+        }
+        if (custom) {
+            if (s.name() != null && !s.name().matches("\\w+")) {
+                throw new ConfigurationException("Illegal index name " + s.name());
+            }
+            checkCustomIndex(className, s.targets(), columns, options);
+            throw unsupported("Custom indexes (SAI, SASI)");
         }
         SchemaStatement.IndexTarget target = s.targets().get(0);
         ColumnMetadata col = columns.get(0);
-        String kind = switch (target.kind()) {
-            case SIMPLE, VALUES -> "values";
-            case KEYS -> "keys";
-            case ENTRIES -> "entries";
-            case FULL -> "full";
-        };
-        checkIndexTarget(t, col, target.kind(), kind);
+        String kind = targetKindName(target.kind());
         boolean collection = Types.kind(col.type()).isCollection();
         String name = s.name();
         if (name == null) {
@@ -1268,6 +1311,120 @@ public final class SchemaStatements {
         TableMetadata after = t.with(t.allColumns(), t.params(), t.nextCellId(), t.droppedColumns(), indexes);
         pending = schema.with(ks.withTable(after));
         return SchemaChange.table(SchemaChange.Change.UPDATED, t.keyspace(), t.name());
+    }
+
+    private static String targetKindName(SchemaStatement.IndexTargetKind kind) {
+        return switch (kind) {
+            case SIMPLE, VALUES -> "values";
+            case KEYS -> "keys";
+            case ENTRIES -> "entries";
+            case FULL -> "full";
+        };
+    }
+
+    private static final String SASI_CLASS = "org.apache.cassandra.index.sasi.SASIIndex";
+    private static final String SAI_CLASS = "org.apache.cassandra.index.sai.StorageAttachedIndex";
+    /** The options Cassandra 5.0's storage-attached index understands (besides class_name and target). */
+    private static final Set<String> SAI_OPTIONS = Set.of("case_sensitive", "normalize", "ascii",
+            "similarity_function", "optimize_for", "maximum_node_connections", "construction_beam_width");
+    private static final List<String> SAI_ANALYZER_OPTIONS = List.of("normalize", "case_sensitive", "ascii");
+    private static final List<String> SAI_VECTOR_OPTIONS = List.of("similarity_function", "optimize_for",
+            "maximum_node_connections", "construction_beam_width");
+
+    /**
+     * The checks Cassandra makes of a custom index's class and options once its targets passed the general rules,
+     * in its order: the class (the storage-attached index by its class name or its short names, any other name is
+     * a class Cassandra cannot find), then the storage-attached index's options: unknown ones, its single target,
+     * the analyzer options (string columns only), the vector options (vector columns only) and their values, and
+     * vectors of floats only. Charybdis builds no custom index: the caller refuses a valid one.
+     */
+    private static void checkCustomIndex(String className, List<SchemaStatement.IndexTarget> targets,
+                                         List<ColumnMetadata> columns, Map<String, String> options) {
+        boolean sai = className.equals(SAI_CLASS) || className.equalsIgnoreCase("sai")
+                || className.equalsIgnoreCase("StorageAttachedIndex");
+        if (!sai) {
+            throw new ConfigurationException("Unable to find custom indexer class '" + className + "'");
+        }
+        // Cassandra collects them in a HashMap(2) and prints its key set: the same order here
+        Map<String, String> unknown = new java.util.HashMap<>(2);
+        for (Map.Entry<String, String> e : options.entrySet()) {
+            if (!SAI_OPTIONS.contains(e.getKey())) {
+                unknown.put(e.getKey(), e.getValue());
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new ConfigurationException("Properties specified " + unknown.keySet()
+                    + " are not understood by StorageAttachedIndex");
+        }
+        if (targets.isEmpty()) {
+            throw new InvalidRequestException("Failed to retrieve target column for: ");
+        }
+        if (targets.size() > 1) {
+            throw new InvalidRequestException("A storage-attached index cannot be created over multiple columns: "
+                    + String.join(", ", columns.stream().map(ColumnMetadata::name).toList()));
+        }
+        if (targets.get(0).kind() == SchemaStatement.IndexTargetKind.ENTRIES) {
+            return; // map entries: a pair of types, neither analyzed nor a vector
+        }
+        DataType type = indexedValueType(columns.get(0), targets.get(0).kind());
+        TypeKind kind = Types.kind(type);
+        boolean string = kind == TypeKind.TEXT || kind == TypeKind.ASCII;
+        for (String option : SAI_ANALYZER_OPTIONS) {
+            String value = options.get(option);
+            if (value == null) {
+                continue;
+            }
+            if (!string) {
+                throw new InvalidRequestException("CQL type " + Types.cqlName(type) + " cannot be analyzed.");
+            }
+            if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                throw new InvalidRequestException("Illegal value for boolean option '" + option + "': " + value);
+            }
+        }
+        if (kind != TypeKind.VECTOR) {
+            for (String option : SAI_VECTOR_OPTIONS) {
+                if (options.containsKey(option)) {
+                    throw new InvalidRequestException("CQL type " + Types.cqlName(type)
+                            + " cannot have vector options");
+                }
+            }
+            return;
+        }
+        if (options.containsKey("maximum_node_connections")) {
+            throw new InvalidRequestException("Maximum node connections cannot be set without enabling "
+                    + "SAI_VECTOR_ALLOW_CUSTOM_PARAMETERS");
+        }
+        if (options.containsKey("construction_beam_width")) {
+            throw new InvalidRequestException("Construction beam width cannot be set without enabling "
+                    + "SAI_VECTOR_ALLOW_CUSTOM_PARAMETERS");
+        }
+        String similarity = options.get("similarity_function");
+        if (similarity != null && !Set.of("EUCLIDEAN", "DOT_PRODUCT", "COSINE")
+                .contains(similarity.toUpperCase(java.util.Locale.ROOT))) {
+            throw new InvalidRequestException("Similarity function " + similarity.toUpperCase(java.util.Locale.ROOT)
+                    + " was not recognized for index null. Valid values are: EUCLIDEAN, DOT_PRODUCT, COSINE");
+        }
+        String optimizeFor = options.get("optimize_for");
+        if (optimizeFor != null && !Set.of("LATENCY", "RECALL").contains(optimizeFor.toUpperCase(java.util.Locale.ROOT))) {
+            throw new InvalidRequestException("optimize_for '" + optimizeFor.toUpperCase(java.util.Locale.ROOT)
+                    + "' was not recognized for index null. Valid values are: LATENCY, RECALL");
+        }
+        if (Types.kind(Types.elementType(type)) != TypeKind.FLOAT) {
+            throw new InvalidRequestException("SAI ANN indexes are only allowed on vector columns with float elements");
+        }
+    }
+
+    /** The type of the values an index on {@code col} indexes: a collection's keys or values, else the column's. */
+    private static DataType indexedValueType(ColumnMetadata col, SchemaStatement.IndexTargetKind target) {
+        DataType type = col.type();
+        TypeKind kind = Types.kind(type);
+        if (target == SchemaStatement.IndexTargetKind.FULL || !kind.isCollection()) {
+            return type;
+        }
+        if (kind == TypeKind.MAP) {
+            return target == SchemaStatement.IndexTargetKind.KEYS ? Types.keyType(type) : Types.valueType(type);
+        }
+        return Types.elementType(type);
     }
 
     /** Cassandra's rules for the column of a native index and the kind of target on it. */

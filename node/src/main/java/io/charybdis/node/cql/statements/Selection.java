@@ -502,14 +502,26 @@ public final class Selection {
                     var bound = binder.bindHinted(term, name, hinted);
                     return simple(hinted, name, (r, ctx) -> bound.bind(ctx));
                 }
+                boolean oneElementTuple = th.parenthesized() && !isComposite(th.selector())
+                        && hinted instanceof io.charybdis.protocol.types.TupleType tt && tt.components().size() == 1;
                 if (isComposite(th.selector()) || th.selector() instanceof Selector.Parenthesized p
-                        && asTerm(p) == null) {
+                        && asTerm(p) == null || oneElementTuple) {
                     // (map<text, int>){'min': min(ck)}: the literal's elements built for the hinted type; written
-                    // in parentheses, a one-element tuple where one is hinted
-                    Selector operand = th.parenthesized() && isComposite(th.selector())
+                    // in parentheses, a one-element tuple where one is hinted ((tuple<int>)(ck) too)
+                    Selector operand = th.parenthesized() && (isComposite(th.selector()) || oneElementTuple)
                             && !(th.selector() instanceof Selector.TupleSelector)
                             ? new Selector.Parenthesized(th.selector()) : th.selector();
-                    Output inner = expecting(operand, hinted, table, row, functions, binder);
+                    Output inner;
+                    try {
+                        inner = expecting(operand, hinted, table, row, functions, binder);
+                    } catch (NotAssignable e) {
+                        String written = writtenName(operand, table, row, functions, binder);
+                        String name = "(" + hintText(th.type(), hinted, table.keyspace()) + ")"
+                                + (th.parenthesized() && operand == th.selector()
+                                && th.selector() instanceof Selector.Parenthesized ? "(" + written + ")" : written);
+                        throw new InvalidRequestException("Cannot assign value " + name + " to " + name
+                                + " of type " + Types.freeze(hinted).cqlName());
+                    }
                     // (int)((ck)): the outer pair of parentheses is the hint's
                     String innerName = th.parenthesized() && operand == th.selector()
                             && th.selector() instanceof Selector.Parenthesized ? "(" + inner.name() + ")" : inner.name();
@@ -532,6 +544,17 @@ public final class Selection {
                         (r, ctx) -> in.get(0).value(r, ctx)));
             }
             case Selector.Negation neg -> {
+                if (neg.selector() instanceof Selector.Value v && v.term() instanceof Term.BindMarker) {
+                    throw new InvalidRequestException("Ambiguous negation: use type casts to disambiguate");
+                }
+                Selector operand = neg.selector();
+                if (operand instanceof Selector.Value && !neg.parenthesized() || operand instanceof Selector.ListSelector
+                        || operand instanceof Selector.SetSelector || operand instanceof Selector.TupleSelector
+                        || operand instanceof Selector.MapOrUdtSelector) {
+                    // -'a', -(c, 1): as Cassandra, no _negate overload takes a constant or a literal of selectors
+                    // (a number's sign is part of the constant)
+                    throw Arithmetic.negateUnsupported();
+                }
                 Output inner = build(neg.selector(), table, row, functions, binder);
                 DataType t = inner.type();
                 if (!Arithmetic.negatable(t)) {
@@ -558,7 +581,8 @@ public final class Selection {
             }
             case Selector.Parenthesized p when asTerm(p) == null -> {
                 // as Cassandra: a selector in parentheses has no type by itself
-                throw new Uninferrable("(" + uninferrableName(p.selector(), table, row, functions, binder) + ")");
+                throw new Uninferrable("(" + parenthesized(p.selector(), uninferrableName(p.selector(), table, row,
+                        functions, binder)) + ")");
             }
             default -> {
                 // a collection or tuple of constants: Cassandra cannot type it without a hint
@@ -750,6 +774,51 @@ public final class Selection {
         }
     }
 
+    /**
+     * The name of a literal of selectors as written, for a message: its elements named one by one (each built by
+     * itself), so that elements whose values do not fit each other do not stop it.
+     */
+    private static String writtenName(Selector s, TableMetadata table, RowData row, Functions functions,
+                                      TermBinder binder) {
+        switch (s) {
+            case Selector.ListSelector l -> {
+                return "[" + writtenNames(l.elements(), table, row, functions, binder) + "]";
+            }
+            case Selector.SetSelector set -> {
+                return "{" + writtenNames(set.elements(), table, row, functions, binder) + "}";
+            }
+            case Selector.TupleSelector tuple -> {
+                return "(" + writtenNames(tuple.elements(), table, row, functions, binder) + ")";
+            }
+            case Selector.Parenthesized p -> {
+                return "(" + writtenName(p.selector(), table, row, functions, binder) + ")";
+            }
+            case Selector.MapOrUdtSelector m -> {
+                StringBuilder sb = new StringBuilder("{");
+                for (var e : m.entries()) {
+                    sb.append(sb.length() > 1 ? ", " : "")
+                            .append(e.getKey() instanceof Selector.Column c ? c.name()
+                                    : writtenName(e.getKey(), table, row, functions, binder))
+                            .append(": ").append(writtenName(e.getValue(), table, row, functions, binder));
+                }
+                return sb.append('}').toString();
+            }
+            default -> {
+                Term term = asTerm(s);
+                return term != null ? termName(term) : uninferrableName(s, table, row, functions, binder);
+            }
+        }
+    }
+
+    private static String writtenNames(List<Selector> elements, TableMetadata table, RowData row, Functions functions,
+                                       TermBinder binder) {
+        StringBuilder sb = new StringBuilder();
+        for (Selector e : elements) {
+            sb.append(sb.length() > 0 ? ", " : "").append(writtenName(e, table, row, functions, binder));
+        }
+        return sb.toString();
+    }
+
     /** A literal of selectors whose type cannot be inferred; its message names the outermost literal. */
     private static final class Uninferrable extends InvalidRequestException {
         private static final long serialVersionUID = 1L;
@@ -791,7 +860,8 @@ public final class Selection {
                         binder);
             }
             if (expected == null) {
-                throw new Uninferrable("(" + uninferrableName(p.selector(), table, row, functions, binder) + ")");
+                throw new Uninferrable("(" + parenthesized(p.selector(), uninferrableName(p.selector(), table, row,
+                        functions, binder)) + ")");
             }
             Output inner = expecting(p.selector(), expected, table, row, functions, binder);
             String name = "(" + inner.name() + ")";
@@ -812,7 +882,25 @@ public final class Selection {
                 return v == Values.UNSET ? null : v;
             });
         }
-        return build(s, table, row, functions, binder);
+        Output out = build(s, table, row, functions, binder);
+        if (expected != null && !io.charybdis.node.cql.values.FunctionResolver.acceptsValuesOf(expected, out.type())
+                && !Types.freeze(expected).equals(Types.freeze(out.type()))) {
+            throw new NotAssignable();
+        }
+        return out;
+    }
+
+    /**
+     * An element of a literal of selectors whose values do not fit the element type the literal's type hint gives
+     * it ({@code (list<text>)[ck]} of an int column): Cassandra refuses the whole hinted literal, which the type
+     * hint names in its message (see TypeHint).
+     */
+    private static final class NotAssignable extends InvalidRequestException {
+        private static final long serialVersionUID = 1L;
+
+        NotAssignable() {
+            super("An element of a literal of selectors does not fit the literal's element type");
+        }
     }
 
     /**
@@ -843,9 +931,7 @@ public final class Selection {
                             (r, ctx) -> Values.tuple(java.util.Collections.singletonList(in.get(0).value(r, ctx)))));
                 }
                 if (types != null && tuple.elements().size() > types.size()) {
-                    throw new InvalidRequestException("Invalid tuple literal: too many elements. Type "
-                            + expected.cqlName() + " expects " + types.size() + " but got "
-                            + tuple.elements().size());
+                    throw new NotAssignable(); // as Cassandra: the hinted literal is refused whole
                 }
                 List<Output> outs = new ArrayList<>();
                 boolean[] uninferrable = {false};

@@ -419,12 +419,27 @@ abstract class ExpressionParser extends ParserCore {
         }
         List<Selector.Item> items = new ArrayList<>();
         do {
+            itemStart = pos;
+            itemGroupEnd = -1;
             Selector s = selector();
+            if (itemGroupEnd == pos) {
+                // as Cassandra: an item written whole in one pair of parentheses is a tuple of one element or a
+                // selector between parentheses, which it cannot tell apart (nor type); an operation's pair of
+                // parentheses is counted by the operation
+                s = s instanceof Selector.BinaryOp bo && bo.parentheses() > 0
+                        ? new Selector.Parenthesized(new Selector.BinaryOp(bo.op(), bo.left(), bo.right(),
+                        bo.parentheses() - 1))
+                        : new Selector.Parenthesized(s);
+            }
             String alias = accept(TokenType.K_AS) ? ident() : null;
             items.add(new Selector.Item(s, alias));
         } while (accept(TokenType.COMMA));
         return items;
     }
+
+    /** Where the selection item being parsed starts, and where its first group ends when it is one in parentheses. */
+    private int itemStart = -1;
+    private int itemGroupEnd = -1;
 
     final boolean startsSelector(int k) {
         return la(k) == TokenType.MINUS || startsSelectorGroup(k);
@@ -510,7 +525,8 @@ abstract class ExpressionParser extends ParserCore {
                     next();
                     CqlTypeSyntax type = type();
                     expect(TokenType.RPAREN);
-                    if (!startsSelectorGroup(0)) {
+                    if (!startsSelectorGroup(0) || at(TokenType.K_AS) && isIdent(1)) {
+                        // (c) AS x: a selector in parentheses and its alias
                         throw noViableAlternative();
                     }
                     return type;
@@ -519,6 +535,7 @@ abstract class ExpressionParser extends ParserCore {
                     boolean paren = at(TokenType.LPAREN);
                     result = new Selector.TypeHint(hint, selectionGroupWithoutField(), paren);
                 } else {
+                    int groupStart = pos;
                     next();
                     List<Selector> elements = new ArrayList<>();
                     boolean innerParen = at(TokenType.LPAREN);
@@ -533,6 +550,9 @@ abstract class ExpressionParser extends ParserCore {
                         result = p;
                     } else {
                         result = elements.size() == 1 ? elements.get(0) : new Selector.TupleSelector(elements);
+                    }
+                    if (groupStart == itemStart && elements.size() == 1) {
+                        itemGroupEnd = pos;
                     }
                 }
             }

@@ -45,9 +45,10 @@ public final class Operations {
             }
             BY_OPERATOR.put(op, List.copyOf(fns));
         }
-        // in the order Cassandra lists them
-        for (NativeType t : List.of(NativeType.SMALLINT, NativeType.DOUBLE, NativeType.BIGINT, NativeType.FLOAT,
-                NativeType.INT, NativeType.DECIMAL, NativeType.COUNTER, NativeType.VARINT, NativeType.TINYINT)) {
+        // in the order the reference listed them (Cassandra's order varies between its processes: see
+        // Arithmetic.negateUnsupported)
+        for (NativeType t : List.of(NativeType.SMALLINT, NativeType.COUNTER, NativeType.DECIMAL, NativeType.BIGINT,
+                NativeType.VARINT, NativeType.DOUBLE, NativeType.FLOAT, NativeType.INT, NativeType.TINYINT)) {
             NEGATIONS.add(new NativeFunction("_negate", List.of(t), t, false,
                     (a, c) -> Arithmetic.negate(t, a.get(0))));
         }

@@ -184,13 +184,40 @@ class CqlParserAstTest {
         assertThat(sel.get(12)).isInstanceOf(Selector.SetSelector.class);
         assertThat(sel.get(13)).isInstanceOf(Selector.MapOrUdtSelector.class);
         assertThat(sel.get(14)).isEqualTo(new Selector.TupleSelector(List.of(a, new Selector.Column("b"))));
-        assertThat(sel.get(15)).isEqualTo(a);
+        assertThat(sel.get(15)).isEqualTo(new Selector.Parenthesized(a));
         assertThat(sel.get(16)).isEqualTo(new Selector.BinaryOp(ArithmeticOperator.ADD, a,
                 new Selector.BinaryOp(ArithmeticOperator.MULTIPLY, new Selector.Column("b"),
                         new Selector.Value(Literal.integer("2")))));
         assertThat(sel.get(17)).isEqualTo(new Selector.Negation(a));
         assertThat(sel.get(18)).isEqualTo(new Selector.FunctionCall(QualifiedName.of("count"), List.of(a)));
         assertThat(sel.get(19)).isEqualTo(new Selector.FunctionCall(new QualifiedName("ks", "fn"), List.of()));
+    }
+
+    @Test
+    void shouldKeepTheParenthesesOfAnItemWrittenWholeInOnePair() {
+        SelectStatement s = parse("SELECT (a), ((a)), (a) + 1, (a) AS x, (a + 1), ((a + 1)), (a + 1) * 2, -(a), "
+                + "(int)(a), ((int)a), (a, b), [(a)] FROM t");
+        List<Selector> sel = s.selectors().stream().map(Selector.Item::selector).toList();
+        Selector a = new Selector.Column("a");
+        Selector one = new Selector.Value(Literal.integer("1"));
+        assertThat(sel.get(0)).isEqualTo(new Selector.Parenthesized(a));
+        assertThat(sel.get(1)).isEqualTo(new Selector.Parenthesized(new Selector.Parenthesized(a)));
+        assertThat(sel.get(2)).isEqualTo(new Selector.BinaryOp(ArithmeticOperator.ADD, a, one));
+        assertThat(sel.get(3)).isEqualTo(new Selector.Parenthesized(a));
+        assertThat(s.selectors().get(3).alias()).isEqualTo("x");
+        // an operation counts its own parentheses: the item's pair becomes the Parenthesized
+        assertThat(sel.get(4)).isEqualTo(new Selector.Parenthesized(new Selector.BinaryOp(ArithmeticOperator.ADD, a,
+                one)));
+        assertThat(sel.get(5)).isEqualTo(new Selector.Parenthesized(new Selector.BinaryOp(ArithmeticOperator.ADD, a,
+                one, 1)));
+        assertThat(sel.get(6)).isEqualTo(new Selector.BinaryOp(ArithmeticOperator.MULTIPLY,
+                new Selector.BinaryOp(ArithmeticOperator.ADD, a, one, 1), new Selector.Value(Literal.integer("2"))));
+        assertThat(sel.get(7)).isInstanceOf(Selector.Negation.class);
+        assertThat(sel.get(8)).isInstanceOf(Selector.TypeHint.class);
+        assertThat(sel.get(9)).isEqualTo(new Selector.Parenthesized(new Selector.TypeHint(
+                new CqlTypeSyntax.Native(NativeType.INT), a, false)));
+        assertThat(sel.get(10)).isEqualTo(new Selector.TupleSelector(List.of(a, new Selector.Column("b"))));
+        assertThat(sel.get(11)).isEqualTo(new Selector.ListSelector(List.of(new Selector.Parenthesized(a))));
     }
 
     @Test
